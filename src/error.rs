@@ -1,0 +1,123 @@
+//! The crate's error type: every failure the library reports, with the data needed to name its
+//! cause (file, line, what was expected). The binary adds context and maps errors to exit codes.
+
+use std::path::PathBuf;
+
+/// A problem found while reading one input file, with the 1-based line it was found on
+/// (0 when the problem concerns the whole file, such as an empty file).
+#[derive(Debug, thiserror::Error)]
+#[error("{}{}: {kind}", path.display(), line_suffix(*line))]
+pub struct ParseError {
+    /// The file being read.
+    pub path: PathBuf,
+    /// The 1-based line number, or 0 for a problem with the whole file.
+    pub line: usize,
+    /// What was wrong.
+    pub kind: ParseErrorKind,
+}
+
+fn line_suffix(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
+}
+
+/// What was wrong with a line or a file.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// A line had the wrong number of columns.
+    #[error("expected {expected}, found {found} columns")]
+    Columns {
+        /// A description of the expected layout, e.g. `4 columns (qid iter docid grade)`.
+        expected: &'static str,
+        /// How many columns the line had.
+        found: usize,
+    },
+    /// A field could not be parsed as the type it must have.
+    #[error("expected {expected} in column {column}, found {found:?}")]
+    Field {
+        /// The 1-based column.
+        column: usize,
+        /// What the column must hold, e.g. `an integer grade`.
+        expected: &'static str,
+        /// The text found there (shortened when long).
+        found: String,
+    },
+    /// A document appears twice for one topic of one run.
+    #[error("document {docid:?} appears twice for topic {topic:?} (first on line {first_line})")]
+    DuplicateDocument {
+        /// The topic id.
+        topic: String,
+        /// The document id.
+        docid: String,
+        /// The line where it was first seen.
+        first_line: usize,
+    },
+    /// The file holds no data lines.
+    #[error("the file is empty; expected at least one line of data")]
+    Empty,
+    /// The bytes are not text (invalid UTF-8 or NUL bytes).
+    #[error("expected text, found binary data")]
+    Binary,
+    /// Any other rule of the format was broken; the message says which.
+    #[error("{0}")]
+    Invalid(String),
+    /// The file could not be read (missing, unreadable, truncated gzip stream, ...).
+    #[error("{0}")]
+    Io(#[source] std::io::Error),
+}
+
+impl ParseError {
+    /// A problem on a given line of a file.
+    pub fn new(path: impl Into<PathBuf>, line: usize, kind: ParseErrorKind) -> Self {
+        Self {
+            path: path.into(),
+            line,
+            kind,
+        }
+    }
+
+    /// A problem with a whole file.
+    pub fn file(path: impl Into<PathBuf>, kind: ParseErrorKind) -> Self {
+        Self::new(path, 0, kind)
+    }
+}
+
+/// Every error the reusesim library reports.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An input file is malformed or unreadable.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// A measure name could not be parsed.
+    #[error("{0}")]
+    Measure(String),
+    /// An output file could not be written.
+    #[error("writing {}: {source}", path.display())]
+    Write {
+        /// The file being written.
+        path: PathBuf,
+        /// The underlying failure.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The inputs are individually valid but do not fit together, or a setting is invalid.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Shortens a field for an error message so a garbage line cannot flood the terminal.
+pub(crate) fn excerpt(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    if text.chars().count() <= MAX_CHARS {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(MAX_CHARS).collect();
+        format!("{head}...")
+    }
+}

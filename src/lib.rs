@@ -1,0 +1,10 @@
+//! reusesim: is a test collection built by pooling plus active-learning judging reusable?
+//!
+//! The library reads TREC runs and qrels, scores runs exactly as trec_eval does, replays a
+//! HiCAL-like judging process with and without each team, and compares how runs rank.
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod ids;
+
+pub use error::{Error, ParseError, ParseErrorKind, Result};
