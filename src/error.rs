@@ -121,3 +121,22 @@ pub(crate) fn excerpt(text: &str) -> String {
         format!("{head}...")
     }
 }
+
+/// A problem that does not stop the work but that the user should hear about.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Warning {
+    /// A run has a topic that the qrels do not judge; the topic is ignored.
+    #[error("run {run}: topic {topic} is not in the qrels and is ignored")]
+    TopicNotJudged {
+        /// The run tag.
+        run: String,
+        /// The topic id.
+        topic: String,
+    },
+    /// A run shares no topic with the qrels; every score is 0.
+    #[error("run {run}: no topic in common with the qrels; every score is 0")]
+    NoCommonTopic {
+        /// The run tag.
+        run: String,
+    },
+}

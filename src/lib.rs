@@ -5,6 +5,8 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod eval;
 pub mod ids;
 
-pub use error::{Error, ParseError, ParseErrorKind, Result};
+pub use error::{Error, ParseError, ParseErrorKind, Result, Warning};
+pub mod io;

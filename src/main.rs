@@ -1,1 +1,41 @@
-fn main(){}
+//! The `reusesim` command: parse the command line, run the job, report errors with their
+//! context and exit 2 on failure (0 on a closed output pipe).
+
+mod cli;
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+use cli::{Cli, Command};
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Some(Command::Eval(args)) => commands::eval(args),
+        Some(Command::Measures) => commands::measures(),
+        None => {
+            Cli::command().print_help()?;
+            Ok(())
+        }
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("reusesim: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The command line, declared with clap derive: one subcommand per job.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use reusesim::eval::format::Format;
+
+/// Tests whether IR test collections built by pooling plus active-learning judging are reusable.
+#[derive(Debug, Parser)]
+#[command(name = "reusesim", version, about, long_about = None)]
+pub struct Cli {
+    /// The job to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The jobs.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Score runs against qrels exactly as trec_eval does.
+    Eval(EvalArgs),
+    /// List the measures `eval` knows, with both spellings.
+    Measures,
+}
+
+/// Arguments of `reusesim eval`.
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// A measure, in trec_eval (`map`, `P.5,10`, `ndcg_cut_10`) or ir_measures (`AP`, `P@10`,
+    /// `nDCG@10`, `AP(rel=2)`) spelling; repeatable. Default: map, P_10, ndcg_cut_10,
+    /// recip_rank, ncg_cut_100, judged_10.
+    #[arg(short = 'm', long = "measure", value_name = "MEASURE")]
+    pub measures: Vec<String>,
+    /// A grade >= LEVEL counts as relevant for binary measures (trec_eval -l).
+    #[arg(short = 'l', long = "level", value_name = "LEVEL", default_value_t = 1)]
+    pub relevance_level: i32,
+    /// Print per-topic values too (trec_eval -q).
+    #[arg(short = 'q', long = "per-topic")]
+    pub per_topic: bool,
+    /// Average over every qrels topic; topics missing from a run score 0 (trec_eval -c).
+    #[arg(short = 'c', long = "complete")]
+    pub complete: bool,
+    /// Only the top N documents of each topic count (trec_eval -M).
+    #[arg(short = 'M', long = "max-docs", value_name = "N")]
+    pub max_docs: Option<usize>,
+    /// Output layout.
+    #[arg(long, value_enum, default_value_t = Format::Trec)]
+    pub format: Format,
+    /// The qrels file (`qid iter docid grade`; plain or gzip).
+    pub qrels: PathBuf,
+    /// Run files or directories of run files (plain or gzip).
+    #[arg(required = true)]
+    pub runs: Vec<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn trec_eval_style_flags_parse() {
+        let cli = Cli::try_parse_from([
+            "reusesim", "eval", "-mP.5,10", "-m", "map", "-l2", "-q", "-c", "q", "r1", "r2",
+        ])
+        .unwrap();
+        let Some(Command::Eval(args)) = cli.command else {
+            panic!("expected eval");
+        };
+        assert_eq!(args.measures, vec!["P.5,10", "map"]);
+        assert_eq!(args.relevance_level, 2);
+        assert!(args.per_topic && args.complete);
+        assert_eq!(args.runs.len(), 2);
+    }
+}

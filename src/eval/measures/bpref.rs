@@ -1,0 +1,34 @@
+//! Binary preference: `bpref` / `Bpref`, as trec_eval computes it: for each relevant retrieved
+//! document, the fraction of the first R judged non-relevant documents ranked above it is a
+//! penalty; unjudged documents and negative grades are skipped. Cite: Buckley and Voorhees,
+//! "Retrieval evaluation with incomplete information", SIGIR 2004.
+
+use crate::eval::ranking::{is_relevant_grade, JudgedRanking};
+use crate::io::qrels::Grade;
+
+/// bpref over the whole ranking (or the top `cutoff`).
+pub fn bpref(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {
+    let relevant_total = ranking.counts.relevant(relevance_level);
+    if relevant_total == 0 {
+        return 0.0;
+    }
+    let nonrelevant_total = ranking.counts.nonrelevant(relevance_level);
+    let denominator = nonrelevant_total.min(relevant_total) as f64;
+    let mut nonrelevant_so_far = 0usize;
+    let mut sum = 0.0;
+    for grade in ranking.top(cutoff).iter().flatten() {
+        if *grade < 0 {
+            continue;
+        }
+        if is_relevant_grade(*grade, relevance_level) {
+            sum += if nonrelevant_so_far > 0 {
+                1.0 - nonrelevant_so_far.min(relevant_total) as f64 / denominator
+            } else {
+                1.0
+            };
+        } else {
+            nonrelevant_so_far += 1;
+        }
+    }
+    sum / relevant_total as f64
+}

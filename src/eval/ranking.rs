@@ -1,0 +1,133 @@
+//! The judged ranking: one run's ranking for one topic, with the grade of every retrieved
+//! document looked up once, plus the topic's grade counts. Every measure reads only this
+//! (trec_eval's `RES_RELS`), so the string-keyed evaluator and the id-keyed simulation share one
+//! implementation of each measure.
+
+use crate::io::qrels::{Grade, TopicQrels};
+
+/// How many judged documents a topic has at each grade, negative grades included.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GradeCounts {
+    /// (grade, count), sorted by grade ascending, counts > 0.
+    counts: Vec<(Grade, usize)>,
+}
+
+impl GradeCounts {
+    /// Counts the given grades.
+    pub fn from_grades(grades: impl IntoIterator<Item = Grade>) -> Self {
+        let mut all: Vec<Grade> = grades.into_iter().collect();
+        all.sort_unstable();
+        let mut counts: Vec<(Grade, usize)> = Vec::new();
+        for grade in all {
+            match counts.last_mut() {
+                Some((last, count)) if *last == grade => *count += 1,
+                _ => counts.push((grade, 1)),
+            }
+        }
+        Self { counts }
+    }
+
+    /// Counts the grades of one topic's qrels.
+    pub fn of_topic(qrels: &TopicQrels) -> Self {
+        Self::from_grades(qrels.grades())
+    }
+
+    /// The number of relevant documents: grade >= `relevance_level` (negative grades never
+    /// count: trec_eval treats them as judged but unusable).
+    pub fn relevant(&self, relevance_level: Grade) -> usize {
+        self.counts
+            .iter()
+            .filter(|&&(grade, _)| is_relevant_grade(grade, relevance_level))
+            .map(|&(_, count)| count)
+            .sum()
+    }
+
+    /// The number of judged non-relevant documents: 0 <= grade < `relevance_level`.
+    pub fn nonrelevant(&self, relevance_level: Grade) -> usize {
+        self.counts
+            .iter()
+            .filter(|&&(grade, _)| grade >= 0 && grade < relevance_level)
+            .map(|&(_, count)| count)
+            .sum()
+    }
+
+    /// The positive grades of all judged documents, highest first: the ideal ranking's gains.
+    pub fn ideal_gains(&self) -> impl Iterator<Item = f64> + '_ {
+        self.counts
+            .iter()
+            .rev()
+            .filter(|&&(grade, _)| grade > 0)
+            .flat_map(|&(grade, count)| std::iter::repeat_n(f64::from(grade), count))
+    }
+}
+
+/// Whether a judged grade counts as relevant at `relevance_level`.
+#[inline]
+pub fn is_relevant_grade(grade: Grade, relevance_level: Grade) -> bool {
+    grade >= 0 && grade >= relevance_level
+}
+
+/// One run's ranking for one topic, with grades looked up.
+#[derive(Debug, Clone, Copy)]
+pub struct JudgedRanking<'a> {
+    /// The grade of each retrieved document in rank order; `None` when not judged.
+    pub grades: &'a [Option<Grade>],
+    /// The topic's grade counts over all its judgments.
+    pub counts: &'a GradeCounts,
+}
+
+impl JudgedRanking<'_> {
+    /// The number of retrieved documents.
+    #[inline]
+    pub fn retrieved(&self) -> usize {
+        self.grades.len()
+    }
+
+    /// Whether the document at 0-based position `pos` is relevant.
+    #[inline]
+    pub fn is_relevant_at(&self, pos: usize, relevance_level: Grade) -> bool {
+        matches!(self.grades[pos], Some(grade) if is_relevant_grade(grade, relevance_level))
+    }
+
+    /// The grades of the top `cutoff` documents (all of them without a cutoff).
+    #[inline]
+    pub fn top(&self, cutoff: Option<usize>) -> &[Option<Grade>] {
+        match cutoff {
+            Some(depth) => &self.grades[..depth.min(self.grades.len())],
+            None => self.grades,
+        }
+    }
+
+    /// The number of relevant documents in the top `cutoff` (or all retrieved).
+    pub fn relevant_retrieved(&self, cutoff: Option<usize>, relevance_level: Grade) -> usize {
+        self.top(cutoff)
+            .iter()
+            .filter(|grade| matches!(grade, Some(g) if is_relevant_grade(*g, relevance_level)))
+            .count()
+    }
+}
+
+/// Looks up the grades of `docids` in a topic's qrels, in order, into a reused buffer.
+pub fn lookup_grades<'d>(
+    docids: impl IntoIterator<Item = &'d str>,
+    qrels: &TopicQrels,
+    grades: &mut Vec<Option<Grade>>,
+) {
+    grades.clear();
+    grades.extend(docids.into_iter().map(|docid| qrels.grade(docid)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grade_counts_split_relevant_nonrelevant_and_unusable() {
+        let counts = GradeCounts::from_grades([2, 0, -1, 1, 2, 0]);
+        assert_eq!(counts.relevant(1), 3);
+        assert_eq!(counts.relevant(2), 2);
+        assert_eq!(counts.nonrelevant(1), 2);
+        assert_eq!(counts.nonrelevant(2), 3);
+        assert_eq!(counts.ideal_gains().collect::<Vec<_>>(), vec![2.0, 2.0, 1.0]);
+    }
+}

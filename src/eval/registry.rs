@@ -1,0 +1,266 @@
+//! The one table of measure families: names in both spellings, cutoff rules, default cutoffs,
+//! how topics are summarised, the function that computes it, and its help text. A new measure
+//! is one entry here plus its file in `measures/`.
+
+use crate::eval::measures::{ap, bpref, counts, judged, ncg, ndcg, precision, recall, rr};
+use crate::eval::ranking::JudgedRanking;
+use crate::io::qrels::Grade;
+
+/// A measure family: one formula, possibly taking a cutoff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// Average precision (`map`, `AP`).
+    AveragePrecision,
+    /// Precision at k (`P_k`, `P@k`).
+    Precision,
+    /// Recall (`recall_k`, `R@k`).
+    Recall,
+    /// nDCG (`ndcg`, `ndcg_cut_k`, `nDCG@k`).
+    Ndcg,
+    /// Reciprocal rank (`recip_rank`, `RR`, `RR@k`).
+    ReciprocalRank,
+    /// R-precision (`Rprec`).
+    RPrecision,
+    /// bpref (`bpref`, `Bpref`).
+    Bpref,
+    /// Retrieved documents (`num_ret`).
+    Retrieved,
+    /// Relevant documents (`num_rel`).
+    Relevant,
+    /// Relevant retrieved documents (`num_rel_ret`).
+    RelevantRetrieved,
+    /// Unjudged fraction at k (`unj_k`, trec_eval 10).
+    Unjudged,
+    /// Judged fraction at k (`judged_k`, `Judged@k`).
+    Judged,
+    /// Normalised cumulative gain at k (`ncg_cut_k`, `NCG@k`).
+    Ncg,
+}
+
+/// Whether a family takes a cutoff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CutoffRule {
+    /// Never.
+    Forbidden,
+    /// With or without.
+    Optional,
+    /// Always: a bare trec_eval name expands to the default cutoffs.
+    Required,
+}
+
+/// A per-topic measure function.
+pub type MeasureFn = fn(&JudgedRanking, Option<usize>, Grade) -> f64;
+
+/// Everything known about a family.
+#[derive(Debug, Clone, Copy)]
+pub struct FamilyInfo {
+    /// The family.
+    pub family: Family,
+    /// trec_eval's name without a cutoff (`map`, `ndcg`); empty when a cutoff is required.
+    pub trec_name: &'static str,
+    /// trec_eval's root before `_k` or `.k,k` (`map_cut`, `ndcg_cut`, `P`); empty without cutoffs.
+    pub trec_cut_name: &'static str,
+    /// ir_measures' name (`AP`, `nDCG`, `P`).
+    pub ir_name: &'static str,
+    /// Cutoff rule.
+    pub cutoff: CutoffRule,
+    /// The cutoffs a bare trec_eval root expands to (trec_eval's defaults).
+    pub default_cutoffs: &'static [usize],
+    /// Whether topics are summed (counts) instead of averaged, and printed as integers.
+    pub is_count: bool,
+    /// Whether the relevance level changes the value.
+    pub uses_relevance_level: bool,
+    /// The per-topic function.
+    pub compute: MeasureFn,
+    /// One line of help.
+    pub description: &'static str,
+}
+
+const TREC_CUTOFFS: &[usize] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
+const UNJUDGED_CUTOFFS: &[usize] = &[5, 10, 20];
+
+/// Every family, in output order (most important first, as trec_eval's registry).
+pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        family: Family::Retrieved,
+        trec_name: "num_ret",
+        trec_cut_name: "",
+        ir_name: "NumRet",
+        cutoff: CutoffRule::Forbidden,
+        default_cutoffs: &[],
+        is_count: true,
+        uses_relevance_level: false,
+        compute: counts::retrieved,
+        description: "number of retrieved documents (summed over topics)",
+    },
+    FamilyInfo {
+        family: Family::Relevant,
+        trec_name: "num_rel",
+        trec_cut_name: "",
+        ir_name: "NumRel",
+        cutoff: CutoffRule::Forbidden,
+        default_cutoffs: &[],
+        is_count: true,
+        uses_relevance_level: true,
+        compute: counts::relevant,
+        description: "number of relevant documents (summed over topics)",
+    },
+    FamilyInfo {
+        family: Family::RelevantRetrieved,
+        trec_name: "num_rel_ret",
+        trec_cut_name: "",
+        ir_name: "NumRelRet",
+        cutoff: CutoffRule::Forbidden,
+        default_cutoffs: &[],
+        is_count: true,
+        uses_relevance_level: true,
+        compute: counts::relevant_retrieved,
+        description: "number of relevant retrieved documents (summed over topics)",
+    },
+    FamilyInfo {
+        family: Family::AveragePrecision,
+        trec_name: "map",
+        trec_cut_name: "map_cut",
+        ir_name: "AP",
+        cutoff: CutoffRule::Optional,
+        default_cutoffs: TREC_CUTOFFS,
+        is_count: false,
+        uses_relevance_level: true,
+        compute: ap::average_precision,
+        description: "mean average precision (with a cutoff: only the top k count)",
+    },
+    FamilyInfo {
+        family: Family::RPrecision,
+        trec_name: "Rprec",
+        trec_cut_name: "",
+        ir_name: "Rprec",
+        cutoff: CutoffRule::Forbidden,
+        default_cutoffs: &[],
+        is_count: false,
+        uses_relevance_level: true,
+        compute: precision::r_precision,
+        description: "precision at rank R, R the number of relevant documents",
+    },
+    FamilyInfo {
+        family: Family::Bpref,
+        trec_name: "bpref",
+        trec_cut_name: "",
+        ir_name: "Bpref",
+        cutoff: CutoffRule::Forbidden,
+        default_cutoffs: &[],
+        is_count: false,
+        uses_relevance_level: true,
+        compute: bpref::bpref,
+        description: "binary preference over judged documents (Buckley and Voorhees 2004)",
+    },
+    FamilyInfo {
+        family: Family::ReciprocalRank,
+        trec_name: "recip_rank",
+        trec_cut_name: "recip_rank",
+        ir_name: "RR",
+        cutoff: CutoffRule::Optional,
+        default_cutoffs: &[],
+        is_count: false,
+        uses_relevance_level: true,
+        compute: rr::reciprocal_rank,
+        description: "reciprocal rank of the first relevant document (within the top k)",
+    },
+    FamilyInfo {
+        family: Family::Precision,
+        trec_name: "",
+        trec_cut_name: "P",
+        ir_name: "P",
+        cutoff: CutoffRule::Required,
+        default_cutoffs: TREC_CUTOFFS,
+        is_count: false,
+        uses_relevance_level: true,
+        compute: precision::precision,
+        description: "precision at k; missing ranks of a short run count as non-relevant",
+    },
+    FamilyInfo {
+        family: Family::Recall,
+        trec_name: "",
+        trec_cut_name: "recall",
+        ir_name: "R",
+        cutoff: CutoffRule::Required,
+        default_cutoffs: TREC_CUTOFFS,
+        is_count: false,
+        uses_relevance_level: true,
+        compute: recall::recall,
+        description: "recall at k: relevant documents in the top k over all relevant",
+    },
+    FamilyInfo {
+        family: Family::Ndcg,
+        trec_name: "ndcg",
+        trec_cut_name: "ndcg_cut",
+        ir_name: "nDCG",
+        cutoff: CutoffRule::Optional,
+        default_cutoffs: TREC_CUTOFFS,
+        is_count: false,
+        uses_relevance_level: false,
+        compute: ndcg::ndcg,
+        description: "nDCG with grades as gains and a log2(rank+1) discount (Jarvelin and Kekalainen 2002)",
+    },
+    FamilyInfo {
+        family: Family::Ncg,
+        trec_name: "",
+        trec_cut_name: "ncg_cut",
+        ir_name: "NCG",
+        cutoff: CutoffRule::Required,
+        default_cutoffs: TREC_CUTOFFS,
+        is_count: false,
+        uses_relevance_level: false,
+        compute: ncg::ncg,
+        description: "normalised cumulative gain at k, no discount (Rosset et al. 2018)",
+    },
+    FamilyInfo {
+        family: Family::Judged,
+        trec_name: "",
+        trec_cut_name: "judged",
+        ir_name: "Judged",
+        cutoff: CutoffRule::Required,
+        default_cutoffs: UNJUDGED_CUTOFFS,
+        is_count: false,
+        uses_relevance_level: false,
+        compute: judged::judged,
+        description: "judged fraction of the top min(k, retrieved) (ir_measures' Judged@k)",
+    },
+    FamilyInfo {
+        family: Family::Unjudged,
+        trec_name: "",
+        trec_cut_name: "unj",
+        ir_name: "Unj",
+        cutoff: CutoffRule::Required,
+        default_cutoffs: UNJUDGED_CUTOFFS,
+        is_count: false,
+        uses_relevance_level: false,
+        compute: judged::unjudged,
+        description: "unjudged documents in the top k over k (trec_eval 10's unj)",
+    },
+];
+
+impl Family {
+    /// The registry entry of this family.
+    pub fn info(self) -> &'static FamilyInfo {
+        FAMILIES
+            .iter()
+            .find(|info| info.family == self)
+            .expect("every family has a registry entry")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_has_exactly_one_entry_with_consistent_names() {
+        for info in FAMILIES {
+            assert_eq!(FAMILIES.iter().filter(|o| o.family == info.family).count(), 1);
+            let has_bare = !info.trec_name.is_empty();
+            assert_eq!(has_bare, info.cutoff != CutoffRule::Required, "{info:?}");
+            let has_cut = !info.trec_cut_name.is_empty();
+            assert_eq!(has_cut, info.cutoff != CutoffRule::Forbidden, "{info:?}");
+        }
+    }
+}

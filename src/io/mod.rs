@@ -1,0 +1,10 @@
+//! Reading and writing TREC data: runs, qrels, topics, team files, the task manifest, and
+//! atomic output files. Strings live here; the rest of the library works on parsed values.
+
+pub mod atomic;
+pub mod gz;
+pub mod qrels;
+pub mod run;
+pub mod task;
+pub mod teams;
+pub mod topics;

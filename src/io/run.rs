@@ -1,0 +1,288 @@
+//! TREC run files (`qid Q0 docid rank score tag`), plain or gzip.
+//!
+//! Each topic's documents are put in trec_eval's order once, at reading time: score descending,
+//! ties broken by docid descending (byte order). The rank column is ignored, as trec_eval does.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::error::{excerpt, ParseError, ParseErrorKind};
+use crate::io::gz::LineReader;
+
+/// One retrieved document with its score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedDoc {
+    /// The document id.
+    pub docid: Box<str>,
+    /// The retrieval score.
+    pub score: f64,
+}
+
+/// The ranking a run returned for one topic, in trec_eval order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunTopic {
+    /// The topic id.
+    pub topic: Box<str>,
+    /// The documents, best first.
+    pub docs: Vec<RankedDoc>,
+}
+
+/// One run: a tag and a ranking per topic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// The run tag (column 6).
+    pub tag: String,
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// The rankings, sorted by topic id (byte order).
+    pub topics: Vec<RunTopic>,
+}
+
+impl Run {
+    /// The ranking for `topic`, if the run has one.
+    pub fn topic(&self, topic: &str) -> Option<&RunTopic> {
+        self.topics
+            .binary_search_by(|entry| entry.topic.as_ref().cmp(topic))
+            .ok()
+            .map(|pos| &self.topics[pos])
+    }
+
+    /// The number of retrieved documents over all topics.
+    pub fn len(&self) -> usize {
+        self.topics.iter().map(|topic| topic.docs.len()).sum()
+    }
+
+    /// Whether the run retrieved nothing.
+    pub fn is_empty(&self) -> bool {
+        self.topics.iter().all(|topic| topic.docs.is_empty())
+    }
+}
+
+/// trec_eval's order: score descending, then docid descending (byte order).
+pub fn trec_order(a: &RankedDoc, b: &RankedDoc) -> Ordering {
+    b.score
+        .total_cmp(&a.score)
+        .then_with(|| b.docid.as_bytes().cmp(a.docid.as_bytes()))
+}
+
+const RUN_COLUMNS: &str = "6 columns (qid Q0 docid rank score tag)";
+
+struct PendingDoc {
+    docid: Box<str>,
+    score: f64,
+    line: usize,
+}
+
+/// Reads one run file (plain or gzip). Every line must carry the same tag.
+///
+/// # Errors
+/// A [`ParseError`] naming file and line for a wrong column count, a non-numeric or non-finite
+/// score, a tag that differs from the first line's, a document twice in one topic, an empty
+/// file, binary content or an unreadable file.
+pub fn read_run(path: &Path) -> Result<Run, ParseError> {
+    let mut reader = LineReader::open(path)?;
+    let mut tag: Option<String> = None;
+    let mut topic_positions: HashMap<Box<str>, usize> = HashMap::new();
+    let mut topics: Vec<(Box<str>, Vec<PendingDoc>)> = Vec::new();
+    while let Some(line) = reader.next_line()? {
+        let line_text = line.text;
+        let mut columns = line_text.split_ascii_whitespace();
+        let fields: [Option<&str>; 6] = std::array::from_fn(|_| columns.next());
+        let extra = columns.count();
+        let [Some(qid), Some(_), Some(docid), Some(_), Some(score), Some(line_tag)] = fields
+        else {
+            let found = fields.iter().flatten().count();
+            if found == 0 {
+                continue; // blank line
+            }
+            return Err(line.error(ParseErrorKind::Columns {
+                expected: RUN_COLUMNS,
+                found,
+            }));
+        };
+        if extra > 0 {
+            return Err(line.error(ParseErrorKind::Columns {
+                expected: RUN_COLUMNS,
+                found: 6 + extra,
+            }));
+        }
+        let score = parse_score(score).ok_or_else(|| {
+            line.error(ParseErrorKind::Field {
+                column: 5,
+                expected: "a finite numeric score",
+                found: excerpt(score),
+            })
+        })?;
+        match &tag {
+            None => tag = Some(line_tag.to_string()),
+            Some(first) if first != line_tag => {
+                return Err(line.error(ParseErrorKind::Invalid(format!(
+                    "expected run tag {first:?} (as on the first line; one run per file), found {:?}",
+                    excerpt(line_tag)
+                ))))
+            }
+            Some(_) => {}
+        }
+        let pos = match topic_positions.get(qid) {
+            Some(&pos) => pos,
+            None => {
+                topics.push((qid.into(), Vec::new()));
+                topic_positions.insert(qid.into(), topics.len() - 1);
+                topics.len() - 1
+            }
+        };
+        topics[pos].1.push(PendingDoc {
+            docid: docid.into(),
+            score,
+            line: line.number,
+        });
+    }
+    let Some(tag) = tag else {
+        return Err(ParseError::file(path, ParseErrorKind::Empty));
+    };
+    let mut run_topics = topics
+        .into_iter()
+        .map(|(topic, docs)| order_topic(path, topic, docs))
+        .collect::<Result<Vec<_>, _>>()?;
+    run_topics.sort_by(|a, b| a.topic.cmp(&b.topic));
+    Ok(Run {
+        tag,
+        path: path.to_path_buf(),
+        topics: run_topics,
+    })
+}
+
+fn parse_score(text: &str) -> Option<f64> {
+    text.parse::<f64>().ok().filter(|score| score.is_finite())
+}
+
+/// Rejects duplicate documents, then puts the ranking in trec_eval order.
+fn order_topic(
+    path: &Path,
+    topic: Box<str>,
+    mut docs: Vec<PendingDoc>,
+) -> Result<RunTopic, ParseError> {
+    // Sorting by docid descending first makes duplicates adjacent, and the stable sort by score
+    // that follows keeps that order among equal scores: exactly trec_eval's tie rule.
+    docs.sort_by(|a, b| b.docid.cmp(&a.docid));
+    if let Some(pair) = docs.windows(2).find(|pair| pair[0].docid == pair[1].docid) {
+        let (first, second) = if pair[0].line < pair[1].line {
+            (&pair[0], &pair[1])
+        } else {
+            (&pair[1], &pair[0])
+        };
+        return Err(ParseError::new(
+            path,
+            second.line,
+            ParseErrorKind::DuplicateDocument {
+                topic: topic.to_string(),
+                docid: first.docid.to_string(),
+                first_line: first.line,
+            },
+        ));
+    }
+    docs.sort_by(|a, b| b.score.total_cmp(&a.score));
+    Ok(RunTopic {
+        topic,
+        docs: docs
+            .into_iter()
+            .map(|doc| RankedDoc {
+                docid: doc.docid,
+                score: doc.score,
+            })
+            .collect(),
+    })
+}
+
+/// Lists the run files named by `inputs`: each input is a file, or a directory whose regular
+/// files (not hidden ones) are all runs, taken in name order.
+///
+/// # Errors
+/// When an input does not exist or a directory cannot be listed.
+pub fn run_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ParseError> {
+    let mut files = Vec::new();
+    for input in inputs {
+        let io_error = |error| ParseError::file(input, ParseErrorKind::Io(error));
+        let metadata = std::fs::metadata(input).map_err(io_error)?;
+        if metadata.is_dir() {
+            let mut entries = Vec::new();
+            for entry in std::fs::read_dir(input).map_err(io_error)? {
+                let entry = entry.map_err(io_error)?;
+                let is_hidden = entry.file_name().to_string_lossy().starts_with('.');
+                if entry.file_type().map_err(io_error)?.is_file() && !is_hidden {
+                    entries.push(entry.path());
+                }
+            }
+            entries.sort();
+            files.extend(entries);
+        } else {
+            files.push(input.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Reads every run named by `inputs` (files or directories) in parallel, in input order.
+///
+/// # Errors
+/// The first file's error, in input order.
+pub fn read_runs(inputs: &[PathBuf]) -> Result<Vec<Run>, ParseError> {
+    use rayon::prelude::*;
+    let files = run_files(inputs)?;
+    files.par_iter().map(|path| read_run(path)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_from(text: &str) -> Result<Run, ParseError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.txt");
+        std::fs::write(&path, text).unwrap();
+        read_run(&path)
+    }
+
+    #[test]
+    fn ties_are_broken_by_docid_descending_and_rank_is_ignored() {
+        let run = run_from(
+            "q1 Q0 d1 1 1.0 tag\nq1 Q0 d3 2 1.0 tag\nq1 Q0 d2 3 2.0 tag\nq1 Q0 d0 4 1.0 tag\n",
+        )
+        .unwrap();
+        let order: Vec<&str> = run.topics[0].docs.iter().map(|d| &*d.docid).collect();
+        assert_eq!(order, vec!["d2", "d3", "d1", "d0"]);
+    }
+
+    #[test]
+    fn topics_are_sorted_and_interleaving_is_allowed() {
+        let run = run_from("2 Q0 a 1 3 t\n1\tQ0\tb 1 3 t\n2 Q0 c 2 2 t\n").unwrap();
+        let topics: Vec<&str> = run.topics.iter().map(|t| &*t.topic).collect();
+        assert_eq!(topics, vec!["1", "2"]);
+        assert_eq!(run.topic("2").unwrap().docs.len(), 2);
+        assert_eq!(run.len(), 3);
+    }
+
+    #[test]
+    fn bad_lines_name_their_line() {
+        let cases = [
+            ("q Q0 d 1 1.0 t\nq Q0 e 2\n", 2, "expected 6 columns"),
+            ("q Q0 d 1 high t\n", 1, "finite numeric score"),
+            ("q Q0 d 1 1 t\nq Q0 e 2 1 t\nq Q0 d 3 0.5 t\n", 3, "appears twice"),
+            ("q Q0 d 1 1 t\nq Q0 e 2 1 u\n", 2, "expected run tag"),
+            ("q Q0 d 1 NaN t\n", 1, "finite numeric score"),
+        ];
+        for (text, line, message) in cases {
+            let error = run_from(text).unwrap_err();
+            assert_eq!(error.line, line, "{error}");
+            assert!(error.to_string().contains(message), "{error}");
+            assert!(error.to_string().contains(&format!("run.txt:{line}:")), "{error}");
+        }
+    }
+
+    #[test]
+    fn empty_file_is_an_error() {
+        let error = run_from("\n\n").unwrap_err();
+        assert!(matches!(error.kind, ParseErrorKind::Empty));
+    }
+}

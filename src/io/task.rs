@@ -1,0 +1,316 @@
+//! The task manifest `task.toml` (DESIGN section 1) and the loaded task it describes: runs,
+//! teams, official qrels, and optionally topics, a corpus and complete truth qrels.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::io::qrels::{read_qrels, Grade, Qrels};
+use crate::io::run::{read_runs, Run};
+use crate::io::teams::{read_teams, Teams};
+use crate::io::topics::{read_topics, Topics};
+
+/// How deep the official pool went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoolDepth {
+    /// The top `k` of every pooled run.
+    Fixed(usize),
+    /// The largest `k` such that every pooled run's top `k` is fully judged.
+    Auto,
+}
+
+/// A parsed `task.toml`, with every path resolved against the manifest's folder.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskManifest {
+    /// The task's name.
+    pub name: String,
+    /// A directory holding only run files.
+    pub runs: PathBuf,
+    /// The team file.
+    pub teams: PathBuf,
+    /// The official qrels.
+    pub qrels: PathBuf,
+    /// Topic texts, if any.
+    pub topics: Option<PathBuf>,
+    /// The corpus (`doc_id <TAB> text`), if any.
+    pub corpus: Option<PathBuf>,
+    /// A grade >= this counts as relevant.
+    pub relevance_level: Grade,
+    /// The official pool depth.
+    pub pool_depth: PoolDepth,
+    /// Complete truth qrels (synthetic tasks only).
+    pub truth: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    name: String,
+    runs: PathBuf,
+    teams: PathBuf,
+    qrels: PathBuf,
+    topics: Option<PathBuf>,
+    corpus: Option<PathBuf>,
+    #[serde(default = "default_relevance_level")]
+    relevance_level: Grade,
+    #[serde(default)]
+    pool_depth: Option<RawPoolDepth>,
+    truth: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawPoolDepth {
+    Depth(usize),
+    Word(String),
+}
+
+fn default_relevance_level() -> Grade {
+    1
+}
+
+/// The pool depth a manifest gets when it names none (TREC Deep Learning's).
+pub const DEFAULT_POOL_DEPTH: usize = 10;
+
+impl TaskManifest {
+    /// Reads `task.toml`. Relative paths in it are taken relative to its folder.
+    ///
+    /// # Errors
+    /// A [`ParseError`] with the line of a TOML error, an unknown key, or an invalid pool depth.
+    pub fn read(path: &Path) -> Result<Self, ParseError> {
+        let text = crate::io::gz::read_to_string(path)?;
+        let raw: RawManifest = toml::from_str(&text).map_err(|error| {
+            let line = error
+                .span()
+                .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
+                .unwrap_or(0);
+            ParseError::new(
+                path,
+                line,
+                ParseErrorKind::Invalid(format!(
+                    "expected a task manifest (DESIGN section 1): {}",
+                    error.message()
+                )),
+            )
+        })?;
+        let pool_depth = match raw.pool_depth {
+            None => PoolDepth::Fixed(DEFAULT_POOL_DEPTH),
+            Some(RawPoolDepth::Depth(0)) => {
+                return Err(ParseError::file(
+                    path,
+                    ParseErrorKind::Invalid("expected pool_depth >= 1 or \"auto\"".into()),
+                ))
+            }
+            Some(RawPoolDepth::Depth(depth)) => PoolDepth::Fixed(depth),
+            Some(RawPoolDepth::Word(word)) if word == "auto" => PoolDepth::Auto,
+            Some(RawPoolDepth::Word(word)) => {
+                return Err(ParseError::file(
+                    path,
+                    ParseErrorKind::Invalid(format!(
+                        "expected pool_depth to be a number or \"auto\", found {word:?}"
+                    )),
+                ))
+            }
+        };
+        let folder = path.parent().unwrap_or(Path::new("."));
+        let resolve = |relative: PathBuf| folder.join(relative);
+        Ok(Self {
+            name: raw.name,
+            runs: resolve(raw.runs),
+            teams: resolve(raw.teams),
+            qrels: resolve(raw.qrels),
+            topics: raw.topics.map(resolve),
+            corpus: raw.corpus.map(resolve),
+            relevance_level: raw.relevance_level,
+            pool_depth,
+            truth: raw.truth.map(resolve),
+        })
+    }
+}
+
+/// A loaded task: every input read and checked against the others.
+#[derive(Debug, Clone)]
+pub struct Task {
+    /// What the task was loaded from.
+    pub manifest: TaskManifest,
+    /// The runs, in run file name order.
+    pub runs: Vec<Run>,
+    /// Team and pooled flag of every run.
+    pub teams: Teams,
+    /// The official qrels.
+    pub qrels: Qrels,
+    /// Topic texts, if the task has them.
+    pub topics: Option<Topics>,
+    /// Complete truth qrels, if the task has them.
+    pub truth: Option<Qrels>,
+    /// The pool depth, with `auto` resolved.
+    pub pool_depth: usize,
+}
+
+impl Task {
+    /// Reads every input the manifest names (the corpus stays on disk: it is streamed by the
+    /// judge) and checks that every run has a team.
+    ///
+    /// # Errors
+    /// Any input's [`ParseError`]; [`Error::Invalid`] when a run has no team entry, when two run
+    /// files carry the same tag, or when no run is pooled.
+    pub fn load(manifest: TaskManifest) -> Result<Self> {
+        let runs = read_runs(std::slice::from_ref(&manifest.runs))?;
+        let teams = read_teams(&manifest.teams)?;
+        let qrels = read_qrels(&manifest.qrels)?;
+        let topics = manifest.topics.as_deref().map(read_topics).transpose()?;
+        let truth = manifest.truth.as_deref().map(read_qrels).transpose()?;
+        let mut tags: Vec<&str> = runs.iter().map(|run| run.tag.as_str()).collect();
+        tags.sort_unstable();
+        if let Some(pair) = tags.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(Error::Invalid(format!(
+                "{}: two run files carry the tag {:?}",
+                manifest.runs.display(),
+                pair[0]
+            )));
+        }
+        if let Some(run) = runs.iter().find(|run| teams.get(&run.tag).is_none()) {
+            return Err(Error::Invalid(format!(
+                "{}: expected a team for run {:?} (read from {})",
+                manifest.teams.display(),
+                run.tag,
+                run.path.display()
+            )));
+        }
+        let is_pooled = |run: &&Run| teams.get(&run.tag).is_some_and(|entry| entry.is_pooled);
+        if !runs.iter().any(|run| is_pooled(&run)) {
+            return Err(Error::Invalid(format!(
+                "{}: expected at least one pooled run, found none",
+                manifest.teams.display()
+            )));
+        }
+        let pool_depth = match manifest.pool_depth {
+            PoolDepth::Fixed(depth) => depth,
+            PoolDepth::Auto => {
+                let pooled: Vec<&Run> = runs.iter().filter(is_pooled).collect();
+                fully_judged_depth(&pooled, &qrels)
+            }
+        };
+        Ok(Self {
+            manifest,
+            runs,
+            teams,
+            qrels,
+            topics,
+            truth,
+            pool_depth,
+        })
+    }
+
+    /// Loads the task described by the manifest at `path`.
+    ///
+    /// # Errors
+    /// As [`TaskManifest::read`] and [`Task::load`].
+    pub fn open(path: &Path) -> Result<Self> {
+        Self::load(TaskManifest::read(path)?)
+    }
+
+    /// The runs that contributed to the official pool.
+    pub fn pooled_runs(&self) -> impl Iterator<Item = &Run> {
+        self.runs
+            .iter()
+            .filter(|run| self.teams.get(&run.tag).is_some_and(|entry| entry.is_pooled))
+    }
+
+    /// The team of a run of this task.
+    ///
+    /// # Panics
+    /// When `run_tag` is not a run of the task (every run has a team, checked at load time).
+    pub fn team_of(&self, run_tag: &str) -> &str {
+        &self.teams.get(run_tag).expect("every task run has a team").team
+    }
+}
+
+/// The largest depth `k` such that, on every judged topic, every given run's top `k` documents
+/// are all judged (the pool depth of a collection built from those runs).
+pub fn fully_judged_depth(runs: &[&Run], qrels: &Qrels) -> usize {
+    let mut depth = usize::MAX;
+    for run in runs {
+        for ranking in &run.topics {
+            let Some(judgments) = qrels.topic(&ranking.topic) else {
+                continue;
+            };
+            let judged_prefix = ranking
+                .docs
+                .iter()
+                .take_while(|doc| judgments.grade(&doc.docid).is_some())
+                .count();
+            if judged_prefix < ranking.docs.len() {
+                depth = depth.min(judged_prefix);
+            }
+        }
+    }
+    if depth == usize::MAX {
+        runs.iter()
+            .flat_map(|run| run.topics.iter().map(|topic| topic.docs.len()))
+            .max()
+            .unwrap_or(0)
+    } else {
+        depth
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) {
+        std::fs::create_dir_all(dir.join(name).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+
+    #[test]
+    fn manifest_paths_are_relative_to_it_and_auto_depth_is_resolved() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "task/runs/a", "1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n1 Q0 d3 3 1 A\n");
+        write(root, "task/runs/b", "1 Q0 d2 1 3 B\n1 Q0 d4 2 2 B\n");
+        write(root, "task/teams.tsv", "A\tteam1\nB\tteam2\tno\n");
+        write(root, "qrels/q", "1 0 d1 1\n1 0 d2 0\n");
+        write(
+            root,
+            "task/task.toml",
+            "name = \"t\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"../qrels/q\"\n\
+             pool_depth = \"auto\"\n",
+        );
+        let task = Task::open(&root.join("task/task.toml")).unwrap();
+        assert_eq!(task.runs.len(), 2);
+        assert_eq!(task.manifest.relevance_level, 1);
+        assert_eq!(task.pool_depth, 2, "run A's top 2 judged, run B is not pooled");
+        assert_eq!(task.pooled_runs().count(), 1);
+        assert_eq!(task.team_of("B"), "team2");
+    }
+
+    #[test]
+    fn manifest_errors_name_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "task.toml", "name = \"t\"\nruns = 3\n");
+        let error = TaskManifest::read(&dir.path().join("task.toml")).unwrap_err();
+        assert!(error.to_string().contains("task.toml:2:"), "{error}");
+        write(
+            dir.path(),
+            "task.toml",
+            "name = \"t\"\nruns = \"r\"\nteams = \"t\"\nqrels = \"q\"\npool_depth = \"deep\"\n",
+        );
+        let error = TaskManifest::read(&dir.path().join("task.toml")).unwrap_err();
+        assert!(error.to_string().contains("\"auto\""), "{error}");
+    }
+
+    #[test]
+    fn a_run_without_a_team_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "runs/a", "1 Q0 d1 1 3 A\n");
+        write(root, "teams.tsv", "Z\tteam1\n");
+        write(root, "q", "1 0 d1 1\n");
+        write(root, "task.toml", "name = \"t\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"q\"\n");
+        let error = Task::open(&root.join("task.toml")).unwrap_err();
+        assert!(error.to_string().contains("expected a team for run \"A\""), "{error}");
+    }
+}
