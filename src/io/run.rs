@@ -15,8 +15,9 @@ use crate::io::gz::LineReader;
 pub struct RankedDoc {
     /// The document id.
     pub docid: Box<str>,
-    /// The retrieval score.
-    pub score: f64,
+    /// The retrieval score, in single precision as trec_eval stores it (`float sim`): scores
+    /// that differ only beyond f32 precision tie, and the tie is broken by docid.
+    pub score: f32,
 }
 
 /// The ranking a run returned for one topic, in trec_eval order.
@@ -70,7 +71,7 @@ const RUN_COLUMNS: &str = "6 columns (qid Q0 docid rank score tag)";
 
 struct PendingDoc {
     docid: Box<str>,
-    score: f64,
+    score: f32,
     line: usize,
 }
 
@@ -153,8 +154,13 @@ pub fn read_run(path: &Path) -> Result<Run, ParseError> {
     })
 }
 
-fn parse_score(text: &str) -> Option<f64> {
-    text.parse::<f64>().ok().filter(|score| score.is_finite())
+fn parse_score(text: &str) -> Option<f32> {
+    // Parsed in double precision and rounded once to single precision, as trec_eval's
+    // `atof` into a `float` does.
+    text.parse::<f64>()
+        .ok()
+        .filter(|score| score.is_finite())
+        .map(|score| score as f32)
 }
 
 /// Rejects duplicate documents, then puts the ranking in trec_eval order.
@@ -252,6 +258,14 @@ mod tests {
         .unwrap();
         let order: Vec<&str> = run.topics[0].docs.iter().map(|d| &*d.docid).collect();
         assert_eq!(order, vec!["d2", "d3", "d1", "d0"]);
+    }
+
+    #[test]
+    fn scores_equal_in_single_precision_tie_as_in_trec_eval() {
+        let run = run_from("q Q0 a 1 -0.4820330048251339 t\nq Q0 b 2 -0.4820330048251340 t\n")
+            .unwrap();
+        let order: Vec<&str> = run.topics[0].docs.iter().map(|d| &*d.docid).collect();
+        assert_eq!(order, vec!["b", "a"], "a tie in f32, broken by docid descending");
     }
 
     #[test]

@@ -1,0 +1,251 @@
+//! `reusesim eval`: trec_eval parity on its own test fixture and on TREC-COVID round 1, output
+//! formats, and errors on bad input.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use crate::util::{data_file, parse_trec_lines, run, stdout_of};
+
+/// The trec_eval measures reusesim implements, as `-m` arguments (trec_eval's default cutoffs).
+const SUPPORTED_TREC_MEASURES: &[&str] = &[
+    "num_ret", "num_rel", "num_rel_ret", "map", "map_cut", "Rprec", "bpref", "recip_rank", "P",
+    "recall", "ndcg", "ndcg_cut", "unj",
+];
+
+/// `results.trunc` ends its lines with junk after the tag, which trec_eval ignores; reusesim
+/// rejects extra columns by design (a docid with a space would shift every column and give
+/// silently wrong scores), so the test keeps the first six columns.
+fn six_column_copy(fixture: &Path, run_file: &str, dir: &Path) -> String {
+    let text = std::fs::read_to_string(fixture.join(run_file)).unwrap();
+    let trimmed: String = text
+        .lines()
+        .map(|line| line.split_whitespace().take(6).collect::<Vec<_>>().join(" ") + "\n")
+        .collect();
+    write_file(dir, run_file, trimmed.as_bytes())
+}
+
+/// Replays one trec_eval `quicktest` line: every expected line of a measure we were asked for
+/// must be present in our output with a value within 1e-4.
+fn check_fixture(expected_file: &str, flags: &[&str], qrels: &str, run_file: &str) {
+    let Some(fixture) = data_file("trec_eval-test-fixture") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let expected = std::fs::read_to_string(fixture.join(expected_file)).unwrap();
+    let mut args: Vec<String> = vec!["eval".into()];
+    args.extend(flags.iter().map(|flag| flag.to_string()));
+    args.push(fixture.join(qrels).display().to_string());
+    args.push(six_column_copy(&fixture, run_file, dir.path()));
+    let ours: BTreeMap<(String, String), String> = parse_trec_lines(&stdout_of(&args))
+        .into_iter()
+        .map(|(name, topic, value)| ((name, topic), value))
+        .collect();
+    let our_names: Vec<&String> = ours.keys().map(|(name, _)| name).collect();
+    let mut compared = 0;
+    for (name, topic, value) in parse_trec_lines(&expected) {
+        if !our_names.contains(&&name) {
+            continue;
+        }
+        let Some(our_value) = ours.get(&(name.clone(), topic.clone())) else {
+            panic!("{expected_file}: {name} {topic} missing from our output");
+        };
+        if name == "runid" {
+            assert_eq!(our_value, &value);
+            continue;
+        }
+        let (ours_f, theirs_f): (f64, f64) = (our_value.parse().unwrap(), value.parse().unwrap());
+        assert!(
+            (ours_f - theirs_f).abs() <= 1e-4,
+            "{expected_file}: {name} {topic}: ours {our_value}, trec_eval {value}"
+        );
+        compared += 1;
+    }
+    let expected_names: Vec<String> = parse_trec_lines(&expected).into_iter().map(|l| l.0).collect();
+    for name in &our_names {
+        let is_always_printed = *name == "num_q" || *name == "runid";
+        assert!(
+            is_always_printed || expected_names.contains(name),
+            "{expected_file}: {name} not in trec_eval's output"
+        );
+    }
+    assert!(compared >= 10, "{expected_file}: only {compared} values compared");
+}
+
+fn all_supported() -> Vec<&'static str> {
+    SUPPORTED_TREC_MEASURES
+        .iter()
+        .flat_map(|measure| ["-m", measure])
+        .collect()
+}
+
+#[test]
+fn fixture_default_measures() {
+    let flags = ["-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret", "-m", "map", "-m", "Rprec",
+        "-m", "bpref", "-m", "recip_rank", "-m", "P"];
+    check_fixture("out.test", &flags, "qrels.test", "results.test");
+}
+
+#[test]
+fn fixture_all_trec() {
+    check_fixture("out.test.a", &all_supported(), "qrels.test", "results.test");
+}
+
+#[test]
+fn fixture_all_trec_per_topic() {
+    let mut flags = all_supported();
+    flags.push("-q");
+    check_fixture("out.test.aq", &flags, "qrels.test", "results.test");
+}
+
+#[test]
+fn fixture_complete_on_a_truncated_run() {
+    let mut flags = all_supported();
+    flags.extend(["-q", "-c"]);
+    check_fixture("out.test.aqc", &flags, "qrels.test", "results.trunc");
+}
+
+#[test]
+fn fixture_complete_with_max_docs() {
+    let mut flags = all_supported();
+    flags.extend(["-q", "-c", "-M100"]);
+    check_fixture("out.test.aqcM", &flags, "qrels.test", "results.trunc");
+}
+
+#[test]
+fn fixture_graded_levels_with_relevance_level_2() {
+    let mut flags = all_supported();
+    flags.extend(["-q", "-l2"]);
+    check_fixture("out.test.aql", &flags, "qrels.rel_level", "results.test");
+}
+
+#[test]
+fn fixture_measure_parameters() {
+    let flags = ["-q", "-m", "P.5,7,3", "-m", "recall.20,2000", "-m", "ndcg_cut.10,20"];
+    check_fixture("out.test.meas_params", &flags, "qrels.test", "results.test");
+}
+
+/// Reads `round1.leaderboard.csv`: run → (MAP, P@5, nDCG@10, bpref).
+fn covid_leaderboard(path: &Path) -> BTreeMap<String, [f64; 4]> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let columns = [column("MAP"), column("p@5"), column("ndcg@10"), column("bpref")];
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let values = columns.map(|c| fields[c].parse::<f64>().unwrap());
+            (fields[column("run")].to_string(), values)
+        })
+        .collect()
+}
+
+#[test]
+fn trec_covid_round1_matches_the_official_scores() {
+    let (Some(runs), Some(qrels), Some(leaderboard)) = (
+        data_file("trec-covid/round1/runs"),
+        data_file("trec-covid/qrels/qrels.covid-round1.txt"),
+        data_file("trec-covid/leaderboards/round1.leaderboard.csv"),
+    ) else {
+        return;
+    };
+    let official = covid_leaderboard(&leaderboard);
+    let output = stdout_of([
+        "eval".as_ref(),
+        "-m".as_ref(),
+        "map,P_5,ndcg_cut_10,bpref".as_ref(),
+        "--format".as_ref(),
+        "tsv".as_ref(),
+        qrels.as_os_str(),
+        runs.as_os_str(),
+    ]);
+    let mut ours: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    for line in output.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        ours.entry(fields[0].to_string())
+            .or_default()
+            .insert(fields[1].to_string(), fields[3].parse().unwrap());
+    }
+    assert_eq!(ours.len(), 143);
+    assert_eq!(official.len(), 143);
+    for (run, values) in &official {
+        let scores = &ours[run];
+        for (name, expected) in ["map", "P_5", "ndcg_cut_10", "bpref"].iter().zip(values) {
+            let got = scores[*name];
+            assert!(
+                (got - expected).abs() <= 1e-4,
+                "{run} {name}: ours {got:.5}, official {expected:.4}"
+            );
+        }
+    }
+}
+
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.display().to_string()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// Runs `eval` and checks: exit code 2, one line on stderr naming `needle` (file and line).
+fn assert_one_line_error(args: &[String], needle: &str) {
+    let output = run(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "stderr: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "stderr: {stderr}");
+    assert!(stderr.contains(needle), "expected {needle:?} in {stderr:?}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn bad_input_gives_a_one_line_error_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good_qrels = write_file(dir.path(), "good.qrels", b"1 0 d1 1\n1 0 d2 0\n");
+    let good_run = write_file(dir.path(), "good.run", b"1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n");
+    let long_run = b"1 Q0 d1 1 2.0 r\n".repeat(1).into_iter().chain(
+        (0..5000).flat_map(|i| format!("1 Q0 x{i} {i} 1.0 r\n").into_bytes()),
+    );
+    let packed = gzip(&long_run.collect::<Vec<u8>>());
+    let cases: Vec<(&str, Vec<u8>, bool, &str)> = vec![
+        ("columns.run", b"1 Q0 d1 1 2.0 r\n1 Q0 d2 2\n".to_vec(), false, "columns.run:2: expected 6 columns"),
+        ("score.run", b"1 Q0 d1 1 high r\n".to_vec(), false, "score.run:1: expected a finite numeric score"),
+        ("grade.qrels", b"1 0 d1 1\n1 0 d2 yes\n".to_vec(), true, "grade.qrels:2: expected an integer grade"),
+        ("twice.run", b"1 Q0 d1 1 2 r\n1 Q0 d1 2 1 r\n".to_vec(), false, "twice.run:2: document \"d1\" appears twice"),
+        ("empty.run", Vec::new(), false, "empty.run: the file is empty"),
+        ("garbage.run", vec![0x7f, 0x45, 0x4c, 0x46, 0x00, 0xff, 0xfe, b'\n'], false, "garbage.run:1: expected text, found binary data"),
+        ("cut.run.gz", packed[..packed.len() / 2].to_vec(), false, "cut.run.gz"),
+    ];
+    for (name, bytes, is_qrels, needle) in cases {
+        let path = write_file(dir.path(), name, &bytes);
+        let args = if is_qrels {
+            vec!["eval".into(), path, good_run.clone()]
+        } else {
+            vec!["eval".into(), good_qrels.clone(), path]
+        };
+        assert_one_line_error(&args, needle);
+    }
+    let missing = dir.path().join("missing.run").display().to_string();
+    assert_one_line_error(&["eval".into(), good_qrels, missing], "missing.run");
+}
+
+#[test]
+fn formats_agree_and_json_uses_trec_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let qrels = write_file(dir.path(), "q", b"1 0 a 2\n1 0 b 0\n2 0 c 1\n");
+    let run_a = write_file(dir.path(), "ra", b"1 Q0 b 1 3 A\n1 Q0 a 2 2 A\n2 Q0 c 1 1 A\n");
+    let json = stdout_of(["eval", "-q", "--format", "json", "-m", "map", "-m", "nDCG@10", &qrels, &run_a]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["A"]["map"]["all"], 0.75);
+    assert_eq!(value["A"]["map"]["1"], 0.5);
+    assert!(value["A"]["ndcg_cut_10"]["2"].as_f64().unwrap() == 1.0);
+    let tsv = stdout_of(["eval", "--format", "tsv", "-m", "map", &qrels, &run_a]);
+    assert_eq!(tsv, "run\tmeasure\ttopic\tvalue\nA\tmap\tall\t0.75\n");
+    let trec = stdout_of(["eval", "-m", "map", &qrels, &run_a]);
+    assert_eq!(trec, "runid                 \tall\tA\nnum_q                 \tall\t2\nmap                   \tall\t0.7500\n");
+}
