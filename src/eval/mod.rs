@@ -11,6 +11,9 @@ pub mod measures;
 pub mod ranking;
 pub mod registry;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::BTreeMap;
 
 use crate::error::Warning;

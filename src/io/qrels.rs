@@ -2,6 +2,8 @@
 //! such as `0.5` all occur), columns are separated by any run of spaces or tabs.
 
 use std::collections::{BTreeMap, HashMap};
+
+use rustc_hash::FxHashMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -14,7 +16,7 @@ pub type Grade = i32;
 /// The judgments of one topic.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TopicQrels {
-    grades: HashMap<Box<str>, Grade>,
+    grades: FxHashMap<Box<str>, Grade>,
 }
 
 impl TopicQrels {

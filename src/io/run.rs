@@ -4,8 +4,9 @@
 //! ties broken by docid descending (byte order). The rank column is ignored, as trec_eval does.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use rustc_hash::FxHashMap;
 
 use crate::error::{excerpt, ParseError, ParseErrorKind};
 use crate::io::gz::LineReader;
@@ -70,8 +71,7 @@ pub fn trec_order(a: &RankedDoc, b: &RankedDoc) -> Ordering {
 const RUN_COLUMNS: &str = "6 columns (qid Q0 docid rank score tag)";
 
 struct PendingDoc {
-    docid: Box<str>,
-    score: f32,
+    doc: RankedDoc,
     line: usize,
 }
 
@@ -84,7 +84,7 @@ struct PendingDoc {
 pub fn read_run(path: &Path) -> Result<Run, ParseError> {
     let mut reader = LineReader::open(path)?;
     let mut tag: Option<String> = None;
-    let mut topic_positions: HashMap<Box<str>, usize> = HashMap::new();
+    let mut topic_positions: FxHashMap<Box<str>, usize> = FxHashMap::default();
     let mut topics: Vec<(Box<str>, Vec<PendingDoc>)> = Vec::new();
     while let Some(line) = reader.next_line()? {
         let line_text = line.text;
@@ -134,8 +134,10 @@ pub fn read_run(path: &Path) -> Result<Run, ParseError> {
             }
         };
         topics[pos].1.push(PendingDoc {
-            docid: docid.into(),
-            score,
+            doc: RankedDoc {
+                docid: docid.into(),
+                score,
+            },
             line: line.number,
         });
     }
@@ -169,35 +171,27 @@ fn order_topic(
     topic: Box<str>,
     mut docs: Vec<PendingDoc>,
 ) -> Result<RunTopic, ParseError> {
-    // Sorting by docid descending first makes duplicates adjacent, and the stable sort by score
-    // that follows keeps that order among equal scores: exactly trec_eval's tie rule.
-    docs.sort_by(|a, b| b.docid.cmp(&a.docid));
-    if let Some(pair) = docs.windows(2).find(|pair| pair[0].docid == pair[1].docid) {
-        let (first, second) = if pair[0].line < pair[1].line {
-            (&pair[0], &pair[1])
-        } else {
-            (&pair[1], &pair[0])
-        };
-        return Err(ParseError::new(
-            path,
-            second.line,
-            ParseErrorKind::DuplicateDocument {
-                topic: topic.to_string(),
-                docid: first.docid.to_string(),
-                first_line: first.line,
-            },
-        ));
+    let mut seen: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(docs.len(), Default::default());
+    for pending in &docs {
+        if let Some(first_line) = seen.insert(&pending.doc.docid, pending.line) {
+            return Err(ParseError::new(
+                path,
+                pending.line,
+                ParseErrorKind::DuplicateDocument {
+                    topic: topic.to_string(),
+                    docid: pending.doc.docid.to_string(),
+                    first_line,
+                },
+            ));
+        }
     }
-    docs.sort_by(|a, b| b.score.total_cmp(&a.score));
+    drop(seen);
+    // Without duplicates, (score, docid) is a total order: no stable sort needed.
+    docs.sort_unstable_by(|a, b| trec_order(&a.doc, &b.doc));
     Ok(RunTopic {
         topic,
-        docs: docs
-            .into_iter()
-            .map(|doc| RankedDoc {
-                docid: doc.docid,
-                score: doc.score,
-            })
-            .collect(),
+        docs: docs.into_iter().map(|pending| pending.doc).collect(),
     })
 }
 

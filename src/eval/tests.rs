@@ -1,0 +1,237 @@
+//! Hand-computed cases and invariants of the evaluator, on inline qrels and runs.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::io::qrels::TopicQrels;
+use crate::io::run::{RankedDoc, RunTopic};
+
+fn qrels_of(judgments: &[(&str, &str, Grade)]) -> Qrels {
+    let mut qrels = Qrels::default();
+    for (topic, docid, grade) in judgments {
+        qrels
+            .topics
+            .entry((*topic).into())
+            .or_insert_with(TopicQrels::default)
+            .insert(docid, *grade);
+    }
+    qrels
+}
+
+/// A run whose rankings are given best first (scores descend with position).
+fn run_of(rankings: &[(&str, &[&str])]) -> Run {
+    let mut topics: Vec<RunTopic> = rankings
+        .iter()
+        .map(|(topic, docids)| RunTopic {
+            topic: (*topic).into(),
+            docs: docids
+                .iter()
+                .enumerate()
+                .map(|(pos, docid)| RankedDoc {
+                    docid: (*docid).into(),
+                    score: (1000 - pos) as f32,
+                })
+                .collect(),
+        })
+        .collect();
+    topics.sort_by(|a, b| a.topic.cmp(&b.topic));
+    Run {
+        tag: "run".into(),
+        path: "run".into(),
+        topics,
+    }
+}
+
+fn scores(qrels: &Qrels, run: &Run, specs: &str, complete: bool) -> BTreeMap<String, f64> {
+    let options = EvalOptions {
+        measures: parse_measures(&[specs]).unwrap(),
+        relevance_level: 1,
+        complete,
+        max_docs: None,
+    };
+    let evaluator = Evaluator::new(qrels, options);
+    let evaluation = evaluator.evaluate(run);
+    let mut values = BTreeMap::new();
+    for (topic, topic_values) in &evaluation.topics {
+        for (measure, value) in evaluator.options().measures.iter().zip(topic_values) {
+            values.insert(format!("{measure}/{topic}"), *value);
+        }
+    }
+    for (measure, value) in evaluator.options().measures.iter().zip(&evaluation.summary) {
+        values.insert(format!("{measure}/all"), *value);
+    }
+    values
+}
+
+#[test]
+fn ncg_judged_and_unjudged_by_hand() {
+    // Topic 1: grades a=3, b=1, c=0, e=2; the run retrieves b, x (unjudged), a, c.
+    let qrels = qrels_of(&[("1", "a", 3), ("1", "b", 1), ("1", "c", 0), ("1", "e", 2)]);
+    let run = run_of(&[("1", &["b", "x", "a", "c"])]);
+    let values = scores(&qrels, &run, "ncg_cut.2,10 judged.2,10 unj.2,10", false);
+    // NCG@2: gains 1+0 over ideal 3+2; NCG@10: 1+3 over 3+2+1.
+    assert_eq!(values["ncg_cut_2/1"], 1.0 / 5.0);
+    assert_eq!(values["ncg_cut_10/1"], 4.0 / 6.0);
+    // Judged@2: 1 of 2; Judged@10 on a run of 4: 3 of min(10, 4).
+    assert_eq!(values["judged_2/1"], 0.5);
+    assert_eq!(values["judged_10/1"], 0.75);
+    // unj@10 divides by 10 whatever the run length (trec_eval 10).
+    assert_eq!(values["unj_2/1"], 0.5);
+    assert_eq!(values["unj_10/1"], 0.1);
+}
+
+#[test]
+fn a_topic_without_relevant_documents_scores_zero_but_is_counted() {
+    let qrels = qrels_of(&[("1", "a", 1), ("2", "b", 0), ("2", "c", 0)]);
+    let run = run_of(&[("1", &["a"]), ("2", &["b", "z"])]);
+    let values = scores(&qrels, &run, "map ncg_cut_10 ndcg judged_10 unj_10", false);
+    assert_eq!(values["map/2"], 0.0);
+    assert_eq!(values["ncg_cut_10/2"], 0.0);
+    assert_eq!(values["ndcg/2"], 0.0);
+    assert_eq!(values["judged_10/2"], 0.5);
+    assert_eq!(values["unj_10/2"], 0.1);
+    assert_eq!(values["map/all"], 0.5, "mean over both topics");
+}
+
+#[test]
+fn negative_grades_are_judged_for_judged_k_unjudged_for_unj_and_never_gain() {
+    let qrels = qrels_of(&[("1", "a", -1), ("1", "b", 2), ("1", "c", 0)]);
+    let run = run_of(&[("1", &["a", "b", "c"])]);
+    let values = scores(&qrels, &run, "judged_3 unj_3 ncg_cut_3 bpref P_3 num_rel", false);
+    assert_eq!(values["judged_3/1"], 1.0, "Judged@k counts any grade");
+    assert_eq!(values["unj_3/1"], 1.0 / 3.0, "trec_eval counts a negative grade as unjudged");
+    assert_eq!(values["ncg_cut_3/1"], 1.0);
+    assert_eq!(values["bpref/1"], 1.0, "the negative grade ranked above b is skipped");
+    assert_eq!(values["P_3/1"], 1.0 / 3.0);
+    assert_eq!(values["num_rel/1"], 1.0);
+}
+
+#[test]
+fn complete_counts_qrels_topics_missing_from_the_run_as_zero() {
+    let qrels = qrels_of(&[("1", "a", 1), ("2", "b", 2)]);
+    let run = run_of(&[("1", &["a"]), ("9", &["q"])]);
+    let plain = scores(&qrels, &run, "ncg_cut_10 judged_10 unj_10 num_rel", false);
+    assert_eq!(plain["ncg_cut_10/all"], 1.0);
+    assert!(!plain.contains_key("ncg_cut_10/2"));
+    let complete = scores(&qrels, &run, "ncg_cut_10 judged_10 unj_10 num_rel", true);
+    assert_eq!(complete["ncg_cut_10/2"], 0.0);
+    assert_eq!(complete["judged_10/2"], 0.0);
+    assert_eq!(complete["unj_10/2"], 0.0);
+    assert_eq!(complete["ncg_cut_10/all"], 0.5);
+    assert_eq!(complete["judged_10/all"], 0.5);
+    assert_eq!(complete["num_rel/all"], 2.0, "counts are summed, missing topics included");
+}
+
+#[test]
+fn run_topics_missing_from_the_qrels_are_ignored_with_a_warning() {
+    let qrels = qrels_of(&[("1", "a", 1)]);
+    let run = run_of(&[("1", &["a"]), ("9", &["q"])]);
+    let options = EvalOptions {
+        measures: parse_measures(&["map"]).unwrap(),
+        relevance_level: 1,
+        complete: false,
+        max_docs: None,
+    };
+    let evaluation = Evaluator::new(&qrels, options).evaluate(&run);
+    assert_eq!(evaluation.topics.len(), 1);
+    assert_eq!(
+        evaluation.warnings,
+        vec![Warning::TopicNotJudged {
+            run: "run".into(),
+            topic: "9".into()
+        }]
+    );
+}
+
+#[test]
+fn tie_order_decides_precision_at_one() {
+    // Equal scores: trec_eval ranks docid "b" before "a" (docid descending).
+    let qrels = qrels_of(&[("1", "a", 1), ("1", "b", 0)]);
+    let mut run = run_of(&[("1", &["a", "b"])]);
+    for doc in &mut run.topics[0].docs {
+        doc.score = 1.0;
+    }
+    run.topics[0].docs.sort_by(crate::io::run::trec_order);
+    let values = scores(&qrels, &run, "P_1 recip_rank", false);
+    assert_eq!(values["P_1/1"], 0.0);
+    assert_eq!(values["recip_rank/1"], 0.5);
+}
+
+/// A topic's qrels over documents d0..d29 and a run over some of them (unjudged ones included).
+fn qrels_and_run() -> impl Strategy<Value = (Vec<Option<Grade>>, Vec<usize>)> {
+    (
+        proptest::collection::vec(proptest::option::of(-1i32..4), 30),
+        proptest::sample::subsequence((0..40).collect::<Vec<usize>>(), 0..40)
+            .prop_shuffle(),
+    )
+}
+
+fn build(grades: &[Option<Grade>], ranking: &[usize]) -> (Qrels, Run) {
+    let judgments: Vec<(String, Grade)> = grades
+        .iter()
+        .enumerate()
+        .filter_map(|(doc, grade)| grade.map(|g| (format!("d{doc}"), g)))
+        .chain(std::iter::once(("anchor".to_string(), 0)))
+        .collect();
+    let qrels = qrels_of(
+        &judgments
+            .iter()
+            .map(|(docid, grade)| ("1", docid.as_str(), *grade))
+            .collect::<Vec<_>>(),
+    );
+    let docids: Vec<String> = ranking.iter().map(|doc| format!("d{doc}")).collect();
+    let docid_refs: Vec<&str> = docids.iter().map(String::as_str).collect();
+    (qrels, run_of(&[("1", &docid_refs)]))
+}
+
+const ALL_MEASURES: &str =
+    "map map_cut_10 P_5 recall_10 ndcg ndcg_cut_10 recip_rank RR@3 Rprec bpref judged_10 unj_10 ncg_cut_10";
+
+proptest! {
+    #[test]
+    fn every_score_lies_in_the_unit_interval((grades, ranking) in qrels_and_run()) {
+        let (qrels, run) = build(&grades, &ranking);
+        for (name, value) in scores(&qrels, &run, ALL_MEASURES, false) {
+            prop_assert!((0.0..=1.0).contains(&value), "{} = {}", name, value);
+        }
+    }
+
+    #[test]
+    fn shuffling_the_lines_of_a_run_changes_nothing(
+        (grades, ranking) in qrels_and_run(),
+        seed in any::<u64>(),
+    ) {
+        let (qrels, run) = build(&grades, &ranking);
+        let text: Vec<String> = run.topics[0].docs.iter().enumerate()
+            .map(|(pos, doc)| format!("1 Q0 {} {} {} tag", doc.docid, pos + 1, doc.score))
+            .collect();
+        let mut shuffled = text.clone();
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        shuffled.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run");
+        std::fs::write(&path, shuffled.join("\n") + "\n").unwrap();
+        if !text.is_empty() {
+            let reread = crate::io::run::read_run(&path).unwrap();
+            prop_assert_eq!(
+                scores(&qrels, &reread, ALL_MEASURES, false),
+                scores(&qrels, &run, ALL_MEASURES, false)
+            );
+        }
+    }
+
+    #[test]
+    fn the_ideal_ranking_scores_one(grades in proptest::collection::vec(-1i32..4, 1..40)) {
+        prop_assume!(grades.iter().any(|&grade| grade >= 1));
+        let mut order: Vec<usize> = (0..grades.len()).collect();
+        order.sort_by_key(|&doc| std::cmp::Reverse(grades[doc]));
+        let (qrels, run) = build(&grades.iter().map(|&g| Some(g)).collect::<Vec<_>>(), &order);
+        let values = scores(&qrels, &run, "map ndcg ncg_cut_1000 recip_rank Rprec", false);
+        for (name, value) in values {
+            prop_assert!((value - 1.0).abs() < 1e-12, "{} = {}", name, value);
+        }
+    }
+}
