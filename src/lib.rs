@@ -5,6 +5,10 @@
 #![warn(missing_docs)]
 
 pub mod error;
+/// Document features for the CAL judge.
+pub mod features;
 pub mod ids;
+/// Reading the task's input files.
+pub mod io;
 
 pub use error::{Error, ParseError, ParseErrorKind, Result};
