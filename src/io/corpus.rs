@@ -170,3 +170,180 @@ fn split_document(line: &mut [u8]) -> std::result::Result<(&str, &str), ParseErr
     }
     Ok((doc_id, text))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::path::PathBuf;
+
+    use flate2::write::GzEncoder;
+    use flate2::Compression;
+
+    use super::*;
+    use crate::Error;
+
+    fn write_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("writing a test file");
+        path
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+        encoder.write_all(bytes).expect("compressing in memory");
+        encoder.finish().expect("compressing in memory")
+    }
+
+    fn read_all(path: &Path) -> Result<Vec<(usize, String, String)>> {
+        let mut documents = Vec::new();
+        for_each_document(path, |line_number, doc_id, text| {
+            documents.push((line_number, doc_id.to_string(), text.to_string()));
+            Ok(())
+        })?;
+        Ok(documents)
+    }
+
+    fn parse_error(result: Result<Vec<(usize, String, String)>>) -> ParseError {
+        match result {
+            Err(Error::Parse(error)) => error,
+            other => panic!("expected a parse error, found {other:?}"),
+        }
+    }
+
+    fn document(line_number: usize, doc_id: &str, text: &str) -> (usize, String, String) {
+        (line_number, doc_id.to_string(), text.to_string())
+    }
+
+    #[test]
+    fn reads_two_three_and_four_column_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_file(
+            &dir,
+            "corpus.tsv",
+            b"d1\tplain text\r\n\
+              d2\tfirst\tsecond\n\
+              \n\
+              D3\thttp://example.com/x\tThe Title\tThe body.\n\
+              d4\ta\tb\tc\td\n\
+              d5\t\n",
+        );
+        assert_eq!(
+            read_all(&path).unwrap(),
+            [
+                document(1, "d1", "plain text"),
+                document(2, "d2", "first second"),
+                document(4, "D3", "The Title The body."),
+                document(5, "d4", "a b c d"),
+                document(6, "d5", ""),
+            ]
+        );
+    }
+
+    #[test]
+    fn detects_gzip_by_magic_bytes_not_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = b"d1\tone\nd2\ttwo\n";
+        let plain = write_file(&dir, "plain.gz", text);
+        let compressed = write_file(&dir, "compressed.tsv", &gzip(text));
+        assert_eq!(read_all(&plain).unwrap(), read_all(&compressed).unwrap());
+        assert_eq!(read_all(&compressed).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn reads_concatenated_gzip_members() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = gzip(b"d1\tone\n");
+        bytes.extend(gzip(b"d2\ttwo\n"));
+        let path = write_file(&dir, "members.gz", &bytes);
+        assert_eq!(
+            read_all(&path).unwrap(),
+            [document(1, "d1", "one"), document(2, "d2", "two")]
+        );
+    }
+
+    #[test]
+    fn a_line_without_a_tab_names_path_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_file(&dir, "corpus.tsv", b"d1\tfine\nd2 no tab here\n");
+        let error = parse_error(read_all(&path));
+        assert_eq!(error.line, 2);
+        assert!(matches!(error.kind, ParseErrorKind::Columns { found: 1, .. }));
+        let message = error.to_string();
+        assert!(
+            message.starts_with(&format!("{}:2: expected doc_id<TAB>text", path.display())),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_and_nul_bytes_are_binary_with_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_file(&dir, "latin1.tsv", b"d1\tok\nd2\tcaf\xe9\n");
+        let error = parse_error(read_all(&path));
+        assert_eq!((error.line, error.path.clone()), (2, path.clone()));
+        assert!(matches!(error.kind, ParseErrorKind::Binary));
+
+        let path = write_file(&dir, "nul.tsv", b"d1\tok\nd2\tok\nd3\ta\0b\n");
+        let error = parse_error(read_all(&path));
+        assert_eq!(error.line, 3);
+        assert!(matches!(error.kind, ParseErrorKind::Binary));
+        assert!(error.to_string().contains("expected text, found binary data"));
+    }
+
+    #[test]
+    fn a_truncated_gzip_stream_is_an_io_error_naming_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let text: String = (0..2000)
+            .map(|number| format!("doc{number}\tsome text number {number} with words\n"))
+            .collect();
+        let bytes = gzip(text.as_bytes());
+        let path = write_file(&dir, "cut.gz", &bytes[..bytes.len() / 2]);
+        let error = parse_error(read_all(&path));
+        assert_eq!(error.path, path);
+        assert!(error.line > 0);
+        assert!(matches!(error.kind, ParseErrorKind::Io(_)), "{error}");
+    }
+
+    #[test]
+    fn a_missing_file_is_an_io_error_naming_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("absent.tsv");
+        let error = parse_error(read_all(&path));
+        assert_eq!((error.path.clone(), error.line), (path.clone(), 0));
+        assert!(matches!(error.kind, ParseErrorKind::Io(_)));
+        assert!(error.to_string().starts_with(&path.display().to_string()));
+    }
+
+    #[test]
+    fn an_empty_corpus_and_a_bad_id_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_file(&dir, "blank.tsv", b"\n\n");
+        assert!(matches!(
+            parse_error(read_all(&path)).kind,
+            ParseErrorKind::Empty
+        ));
+        let path = write_file(&dir, "noid.tsv", b"d1\tok\n\ttext without id\n");
+        let error = parse_error(read_all(&path));
+        assert_eq!(error.line, 2);
+        assert!(matches!(error.kind, ParseErrorKind::Field { column: 1, .. }));
+        let path = write_file(&dir, "spaceid.tsv", b"doc 1\ttext\n");
+        assert_eq!(parse_error(read_all(&path)).line, 1);
+    }
+
+    #[test]
+    fn the_visitors_error_stops_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_file(&dir, "corpus.tsv", b"d1\ta\nd2\tb\nd3\tc\n");
+        let mut seen = Vec::new();
+        let result = for_each_document(&path, |_, doc_id, _| {
+            seen.push(doc_id.to_string());
+            if doc_id == "d2" {
+                Err(Error::Invalid("stop".to_string()))
+            } else {
+                Ok(())
+            }
+        });
+        assert!(matches!(result, Err(Error::Invalid(message)) if message == "stop"));
+        assert_eq!(seen, ["d1", "d2"]);
+    }
+}
