@@ -18,9 +18,10 @@
 //!   the corpus df, stems outside the vocabulary dropped, divided by `max(1, norm)`: a topic
 //!   vector with a norm below 1 keeps its length.
 //!
-//! Floating point follows HiCAL's mix of `float` and `double` (its `N / (float) df` and
-//! `log(float)` are single precision; document weights are stored as `float`), so weights
-//! agree with HiCAL's to the last bit in the common case.
+//! Floating point follows HiCAL's mix of `float` and `double` as read in its source (its
+//! `N / (float) df` and `log(float)` are single precision; document weights are stored as
+//! `float` before normalising), so weights round as HiCAL's do; this has not been compared
+//! with a HiCAL build.
 //!
 //! Deliberate differences from HiCAL:
 //! - a stem that occurs in every document has idf 0; HiCAL stores the zero weight (and a
@@ -272,19 +273,23 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
     }
 
     fn add(&mut self, name: &str, text: &str) -> std::result::Result<(), Refusal> {
-        self.document_count = self
+        // Every check comes before any change, so a refused document leaves no trace.
+        let document_count = self
             .document_count
             .checked_add(1)
             .ok_or(Refusal::TooManyDocuments)?;
-        if let Some(all_names) = &mut self.all_names {
+        if let Some(all_names) = &self.all_names {
             if all_names.get(name).is_some() {
                 return Err(Refusal::DuplicateDocument);
             }
-            all_names.intern(name);
         }
         let is_kept = (self.keep)(name);
         if is_kept && self.kept_names.get(name).is_some() {
             return Err(Refusal::DuplicateDocument);
+        }
+        self.document_count = document_count;
+        if let Some(all_names) = &mut self.all_names {
+            all_names.intern(name);
         }
 
         let Self {
@@ -635,7 +640,10 @@ mod tests {
         );
         // Non-ASCII bytes split tokens, as C's isalnum does in the C locale.
         assert_eq!(stemmed_terms("café naïve"), ["caf", "na", "ve"]);
-        assert_eq!(stemmed_terms("Running RUNS runner"), ["run", "run", "runner"]);
+        assert_eq!(
+            stemmed_terms("Running RUNS runner"),
+            ["run", "run", "runner"]
+        );
         // A three-letter token whose stem is one letter is dropped.
         assert_eq!(stemmed_terms("ies ties"), ["ti"]);
         assert!(stemmed_terms("").is_empty());
@@ -729,14 +737,17 @@ mod tests {
         builder.add_document("d1", "text").unwrap();
         let error = builder.add_document("d1", "again").unwrap_err();
         assert!(error.to_string().contains("\"d1\""), "{error}");
+        builder.add_document("d2", "text").unwrap();
+        assert_eq!(builder.finish().unwrap().document_count(), 2);
 
         let dir = tempfile::tempdir().unwrap();
         let path = write_file(&dir, "corpus.tsv", b"d1\tcat\nd2\tcat\nd1\tdog\n");
         let error = TextFeatures::from_corpus(&path, keep_all).unwrap_err();
         assert!(
-            error
-                .to_string()
-                .starts_with(&format!("{}:3: expected each document id once", path.display())),
+            error.to_string().starts_with(&format!(
+                "{}:3: expected each document id once",
+                path.display()
+            )),
             "{error}"
         );
     }
@@ -817,13 +828,17 @@ mod tests {
         let path = write_file(&dir, "binary.tsv", b"d1\tcat\nd2\t\xff\xfe\n");
         let error = TextFeatures::from_corpus(&path, keep_all).unwrap_err();
         assert!(
-            error.to_string().starts_with(&format!("{}:2: ", path.display())),
+            error
+                .to_string()
+                .starts_with(&format!("{}:2: ", path.display())),
             "{error}"
         );
         let missing = dir.path().join("missing.tsv");
         let error = TextFeatures::from_corpus(&missing, keep_all).unwrap_err();
         assert!(
-            error.to_string().starts_with(&missing.display().to_string()),
+            error
+                .to_string()
+                .starts_with(&missing.display().to_string()),
             "{error}"
         );
     }

@@ -267,7 +267,10 @@ mod tests {
         let path = write_file(&dir, "corpus.tsv", b"d1\tfine\nd2 no tab here\n");
         let error = parse_error(read_all(&path));
         assert_eq!(error.line, 2);
-        assert!(matches!(error.kind, ParseErrorKind::Columns { found: 1, .. }));
+        assert!(matches!(
+            error.kind,
+            ParseErrorKind::Columns { found: 1, .. }
+        ));
         let message = error.to_string();
         assert!(
             message.starts_with(&format!("{}:2: expected doc_id<TAB>text", path.display())),
@@ -287,7 +290,9 @@ mod tests {
         let error = parse_error(read_all(&path));
         assert_eq!(error.line, 3);
         assert!(matches!(error.kind, ParseErrorKind::Binary));
-        assert!(error.to_string().contains("expected text, found binary data"));
+        assert!(error
+            .to_string()
+            .contains("expected text, found binary data"));
     }
 
     #[test]
@@ -325,7 +330,10 @@ mod tests {
         let path = write_file(&dir, "noid.tsv", b"d1\tok\n\ttext without id\n");
         let error = parse_error(read_all(&path));
         assert_eq!(error.line, 2);
-        assert!(matches!(error.kind, ParseErrorKind::Field { column: 1, .. }));
+        assert!(matches!(
+            error.kind,
+            ParseErrorKind::Field { column: 1, .. }
+        ));
         let path = write_file(&dir, "spaceid.tsv", b"doc 1\ttext\n");
         assert_eq!(parse_error(read_all(&path)).line, 1);
     }
