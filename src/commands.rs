@@ -58,7 +58,11 @@ pub fn measures() -> Result<()> {
             (bare, cut) => format!("{bare}, {cut}_k"),
         };
         let cutoff = format!("{:?}", info.cutoff).to_lowercase();
-        writeln!(out, "{trec}\t{}\t{cutoff}\t{}", info.ir_name, info.description)?;
+        writeln!(
+            out,
+            "{trec}\t{}\t{cutoff}\t{}",
+            info.ir_name, info.description
+        )?;
     }
     Ok(())
 }

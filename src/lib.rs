@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod eval;
+pub mod features;
 pub mod ids;
 
 pub use error::{Error, ParseError, ParseErrorKind, Result, Warning};

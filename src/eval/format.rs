@@ -89,10 +89,7 @@ fn write_json(
         let mut by_measure = Map::new();
         for (index, measure) in measures.iter().enumerate() {
             let mut values = Map::new();
-            values.insert(
-                "all".into(),
-                json_value(measure, evaluation.summary[index]),
-            );
+            values.insert("all".into(), json_value(measure, evaluation.summary[index]));
             if per_topic {
                 for (topic, topic_values) in &evaluation.topics {
                     values.insert(topic.clone(), json_value(measure, topic_values[index]));

@@ -73,7 +73,10 @@ impl Measure {
                 .ok_or_else(|| fail(format!("unknown trec_eval measure with cutoffs {root:?}")))?;
             let cutoffs = parse_cutoff_list(cutoffs).map_err(fail)?;
             return Ok(with_level(
-                cutoffs.into_iter().map(|k| (info.family, Some(k))).collect(),
+                cutoffs
+                    .into_iter()
+                    .map(|k| (info.family, Some(k)))
+                    .collect(),
             ));
         }
         if let Some(info) = find(|info| info.trec_name == name || info.ir_name == name) {
@@ -96,7 +99,10 @@ impl Measure {
             }
         }
         if let Some(info) = find(|info| info.ir_name == name) {
-            return Err(fail(format!("{} needs a cutoff, e.g. {}@10", info.ir_name, info.ir_name)));
+            return Err(fail(format!(
+                "{} needs a cutoff, e.g. {}@10",
+                info.ir_name, info.ir_name
+            )));
         }
         Err(fail(format!(
             "unknown measure name {name:?}; `reusesim measures` lists them"
@@ -178,7 +184,11 @@ fn split_params(body: &str) -> Result<(&str, Option<Grade>), String> {
                     .map_err(|_| format!("expected an integer rel level, found {value:?}"))?;
                 relevance_level = Some(level);
             }
-            _ => return Err(format!("unknown parameter {param:?}; only rel=N is supported")),
+            _ => {
+                return Err(format!(
+                    "unknown parameter {param:?}; only rel=N is supported"
+                ))
+            }
         }
     }
     Ok((&body[..open], relevance_level))
@@ -216,7 +226,10 @@ mod tests {
             assert_eq!(names(trec), names(ir), "{trec} vs {ir}");
         }
         assert_eq!(names("RR@10"), vec!["recip_rank_10"]);
-        assert_eq!(names("ndcg_cut.10,100"), vec!["ndcg_cut_10", "ndcg_cut_100"]);
+        assert_eq!(
+            names("ndcg_cut.10,100"),
+            vec!["ndcg_cut_10", "ndcg_cut_100"]
+        );
         assert_eq!(names("AP(rel=2)"), vec!["map(rel=2)"]);
         assert_eq!(names("P(rel=2)@10"), vec!["P_10(rel=2)"]);
         assert_eq!(names("unj").len(), 3);

@@ -161,7 +161,11 @@ impl<'q> Evaluator<'q> {
 
     /// Scores every measure on one judged ranking.
     pub fn score_topic(&self, ranking: &JudgedRanking) -> Vec<f64> {
-        score_topic(&self.options.measures, ranking, self.options.relevance_level)
+        score_topic(
+            &self.options.measures,
+            ranking,
+            self.options.relevance_level,
+        )
     }
 }
 

@@ -128,6 +128,9 @@ mod tests {
         assert_eq!(counts.relevant(2), 2);
         assert_eq!(counts.nonrelevant(1), 2);
         assert_eq!(counts.nonrelevant(2), 3);
-        assert_eq!(counts.ideal_gains().collect::<Vec<_>>(), vec![2.0, 2.0, 1.0]);
+        assert_eq!(
+            counts.ideal_gains().collect::<Vec<_>>(),
+            vec![2.0, 2.0, 1.0]
+        );
     }
 }

@@ -199,7 +199,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         is_count: false,
         uses_relevance_level: false,
         compute: ndcg::ndcg,
-        description: "nDCG with grades as gains and a log2(rank+1) discount (Jarvelin and Kekalainen 2002)",
+        description:
+            "nDCG with grades as gains and a log2(rank+1) discount (Jarvelin and Kekalainen 2002)",
     },
     FamilyInfo {
         family: Family::Ncg,
@@ -256,7 +257,10 @@ mod tests {
     #[test]
     fn every_family_has_exactly_one_entry_with_consistent_names() {
         for info in FAMILIES {
-            assert_eq!(FAMILIES.iter().filter(|o| o.family == info.family).count(), 1);
+            assert_eq!(
+                FAMILIES.iter().filter(|o| o.family == info.family).count(),
+                1
+            );
             let has_bare = !info.trec_name.is_empty();
             assert_eq!(has_bare, info.cutoff != CutoffRule::Required, "{info:?}");
             let has_cut = !info.trec_cut_name.is_empty();

@@ -99,11 +99,23 @@ fn a_topic_without_relevant_documents_scores_zero_but_is_counted() {
 fn negative_grades_are_judged_for_judged_k_unjudged_for_unj_and_never_gain() {
     let qrels = qrels_of(&[("1", "a", -1), ("1", "b", 2), ("1", "c", 0)]);
     let run = run_of(&[("1", &["a", "b", "c"])]);
-    let values = scores(&qrels, &run, "judged_3 unj_3 ncg_cut_3 bpref P_3 num_rel", false);
+    let values = scores(
+        &qrels,
+        &run,
+        "judged_3 unj_3 ncg_cut_3 bpref P_3 num_rel",
+        false,
+    );
     assert_eq!(values["judged_3/1"], 1.0, "Judged@k counts any grade");
-    assert_eq!(values["unj_3/1"], 1.0 / 3.0, "trec_eval counts a negative grade as unjudged");
+    assert_eq!(
+        values["unj_3/1"],
+        1.0 / 3.0,
+        "trec_eval counts a negative grade as unjudged"
+    );
     assert_eq!(values["ncg_cut_3/1"], 1.0);
-    assert_eq!(values["bpref/1"], 1.0, "the negative grade ranked above b is skipped");
+    assert_eq!(
+        values["bpref/1"], 1.0,
+        "the negative grade ranked above b is skipped"
+    );
     assert_eq!(values["P_3/1"], 1.0 / 3.0);
     assert_eq!(values["num_rel/1"], 1.0);
 }
@@ -121,7 +133,10 @@ fn complete_counts_qrels_topics_missing_from_the_run_as_zero() {
     assert_eq!(complete["unj_10/2"], 0.0);
     assert_eq!(complete["ncg_cut_10/all"], 0.5);
     assert_eq!(complete["judged_10/all"], 0.5);
-    assert_eq!(complete["num_rel/all"], 2.0, "counts are summed, missing topics included");
+    assert_eq!(
+        complete["num_rel/all"], 2.0,
+        "counts are summed, missing topics included"
+    );
 }
 
 #[test]
@@ -163,8 +178,7 @@ fn tie_order_decides_precision_at_one() {
 fn qrels_and_run() -> impl Strategy<Value = (Vec<Option<Grade>>, Vec<usize>)> {
     (
         proptest::collection::vec(proptest::option::of(-1i32..4), 30),
-        proptest::sample::subsequence((0..40).collect::<Vec<usize>>(), 0..40)
-            .prop_shuffle(),
+        proptest::sample::subsequence((0..40).collect::<Vec<usize>>(), 0..40).prop_shuffle(),
     )
 }
 

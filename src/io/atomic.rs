@@ -23,7 +23,9 @@ pub fn write_atomically(
         _ => Path::new("."),
     };
     std::fs::create_dir_all(folder).map_err(write_error)?;
-    let file_name = path.file_name().map(|name| name.to_string_lossy().into_owned());
+    let file_name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned());
     let temporary = folder.join(format!(
         ".{}.tmp-{}",
         file_name.unwrap_or_default(),
@@ -32,7 +34,9 @@ pub fn write_atomically(
     let result = (|| {
         let mut out = BufWriter::new(std::fs::File::create(&temporary)?);
         write(&mut out)?;
-        out.into_inner().map_err(|error| error.into_error())?.sync_all()?;
+        out.into_inner()
+            .map_err(|error| error.into_error())?
+            .sync_all()?;
         std::fs::rename(&temporary, path)
     })();
     if result.is_err() {

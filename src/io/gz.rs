@@ -21,7 +21,10 @@ pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, ParseError> {
     let io_error = |error| ParseError::file(path, ParseErrorKind::Io(error));
     let file = File::open(path).map_err(io_error)?;
     let mut reader = BufReader::with_capacity(BUFFER_BYTES, file);
-    let is_gzip = reader.fill_buf().map_err(io_error)?.starts_with(&GZIP_MAGIC);
+    let is_gzip = reader
+        .fill_buf()
+        .map_err(io_error)?
+        .starts_with(&GZIP_MAGIC);
     if is_gzip {
         Ok(Box::new(BufReader::with_capacity(
             BUFFER_BYTES,

@@ -2,6 +2,7 @@
 //! atomic output files. Strings live here; the rest of the library works on parsed values.
 
 pub mod atomic;
+pub mod corpus;
 pub mod gz;
 pub mod qrels;
 pub mod run;

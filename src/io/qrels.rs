@@ -59,7 +59,9 @@ impl TopicQrels {
 
     /// The number of documents with grade >= `relevance_level`.
     pub fn relevant_count(&self, relevance_level: Grade) -> usize {
-        self.grades().filter(|&grade| grade >= relevance_level).count()
+        self.grades()
+            .filter(|&grade| grade >= relevance_level)
+            .count()
     }
 }
 
@@ -183,7 +185,10 @@ mod tests {
             assert_eq!(error.line, line, "{error}");
             assert!(error.to_string().contains(message), "{error}");
         }
-        assert!(matches!(qrels_from("").unwrap_err().kind, ParseErrorKind::Empty));
+        assert!(matches!(
+            qrels_from("").unwrap_err().kind,
+            ParseErrorKind::Empty
+        ));
     }
 
     #[test]
@@ -191,7 +196,13 @@ mod tests {
         let qrels = qrels_from("2 0 b 1\n1 0 a 0\n1 0 c 3\n").unwrap();
         let mut text = Vec::new();
         qrels.write_trec(&mut text).unwrap();
-        assert_eq!(String::from_utf8(text.clone()).unwrap(), "1 0 a 0\n1 0 c 3\n2 0 b 1\n");
-        assert_eq!(qrels_from(&String::from_utf8(text).unwrap()).unwrap(), qrels);
+        assert_eq!(
+            String::from_utf8(text.clone()).unwrap(),
+            "1 0 a 0\n1 0 c 3\n2 0 b 1\n"
+        );
+        assert_eq!(
+            qrels_from(&String::from_utf8(text).unwrap()).unwrap(),
+            qrels
+        );
     }
 }

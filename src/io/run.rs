@@ -91,8 +91,7 @@ pub fn read_run(path: &Path) -> Result<Run, ParseError> {
         let mut columns = line_text.split_ascii_whitespace();
         let fields: [Option<&str>; 6] = std::array::from_fn(|_| columns.next());
         let extra = columns.count();
-        let [Some(qid), Some(_), Some(docid), Some(_), Some(score), Some(line_tag)] = fields
-        else {
+        let [Some(qid), Some(_), Some(docid), Some(_), Some(score), Some(line_tag)] = fields else {
             let found = fields.iter().flatten().count();
             if found == 0 {
                 continue; // blank line
@@ -256,10 +255,14 @@ mod tests {
 
     #[test]
     fn scores_equal_in_single_precision_tie_as_in_trec_eval() {
-        let run = run_from("q Q0 a 1 -0.4820330048251339 t\nq Q0 b 2 -0.4820330048251340 t\n")
-            .unwrap();
+        let run =
+            run_from("q Q0 a 1 -0.4820330048251339 t\nq Q0 b 2 -0.4820330048251340 t\n").unwrap();
         let order: Vec<&str> = run.topics[0].docs.iter().map(|d| &*d.docid).collect();
-        assert_eq!(order, vec!["b", "a"], "a tie in f32, broken by docid descending");
+        assert_eq!(
+            order,
+            vec!["b", "a"],
+            "a tie in f32, broken by docid descending"
+        );
     }
 
     #[test]
@@ -276,7 +279,11 @@ mod tests {
         let cases = [
             ("q Q0 d 1 1.0 t\nq Q0 e 2\n", 2, "expected 6 columns"),
             ("q Q0 d 1 high t\n", 1, "finite numeric score"),
-            ("q Q0 d 1 1 t\nq Q0 e 2 1 t\nq Q0 d 3 0.5 t\n", 3, "appears twice"),
+            (
+                "q Q0 d 1 1 t\nq Q0 e 2 1 t\nq Q0 d 3 0.5 t\n",
+                3,
+                "appears twice",
+            ),
             ("q Q0 d 1 1 t\nq Q0 e 2 1 u\n", 2, "expected run tag"),
             ("q Q0 d 1 NaN t\n", 1, "finite numeric score"),
         ];
@@ -284,7 +291,10 @@ mod tests {
             let error = run_from(text).unwrap_err();
             assert_eq!(error.line, line, "{error}");
             assert!(error.to_string().contains(message), "{error}");
-            assert!(error.to_string().contains(&format!("run.txt:{line}:")), "{error}");
+            assert!(
+                error.to_string().contains(&format!("run.txt:{line}:")),
+                "{error}"
+            );
         }
     }
 

@@ -213,9 +213,11 @@ impl Task {
 
     /// The runs that contributed to the official pool.
     pub fn pooled_runs(&self) -> impl Iterator<Item = &Run> {
-        self.runs
-            .iter()
-            .filter(|run| self.teams.get(&run.tag).is_some_and(|entry| entry.is_pooled))
+        self.runs.iter().filter(|run| {
+            self.teams
+                .get(&run.tag)
+                .is_some_and(|entry| entry.is_pooled)
+        })
     }
 
     /// The team of a run of this task.
@@ -223,7 +225,11 @@ impl Task {
     /// # Panics
     /// When `run_tag` is not a run of the task (every run has a team, checked at load time).
     pub fn team_of(&self, run_tag: &str) -> &str {
-        &self.teams.get(run_tag).expect("every task run has a team").team
+        &self
+            .teams
+            .get(run_tag)
+            .expect("every task run has a team")
+            .team
     }
 }
 
@@ -269,7 +275,11 @@ mod tests {
     fn manifest_paths_are_relative_to_it_and_auto_depth_is_resolved() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        write(root, "task/runs/a", "1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n1 Q0 d3 3 1 A\n");
+        write(
+            root,
+            "task/runs/a",
+            "1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n1 Q0 d3 3 1 A\n",
+        );
         write(root, "task/runs/b", "1 Q0 d2 1 3 B\n1 Q0 d4 2 2 B\n");
         write(root, "task/teams.tsv", "A\tteam1\nB\tteam2\tno\n");
         write(root, "qrels/q", "1 0 d1 1\n1 0 d2 0\n");
@@ -282,7 +292,10 @@ mod tests {
         let task = Task::open(&root.join("task/task.toml")).unwrap();
         assert_eq!(task.runs.len(), 2);
         assert_eq!(task.manifest.relevance_level, 1);
-        assert_eq!(task.pool_depth, 2, "run A's top 2 judged, run B is not pooled");
+        assert_eq!(
+            task.pool_depth, 2,
+            "run A's top 2 judged, run B is not pooled"
+        );
         assert_eq!(task.pooled_runs().count(), 1);
         assert_eq!(task.team_of("B"), "team2");
     }
@@ -309,8 +322,15 @@ mod tests {
         write(root, "runs/a", "1 Q0 d1 1 3 A\n");
         write(root, "teams.tsv", "Z\tteam1\n");
         write(root, "q", "1 0 d1 1\n");
-        write(root, "task.toml", "name = \"t\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"q\"\n");
+        write(
+            root,
+            "task.toml",
+            "name = \"t\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"q\"\n",
+        );
         let error = Task::open(&root.join("task.toml")).unwrap_err();
-        assert!(error.to_string().contains("expected a team for run \"A\""), "{error}");
+        assert!(
+            error.to_string().contains("expected a team for run \"A\""),
+            "{error}"
+        );
     }
 }

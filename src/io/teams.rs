@@ -111,6 +111,11 @@ mod tests {
         assert_eq!(teams.team_names(), vec!["A", "B"]);
         std::fs::write(&path, "r1\tA\tmaybe\n").unwrap();
         let error = read_teams(&path).unwrap_err();
-        assert!(error.to_string().contains("teams.tsv:1: expected yes or no"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("teams.tsv:1: expected yes or no"),
+            "{error}"
+        );
     }
 }

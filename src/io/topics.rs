@@ -69,7 +69,9 @@ fn parse_tsv(path: &Path, text: &str) -> Result<Topics, ParseError> {
 
 fn parse_xml(path: &Path, text: &str) -> Result<Topics, ParseError> {
     let line_of = |position: u64| {
-        let end = usize::try_from(position).unwrap_or(text.len()).min(text.len());
+        let end = usize::try_from(position)
+            .unwrap_or(text.len())
+            .min(text.len());
         text[..end].matches('\n').count() + 1
     };
     let mut reader = quick_xml::Reader::from_str(text);
@@ -147,7 +149,8 @@ mod tests {
     fn bad_topics_name_their_line() {
         let error = topics_from("1\tfine\n2 no tab here\n").unwrap_err();
         assert_eq!(error.line, 2);
-        let error = topics_from("<topics>\n<topic>\n<query>x</query></topic></topics>").unwrap_err();
+        let error =
+            topics_from("<topics>\n<topic>\n<query>x</query></topic></topics>").unwrap_err();
         assert!(error.to_string().contains("number attribute"), "{error}");
     }
 }

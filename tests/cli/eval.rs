@@ -9,8 +9,19 @@ use crate::util::{data_file, parse_trec_lines, run, stdout_of};
 
 /// The trec_eval measures reusesim implements, as `-m` arguments (trec_eval's default cutoffs).
 const SUPPORTED_TREC_MEASURES: &[&str] = &[
-    "num_ret", "num_rel", "num_rel_ret", "map", "map_cut", "Rprec", "bpref", "recip_rank", "P",
-    "recall", "ndcg", "ndcg_cut", "unj",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "map_cut",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "P",
+    "recall",
+    "ndcg",
+    "ndcg_cut",
+    "unj",
 ];
 
 /// `results.trunc` ends its lines with junk after the tag, which trec_eval ignores; reusesim
@@ -20,7 +31,13 @@ fn six_column_copy(fixture: &Path, run_file: &str, dir: &Path) -> String {
     let text = std::fs::read_to_string(fixture.join(run_file)).unwrap();
     let trimmed: String = text
         .lines()
-        .map(|line| line.split_whitespace().take(6).collect::<Vec<_>>().join(" ") + "\n")
+        .map(|line| {
+            line.split_whitespace()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
         .collect();
     write_file(dir, run_file, trimmed.as_bytes())
 }
@@ -61,7 +78,10 @@ fn check_fixture(expected_file: &str, flags: &[&str], qrels: &str, run_file: &st
         );
         compared += 1;
     }
-    let expected_names: Vec<String> = parse_trec_lines(&expected).into_iter().map(|l| l.0).collect();
+    let expected_names: Vec<String> = parse_trec_lines(&expected)
+        .into_iter()
+        .map(|l| l.0)
+        .collect();
     for name in &our_names {
         let is_always_printed = *name == "num_q" || *name == "runid";
         assert!(
@@ -69,7 +89,10 @@ fn check_fixture(expected_file: &str, flags: &[&str], qrels: &str, run_file: &st
             "{expected_file}: {name} not in trec_eval's output"
         );
     }
-    assert!(compared >= 10, "{expected_file}: only {compared} values compared");
+    assert!(
+        compared >= 10,
+        "{expected_file}: only {compared} values compared"
+    );
 }
 
 fn all_supported() -> Vec<&'static str> {
@@ -81,8 +104,24 @@ fn all_supported() -> Vec<&'static str> {
 
 #[test]
 fn fixture_default_measures() {
-    let flags = ["-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret", "-m", "map", "-m", "Rprec",
-        "-m", "bpref", "-m", "recip_rank", "-m", "P"];
+    let flags = [
+        "-m",
+        "num_ret",
+        "-m",
+        "num_rel",
+        "-m",
+        "num_rel_ret",
+        "-m",
+        "map",
+        "-m",
+        "Rprec",
+        "-m",
+        "bpref",
+        "-m",
+        "recip_rank",
+        "-m",
+        "P",
+    ];
     check_fixture("out.test", &flags, "qrels.test", "results.test");
 }
 
@@ -121,7 +160,15 @@ fn fixture_graded_levels_with_relevance_level_2() {
 
 #[test]
 fn fixture_measure_parameters() {
-    let flags = ["-q", "-m", "P.5,7,3", "-m", "recall.20,2000", "-m", "ndcg_cut.10,20"];
+    let flags = [
+        "-q",
+        "-m",
+        "P.5,7,3",
+        "-m",
+        "recall.20,2000",
+        "-m",
+        "ndcg_cut.10,20",
+    ];
     check_fixture("out.test.meas_params", &flags, "qrels.test", "results.test");
 }
 
@@ -131,7 +178,12 @@ fn covid_leaderboard(path: &Path) -> BTreeMap<String, [f64; 4]> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let columns = [column("MAP"), column("p@5"), column("ndcg@10"), column("bpref")];
+    let columns = [
+        column("MAP"),
+        column("p@5"),
+        column("ndcg@10"),
+        column("bpref"),
+    ];
     lines
         .map(|line| {
             let fields: Vec<&str> = line.split(',').collect();
@@ -207,19 +259,59 @@ fn assert_one_line_error(args: &[String], needle: &str) {
 fn bad_input_gives_a_one_line_error_naming_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let good_qrels = write_file(dir.path(), "good.qrels", b"1 0 d1 1\n1 0 d2 0\n");
-    let good_run = write_file(dir.path(), "good.run", b"1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n");
-    let long_run = b"1 Q0 d1 1 2.0 r\n".repeat(1).into_iter().chain(
-        (0..5000).flat_map(|i| format!("1 Q0 x{i} {i} 1.0 r\n").into_bytes()),
+    let good_run = write_file(
+        dir.path(),
+        "good.run",
+        b"1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n",
     );
+    let long_run = b"1 Q0 d1 1 2.0 r\n"
+        .repeat(1)
+        .into_iter()
+        .chain((0..5000).flat_map(|i| format!("1 Q0 x{i} {i} 1.0 r\n").into_bytes()));
     let packed = gzip(&long_run.collect::<Vec<u8>>());
     let cases: Vec<(&str, Vec<u8>, bool, &str)> = vec![
-        ("columns.run", b"1 Q0 d1 1 2.0 r\n1 Q0 d2 2\n".to_vec(), false, "columns.run:2: expected 6 columns"),
-        ("score.run", b"1 Q0 d1 1 high r\n".to_vec(), false, "score.run:1: expected a finite numeric score"),
-        ("grade.qrels", b"1 0 d1 1\n1 0 d2 yes\n".to_vec(), true, "grade.qrels:2: expected an integer grade"),
-        ("twice.run", b"1 Q0 d1 1 2 r\n1 Q0 d1 2 1 r\n".to_vec(), false, "twice.run:2: document \"d1\" appears twice"),
-        ("empty.run", Vec::new(), false, "empty.run: the file is empty"),
-        ("garbage.run", vec![0x7f, 0x45, 0x4c, 0x46, 0x00, 0xff, 0xfe, b'\n'], false, "garbage.run:1: expected text, found binary data"),
-        ("cut.run.gz", packed[..packed.len() / 2].to_vec(), false, "cut.run.gz"),
+        (
+            "columns.run",
+            b"1 Q0 d1 1 2.0 r\n1 Q0 d2 2\n".to_vec(),
+            false,
+            "columns.run:2: expected 6 columns",
+        ),
+        (
+            "score.run",
+            b"1 Q0 d1 1 high r\n".to_vec(),
+            false,
+            "score.run:1: expected a finite numeric score",
+        ),
+        (
+            "grade.qrels",
+            b"1 0 d1 1\n1 0 d2 yes\n".to_vec(),
+            true,
+            "grade.qrels:2: expected an integer grade",
+        ),
+        (
+            "twice.run",
+            b"1 Q0 d1 1 2 r\n1 Q0 d1 2 1 r\n".to_vec(),
+            false,
+            "twice.run:2: document \"d1\" appears twice",
+        ),
+        (
+            "empty.run",
+            Vec::new(),
+            false,
+            "empty.run: the file is empty",
+        ),
+        (
+            "garbage.run",
+            vec![0x7f, 0x45, 0x4c, 0x46, 0x00, 0xff, 0xfe, b'\n'],
+            false,
+            "garbage.run:1: expected text, found binary data",
+        ),
+        (
+            "cut.run.gz",
+            packed[..packed.len() / 2].to_vec(),
+            false,
+            "cut.run.gz",
+        ),
     ];
     for (name, bytes, is_qrels, needle) in cases {
         let path = write_file(dir.path(), name, &bytes);
@@ -238,8 +330,14 @@ fn bad_input_gives_a_one_line_error_naming_file_and_line() {
 fn formats_agree_and_json_uses_trec_names() {
     let dir = tempfile::tempdir().unwrap();
     let qrels = write_file(dir.path(), "q", b"1 0 a 2\n1 0 b 0\n2 0 c 1\n");
-    let run_a = write_file(dir.path(), "ra", b"1 Q0 b 1 3 A\n1 Q0 a 2 2 A\n2 Q0 c 1 1 A\n");
-    let json = stdout_of(["eval", "-q", "--format", "json", "-m", "map", "-m", "nDCG@10", &qrels, &run_a]);
+    let run_a = write_file(
+        dir.path(),
+        "ra",
+        b"1 Q0 b 1 3 A\n1 Q0 a 2 2 A\n2 Q0 c 1 1 A\n",
+    );
+    let json = stdout_of([
+        "eval", "-q", "--format", "json", "-m", "map", "-m", "nDCG@10", &qrels, &run_a,
+    ]);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(value["A"]["map"]["all"], 0.75);
     assert_eq!(value["A"]["map"]["1"], 0.5);
