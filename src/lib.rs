@@ -6,5 +6,6 @@
 
 pub mod error;
 pub mod ids;
+pub mod judge;
 
 pub use error::{Error, ParseError, ParseErrorKind, Result};
