@@ -103,6 +103,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A learner could not be configured or trained.
+    #[error(transparent)]
+    Learner(#[from] crate::judge::LearnerError),
     /// The inputs are individually valid but do not fit together, or a setting is invalid.
     #[error("{0}")]
     Invalid(String),
