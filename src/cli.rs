@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use reusesim::eval::format::Format;
+use reusesim::judge::cal::LearnerChoice;
+use reusesim::judge::collection::{CandidateSource, FeatureChoice};
+use reusesim::judge::schedule::Schedule;
 
 /// Tests whether IR test collections built by pooling plus active-learning judging are reusable.
 #[derive(Debug, Parser)]
@@ -22,6 +25,58 @@ pub enum Command {
     Eval(EvalArgs),
     /// List the measures `eval` knows, with both spellings.
     Measures,
+    /// Replay the judging of a task once (pool, then HiCAL-like CAL) and write the trace and
+    /// the simulated qrels.
+    Judge(JudgeCommandArgs),
+}
+
+/// Options of the simulated judge, shared by `judge` and `simulate`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct JudgeArgs {
+    /// Features: text (HiCAL's, needs a corpus and topics), runs, or auto (text when possible).
+    #[arg(long, value_enum, default_value_t = FeatureChoice::Auto)]
+    pub features: FeatureChoice,
+    /// The learner retrained after each batch.
+    #[arg(long, value_enum, default_value_t = LearnerChoice::Pegasos)]
+    pub learner: LearnerChoice,
+    /// Pegasos iterations per retrain (HiCAL: 200000).
+    #[arg(long, default_value_t = reusesim::judge::pegasos::DEFAULT_ITERATIONS)]
+    pub iterations: usize,
+    /// Batch schedule: bmi (batches grow by ceil(B/10)) or one (retrain after every judgment).
+    #[arg(long, value_enum, default_value_t = Schedule::Bmi)]
+    pub schedule: Schedule,
+    /// Candidates: documents the runs retrieved for the topic, or the whole corpus (HiCAL's).
+    #[arg(long, value_enum, default_value_t = CandidateSource::Retrieved)]
+    pub candidates: CandidateSource,
+    /// Pool depth (default: the task's).
+    #[arg(long, value_name = "K")]
+    pub pool_depth: Option<usize>,
+    /// A fixed number of judgments per topic instead of the official count N_t.
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// Arguments of `reusesim judge`.
+#[derive(Debug, clap::Args)]
+pub struct JudgeCommandArgs {
+    /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
+    #[arg(long, value_name = "TASK")]
+    pub task: Option<PathBuf>,
+    /// The trial seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Leave this team's runs out of the pool and the features (repeatable).
+    #[arg(long = "leave-out", value_name = "TEAM")]
+    pub leave_out: Vec<String>,
+    /// The judge's options.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+    /// Output folder: trace.tsv and qrels are written there.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 /// Arguments of `reusesim eval`.

@@ -5,7 +5,12 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use crate::cli::EvalArgs;
+use std::path::{Path, PathBuf};
+
+use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs};
+use reusesim::io::task::Task;
+use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
+use reusesim::judge::collection::Collection;
 use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::Warning;
 
@@ -64,5 +69,86 @@ pub fn measures() -> Result<()> {
             info.ir_name, info.description
         )?;
     }
+    Ok(())
+}
+
+/// The embedded default task, relative to the working folder or, failing that, to the source
+/// tree the binary was built from.
+pub fn default_task_path() -> PathBuf {
+    let relative = Path::new("runs/synth-passage/task.toml");
+    if relative.exists() {
+        relative.to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+    }
+}
+
+/// Opens the task named on the command line, or the embedded default one.
+pub fn open_task(task: Option<&Path>) -> Result<Task> {
+    let path = task.map_or_else(default_task_path, Path::to_path_buf);
+    Task::open(&path).with_context(|| format!("loading task {}", path.display()))
+}
+
+/// Runs `work` on a thread pool of the requested size (all cores by default).
+pub fn with_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("starting worker threads")?;
+    Ok(pool.install(work))
+}
+
+/// The judge settings and whether text features are used, from the command line and the task.
+pub fn judge_settings(task: &Task, args: &JudgeArgs, seed: u64) -> Result<(JudgeSettings, bool)> {
+    let use_text = reusesim::judge::resolve_features(task, args.features, args.candidates)?;
+    let settings = JudgeSettings {
+        seed,
+        learner: args.learner,
+        iterations: args.iterations,
+        schedule: args.schedule,
+        candidates: args.candidates,
+        pool_depth: args.pool_depth.unwrap_or(task.pool_depth),
+        random_negatives: RANDOM_NEGATIVES,
+    };
+    Ok((settings, use_text))
+}
+
+/// `reusesim judge`.
+pub fn judge(args: JudgeCommandArgs) -> Result<()> {
+    let started = std::time::Instant::now();
+    let task = open_task(args.task.as_deref())?;
+    let excluded_runs = reusesim::judge::excluded_runs(&task, &args.leave_out)?;
+    let (settings, use_text) = judge_settings(&task, &args.judge, args.seed)?;
+    let budget = args.judge.budget;
+    let (collection, judgings) = with_threads(args.judge.threads, || -> Result<_> {
+        let collection = Collection::prepare(&task, &task.qrels, use_text)?;
+        let judgings = cal::judge_trial(
+            &collection,
+            &excluded_runs,
+            |topic| budget.unwrap_or(topic.grades.len()),
+            &settings,
+        )?;
+        Ok((collection, judgings))
+    })??;
+    let over_budget = judgings.iter().filter(|j| j.is_pool_over_budget).count();
+    if over_budget > 0 {
+        eprintln!(
+            "reusesim: warning: on {over_budget} topic(s) the pool alone exceeds the budget; \
+             the whole pool is kept"
+        );
+    }
+    let qrels = cal::to_qrels(&collection, &judgings);
+    reusesim::io::atomic::write_atomically(&args.out.join("qrels"), |out| qrels.write_trec(out))?;
+    reusesim::io::atomic::write_atomically(&args.out.join("trace.tsv"), |out| {
+        cal::write_traces(out, &collection, &judgings)
+    })?;
+    let retrains: usize = judgings.iter().map(|j| j.retrains).sum();
+    eprintln!(
+        "reusesim: judged {} topics, {} judgments, {retrains} retrains in {:.1} s; wrote {}",
+        judgings.len(),
+        qrels.len(),
+        started.elapsed().as_secs_f64(),
+        args.out.display()
+    );
     Ok(())
 }

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod features;
 pub mod ids;
 pub mod judge;
+pub mod sim;
 
 pub use error::{Error, ParseError, ParseErrorKind, Result, Warning};
 pub mod io;

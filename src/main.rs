@@ -14,6 +14,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Eval(args)) => commands::eval(args),
         Some(Command::Measures) => commands::measures(),
+        Some(Command::Judge(args)) => commands::judge(args),
         None => {
             Cli::command().print_help()?;
             Ok(())

@@ -92,7 +92,7 @@ impl Qrels {
     ///
     /// # Errors
     /// When writing fails.
-    pub fn write_trec(&self, out: &mut impl Write) -> std::io::Result<()> {
+    pub fn write_trec(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for (topic, judgments) in &self.topics {
             for (docid, grade) in judgments.judgments() {
                 writeln!(out, "{topic} 0 {docid} {grade}")?;

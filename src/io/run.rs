@@ -209,9 +209,16 @@ pub fn run_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ParseError> {
             for entry in std::fs::read_dir(input).map_err(io_error)? {
                 let entry = entry.map_err(io_error)?;
                 let is_hidden = entry.file_name().to_string_lossy().starts_with('.');
-                if entry.file_type().map_err(io_error)?.is_file() && !is_hidden {
+                // `Path::is_file` follows symbolic links, which run folders often hold.
+                if entry.path().is_file() && !is_hidden {
                     entries.push(entry.path());
                 }
+            }
+            if entries.is_empty() {
+                return Err(ParseError::file(
+                    input,
+                    ParseErrorKind::Invalid("expected run files in this folder, found none".into()),
+                ));
             }
             entries.sort();
             files.extend(entries);

@@ -7,13 +7,71 @@
 //! learners train on a [`TrainingSet`] of documents owned elsewhere and produce a model that
 //! implements [`Scorer`].
 //!
-//! It does not own feature extraction, the CAL loop or the batch schedule.
+//! It also holds the CAL loop ([`cal`]), the batch schedules ([`schedule`]) and the task as
+//! the judge sees it ([`collection`]); feature extraction lives in [`crate::features`].
 
+pub mod cal;
+pub mod collection;
 pub mod logistic;
 pub mod pegasos;
+pub mod schedule;
 pub mod sparse;
 
 use sparse::SparseVec;
+
+use crate::error::Error;
+use crate::io::task::Task;
+use collection::{CandidateSource, FeatureChoice};
+
+/// Whether the judge uses text features, given the task and the choices made.
+///
+/// # Errors
+/// [`Error::Invalid`] when text features are asked for without a corpus or topics, or corpus
+/// candidates without text features.
+pub fn resolve_features(
+    task: &Task,
+    features: FeatureChoice,
+    candidates: CandidateSource,
+) -> crate::Result<bool> {
+    let has_text = task.manifest.corpus.is_some() && task.topics.is_some();
+    let use_text = match features {
+        FeatureChoice::Auto => has_text,
+        FeatureChoice::Text if !has_text => {
+            return Err(Error::Invalid(format!(
+                "task {}: text features need a corpus and topic texts in the manifest",
+                task.manifest.name
+            )))
+        }
+        FeatureChoice::Text => true,
+        FeatureChoice::Runs => false,
+    };
+    if candidates == CandidateSource::Corpus && !use_text {
+        return Err(Error::Invalid(
+            "--candidates corpus needs text features (a corpus to draw candidates from)".into(),
+        ));
+    }
+    Ok(use_text)
+}
+
+/// Marks the runs of the named teams as excluded (held out), in task run order.
+///
+/// # Errors
+/// [`Error::Invalid`] naming a team that does not exist, with the teams that do.
+pub fn excluded_runs(task: &Task, teams: &[String]) -> crate::Result<Vec<bool>> {
+    let known = task.teams.team_names();
+    if let Some(unknown) = teams.iter().find(|team| !known.contains(&team.as_str())) {
+        return Err(Error::Invalid(format!(
+            "--leave-out {unknown:?}: no such team in task {}; teams: {}",
+            task.manifest.name,
+            known.join(", ")
+        )));
+    }
+    Ok(task
+        .runs
+        .iter()
+        .map(|run| teams.iter().any(|team| team == task.team_of(&run.tag)))
+        .collect())
+}
 
 /// Why a learner could not be configured or trained.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -1,0 +1,266 @@
+//! The task as the judge sees it: every document interned once, each topic's candidates with
+//! the runs that retrieved them, the assessor's grades by document id, and the document vectors
+//! (text features read from the corpus once, or run features built per trial).
+
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::error::{Error, Result};
+use crate::features::text::TextFeatures;
+use crate::ids::Interner;
+use crate::io::qrels::{Grade, Qrels};
+use crate::io::task::Task;
+use crate::judge::sparse::SparseVec;
+
+/// An interned document.
+pub type DocId = u32;
+
+/// Which features the judge learns from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FeatureChoice {
+    /// Text when the task has a corpus and topics, else runs.
+    Auto,
+    /// HiCAL's tf-idf text features.
+    Text,
+    /// Run features (one per run, plus the fraction of runs).
+    Runs,
+}
+
+/// Where CAL looks for documents to judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CandidateSource {
+    /// Every document a run of the task retrieved for the topic, at full depth.
+    Retrieved,
+    /// The whole corpus (HiCAL's choice); text features only.
+    Corpus,
+}
+
+/// A corpus at most this large (bytes on disk) has every document's vector kept, so random
+/// negatives are drawn from the whole corpus exactly as HiCAL does. A larger corpus (MS MARCO's
+/// documents are 22 GB) keeps the vectors of a uniform random sample of this many bytes' worth
+/// of documents (decided by a hash of the document id), and negatives and `corpus` candidates
+/// are drawn from that sample and the retrieved documents: memory stays bounded.
+pub const FULL_CORPUS_MAX_BYTES: u64 = 64 << 20;
+
+/// The document vectors.
+#[derive(Debug)]
+pub enum Vectors {
+    /// Text vectors by document id (empty for documents without one), and the dimension.
+    Text {
+        /// One vector per interned document.
+        vectors: Vec<SparseVec>,
+        /// The number of features.
+        dimension: usize,
+    },
+    /// Run features: built per trial from each topic's hits.
+    Runs,
+}
+
+/// One topic, prepared for judging.
+#[derive(Debug)]
+pub struct TopicData {
+    /// The topic id.
+    pub id: String,
+    /// The documents any run retrieved for the topic, sorted by document id.
+    pub retrieved: Vec<DocId>,
+    /// For each retrieved document (same order), the (run index, 1-based rank) of every run
+    /// that retrieved it.
+    pub hits: Vec<Vec<(u32, u32)>>,
+    /// Each run's ranking for the topic (run index order), best first.
+    pub rankings: Vec<Vec<DocId>>,
+    /// The assessor's grades.
+    pub grades: FxHashMap<DocId, Grade>,
+    /// The text seed (the topic text's vector), in text mode.
+    pub text_seed: Option<SparseVec>,
+}
+
+/// One run of the task, as the judge needs it.
+#[derive(Debug, Clone)]
+pub struct RunInfo {
+    /// The run tag.
+    pub tag: String,
+    /// The team.
+    pub team: String,
+    /// Whether the run contributed to the pool.
+    pub is_pooled: bool,
+}
+
+/// The prepared task.
+#[derive(Debug)]
+pub struct Collection {
+    /// Every document, interned.
+    pub docs: Interner,
+    /// The runs, in task order (the run index used everywhere).
+    pub runs: Vec<RunInfo>,
+    /// The topics the assessor judged, in topic id order.
+    pub topics: Vec<TopicData>,
+    /// The document vectors.
+    pub vectors: Vectors,
+    /// The documents random negatives are drawn from, sorted.
+    pub negative_pool: Vec<DocId>,
+    /// Every document with a vector, sorted: the candidates of `--candidates corpus`.
+    pub corpus_docs: Vec<DocId>,
+    /// The relevance level.
+    pub relevance_level: Grade,
+}
+
+impl Collection {
+    /// Prepares `task` for judging with `assessor` as the source of grades (the official qrels,
+    /// or the truth when synthesising). `use_text` reads the corpus once for text features.
+    ///
+    /// # Errors
+    /// Corpus errors; [`Error::Invalid`] when text features are asked for but the task has no
+    /// corpus or no topic texts, or a topic has no usable text.
+    pub fn prepare(task: &Task, assessor: &Qrels, use_text: bool) -> Result<Self> {
+        let mut docs = Interner::new();
+        let runs: Vec<RunInfo> = task
+            .runs
+            .iter()
+            .map(|run| {
+                let entry = task.teams.get(&run.tag).expect("every task run has a team");
+                RunInfo {
+                    tag: run.tag.clone(),
+                    team: entry.team.clone(),
+                    is_pooled: entry.is_pooled,
+                }
+            })
+            .collect();
+        let mut topics = Vec::new();
+        for (topic_id, judgments) in &assessor.topics {
+            let rankings: Vec<Vec<DocId>> = task
+                .runs
+                .iter()
+                .map(|run| {
+                    run.topic(topic_id)
+                        .map(|ranking| {
+                            ranking.docs.iter().map(|doc| docs.intern(&doc.docid)).collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect();
+            let mut hits_by_doc: BTreeMap<DocId, Vec<(u32, u32)>> = BTreeMap::new();
+            for (run_index, ranking) in rankings.iter().enumerate() {
+                for (pos, &doc) in ranking.iter().enumerate() {
+                    let rank = u32::try_from(pos + 1).expect("rankings shorter than 2^32");
+                    let run = u32::try_from(run_index).expect("fewer than 2^32 runs");
+                    hits_by_doc.entry(doc).or_default().push((run, rank));
+                }
+            }
+            let grades = judgments
+                .judgments()
+                .into_iter()
+                .map(|(docid, grade)| (docs.intern(docid), grade))
+                .collect();
+            topics.push(TopicData {
+                id: topic_id.to_string(),
+                retrieved: hits_by_doc.keys().copied().collect(),
+                hits: hits_by_doc.into_values().collect(),
+                rankings,
+                grades,
+                text_seed: None,
+            });
+        }
+        let mut collection = Self {
+            docs,
+            runs,
+            topics,
+            vectors: Vectors::Runs,
+            negative_pool: Vec::new(),
+            corpus_docs: Vec::new(),
+            relevance_level: task.manifest.relevance_level,
+        };
+        if use_text {
+            collection.read_text_features(task)?;
+        } else {
+            let mut pool: Vec<DocId> = collection
+                .topics
+                .iter()
+                .flat_map(|topic| topic.retrieved.iter().copied())
+                .collect();
+            pool.sort_unstable();
+            pool.dedup();
+            collection.negative_pool = pool;
+        }
+        Ok(collection)
+    }
+
+    fn read_text_features(&mut self, task: &Task) -> Result<()> {
+        let corpus = task.manifest.corpus.as_deref().ok_or_else(|| {
+            Error::Invalid(format!(
+                "task {}: text features need a corpus; use --features runs",
+                task.manifest.name
+            ))
+        })?;
+        let topic_texts = task.topics.as_ref().ok_or_else(|| {
+            Error::Invalid(format!(
+                "task {}: text features need topic texts; use --features runs",
+                task.manifest.name
+            ))
+        })?;
+        let corpus_bytes = std::fs::metadata(corpus)
+            .map_err(|source| {
+                Error::Parse(crate::ParseError::file(
+                    corpus,
+                    crate::ParseErrorKind::Io(source),
+                ))
+            })?
+            .len();
+        let sample_rate = (FULL_CORPUS_MAX_BYTES as f64 / corpus_bytes.max(1) as f64).min(1.0);
+        let needed: FxHashSet<Box<str>> = (0..self.docs.len())
+            .map(|id| Box::from(self.docs.name(id as u32)))
+            .collect();
+        let is_sampled = |name: &str| {
+            sample_rate >= 1.0
+                || (crate::sim::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64)
+                    < sample_rate
+        };
+        let features = TextFeatures::from_corpus(corpus, |name| {
+            needed.contains(name) || is_sampled(name)
+        })?;
+        let mut vectors = vec![SparseVec::empty(); self.docs.len()];
+        for (name, pairs) in features.documents() {
+            let doc = self.docs.intern(name);
+            let vector = SparseVec::from_pairs(pairs.to_vec())?;
+            if doc as usize >= vectors.len() {
+                vectors.resize(doc as usize + 1, SparseVec::empty());
+            }
+            if is_sampled(name) {
+                self.negative_pool.push(doc);
+            }
+            self.corpus_docs.push(doc);
+            vectors[doc as usize] = vector;
+        }
+        self.negative_pool.sort_unstable();
+        self.corpus_docs.sort_unstable();
+        for topic in &mut self.topics {
+            let text = topic_texts.text(&topic.id).filter(|t| !t.trim().is_empty());
+            let text = text.ok_or_else(|| {
+                Error::Invalid(format!(
+                    "topic {} has no text, and text features need one as the seed",
+                    topic.id
+                ))
+            })?;
+            topic.text_seed = Some(SparseVec::from_pairs(
+                features.topic_vector(&topic.id, text)?,
+            )?);
+        }
+        self.vectors = Vectors::Text {
+            vectors,
+            dimension: features.feature_count(),
+        };
+        Ok(())
+    }
+
+    /// Whether the judge learns from text features.
+    pub fn uses_text(&self) -> bool {
+        matches!(self.vectors, Vectors::Text { .. })
+    }
+
+    /// The index of the topic `id`.
+    pub fn topic_index(&self, id: &str) -> Option<usize> {
+        self.topics.iter().position(|topic| topic.id == id)
+    }
+}

@@ -1,0 +1,3 @@
+//! Simulation plumbing shared by the judge and the leave-team-out study.
+
+pub mod seed;
