@@ -8,10 +8,10 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs};
+use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
 use reusesim::judge::collection::Collection;
-use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::Warning;
 
 /// Prints a warning on stderr.

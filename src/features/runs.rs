@@ -63,9 +63,7 @@ mod tests {
             .zip(raw)
             .map(|(feature, value)| (feature, (value / norm) as f32))
             .collect();
-        for ((feature, value), (expected_feature, expected_value)) in
-            vector.iter().zip(expected)
-        {
+        for ((feature, value), (expected_feature, expected_value)) in vector.iter().zip(expected) {
             assert_eq!(feature, expected_feature);
             assert!((value - expected_value).abs() < 1e-6);
         }

@@ -211,7 +211,9 @@ pub fn judge_topic(
         }
     }
     let is_pool_over_budget = carried + trace.len() > budget;
-    let pool_has_relevant = trace.iter().any(|step| step.grade >= level && step.grade >= 0);
+    let pool_has_relevant = trace
+        .iter()
+        .any(|step| step.grade >= level && step.grade >= 0);
     let empty = SparseVec::empty();
     let seed = match (&collection.vectors, &topic.text_seed) {
         (Vectors::Text { .. }, Some(text_seed)) => Some(text_seed.clone()),
@@ -229,14 +231,19 @@ pub fn judge_topic(
         Vectors::Text { dimension, .. } => *dimension,
         Vectors::Runs => collection.runs.len() + 1,
     };
-    let pegasos = PegasosParams::new().iterations(settings.iterations).check()?;
+    let pegasos = PegasosParams::new()
+        .iterations(settings.iterations)
+        .check()?;
     let mut retrains = 0;
     let mut scored: Vec<(f32, DocId)> = Vec::new();
     let mut batch_sizes = settings.schedule.batch_sizes();
     let mut batch = 0u32;
     while carried + trace.len() < budget {
         let remaining = budget - carried - trace.len();
-        let batch_size = batch_sizes.next().expect("schedules never end").min(remaining);
+        let batch_size = batch_sizes
+            .next()
+            .expect("schedules never end")
+            .min(remaining);
         // Text mode always has the topic seed; run mode has the pseudo-positive seed unless
         // the pool holds a relevant document: positives are never empty.
         let mut positives: Vec<&SparseVec> = seed.iter().collect();
@@ -249,7 +256,10 @@ pub fn judge_topic(
                 negatives.push(vector);
             }
         }
-        for _ in 0..settings.random_negatives.min(collection.negative_pool.len()) {
+        for _ in 0..settings
+            .random_negatives
+            .min(collection.negative_pool.len())
+        {
             let doc = collection.negative_pool[rng.random_range(0..collection.negative_pool.len())];
             negatives.push(candidates.vector(doc, &empty));
         }
@@ -267,7 +277,8 @@ pub fn judge_topic(
         if scored.is_empty() {
             break;
         }
-        let best_first = |a: &(f32, DocId), b: &(f32, DocId)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        let best_first =
+            |a: &(f32, DocId), b: &(f32, DocId)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         if scored.len() > batch_size {
             scored.select_nth_unstable_by(batch_size - 1, best_first);
             scored.truncate(batch_size);

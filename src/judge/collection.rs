@@ -136,7 +136,11 @@ impl Collection {
                 .map(|run| {
                     run.topic(topic_id)
                         .map(|ranking| {
-                            ranking.docs.iter().map(|doc| docs.intern(&doc.docid)).collect()
+                            ranking
+                                .docs
+                                .iter()
+                                .map(|doc| docs.intern(&doc.docid))
+                                .collect()
                         })
                         .unwrap_or_default()
                 })
@@ -214,12 +218,10 @@ impl Collection {
             .collect();
         let is_sampled = |name: &str| {
             sample_rate >= 1.0
-                || (crate::sim::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64)
-                    < sample_rate
+                || (crate::sim::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64) < sample_rate
         };
-        let features = TextFeatures::from_corpus(corpus, |name| {
-            needed.contains(name) || is_sampled(name)
-        })?;
+        let features =
+            TextFeatures::from_corpus(corpus, |name| needed.contains(name) || is_sampled(name))?;
         let mut vectors = vec![SparseVec::empty(); self.docs.len()];
         for (name, pairs) in features.documents() {
             let doc = self.docs.intern(name);

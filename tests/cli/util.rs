@@ -62,3 +62,185 @@ pub fn parse_trec_lines(text: &str) -> Vec<(String, String, String)> {
         })
         .collect()
 }
+
+/// Writes a small task with a text corpus: 3 topics, 4 teams of 2 runs, 600 documents, and
+/// official qrels that judge the depth-5 pool plus some deeper relevant documents. Documents
+/// of topic t carry the words `topicN` and `themeN` more often the more relevant they are.
+/// Returns the manifest path.
+pub fn write_tiny_text_task(dir: &Path) -> PathBuf {
+    use std::fmt::Write as _;
+    let topics = 3;
+    let documents = 600;
+    let filler: Vec<String> = (0..150)
+        .map(|i| format!("filler{}", syllables(i)))
+        .collect();
+    let mut corpus = String::new();
+    let mut truth: Vec<(usize, usize, i32)> = Vec::new();
+    for doc in 0..documents {
+        let topic = doc % topics;
+        let grade = match doc % 10 {
+            0 => 3,
+            1 | 2 => 1,
+            _ => 0,
+        };
+        let mut words: Vec<String> = (0..30)
+            .map(|i| filler[(doc * 7 + i * 13) % filler.len()].clone())
+            .collect();
+        for _ in 0..grade * 3 {
+            words.push(format!("topic{}", syllables(topic)));
+            words.push(format!("theme{}", syllables(topic)));
+        }
+        if grade == 0 && doc % 3 == 0 {
+            words.push(format!("topic{}", syllables(topic)));
+        }
+        writeln!(corpus, "d{doc:04}\t{}", words.join(" ")).unwrap();
+        truth.push((topic, doc, grade));
+    }
+    std::fs::create_dir_all(dir.join("runs")).unwrap();
+    std::fs::write(dir.join("corpus.tsv"), corpus).unwrap();
+    let mut topic_file = String::new();
+    for topic in 0..topics {
+        let name = syllables(topic);
+        writeln!(topic_file, "{}\ttopic{name} theme{name}", topic + 1).unwrap();
+    }
+    std::fs::write(dir.join("topics.tsv"), topic_file).unwrap();
+    let mut teams = String::new();
+    let mut qrels = String::new();
+    for team in 0..4 {
+        for variant in 0..2 {
+            let tag = format!("t{team}r{variant}");
+            writeln!(teams, "{tag}\tteam{team}").unwrap();
+            let mut run = String::new();
+            for topic in 0..topics {
+                let mut docs: Vec<(f64, usize)> = truth
+                    .iter()
+                    .filter(|(t, _, _)| *t == topic)
+                    .map(|&(_, doc, grade)| {
+                        let noise = ((doc * 31 + team * 17 + variant * 5) % 97) as f64 / 97.0;
+                        (
+                            f64::from(grade) * (0.3 + 0.2 * team as f64) + noise * 2.0,
+                            doc,
+                        )
+                    })
+                    .collect();
+                docs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                for (rank, (score, doc)) in docs.iter().take(60).enumerate() {
+                    writeln!(
+                        run,
+                        "{} Q0 d{doc:04} {} {score:.6} {tag}",
+                        topic + 1,
+                        rank + 1
+                    )
+                    .unwrap();
+                }
+            }
+            std::fs::write(dir.join("runs").join(&tag), run).unwrap();
+        }
+    }
+    for (topic, doc, grade) in &truth {
+        // Official: every relevant document plus every third non-relevant one.
+        if *grade > 0 || doc % 3 == 0 {
+            writeln!(qrels, "{} 0 d{doc:04} {grade}", topic + 1).unwrap();
+        }
+    }
+    std::fs::write(dir.join("teams.tsv"), teams).unwrap();
+    std::fs::write(dir.join("qrels"), qrels).unwrap();
+    let manifest = dir.join("task.toml");
+    std::fs::write(
+        &manifest,
+        "name = \"tiny\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"qrels\"\n\
+         topics = \"topics.tsv\"\ncorpus = \"corpus.tsv\"\npool_depth = 5\n",
+    )
+    .unwrap();
+    manifest
+}
+
+/// A pronounceable alphabetic word for `index` (HiCAL's tokenizer drops digits).
+pub fn syllables(mut index: usize) -> String {
+    const CONSONANTS: &[u8] = b"bdfgklmnprstvz";
+    const VOWELS: &[u8] = b"aeiou";
+    let mut word = String::new();
+    loop {
+        word.push(CONSONANTS[index % CONSONANTS.len()] as char);
+        index /= CONSONANTS.len();
+        word.push(VOWELS[index % VOWELS.len()] as char);
+        index /= VOWELS.len();
+        if index == 0 {
+            break;
+        }
+    }
+    word.push('x');
+    word
+}
+
+/// Reads a TREC qrels file into topic → docid → grade.
+pub fn read_qrels_map(
+    path: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, i32>> {
+    let mut qrels = std::collections::BTreeMap::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        qrels
+            .entry(fields[0].to_string())
+            .or_insert_with(std::collections::BTreeMap::new)
+            .insert(fields[2].to_string(), fields[3].parse().unwrap());
+    }
+    qrels
+}
+
+/// The runs of TREC-COVID round 1 that contributed judgments, except those of `skip_team`.
+pub fn covid_pooled_runs(
+    leaderboard: &Path,
+    skip_team: Option<&str>,
+) -> std::collections::BTreeSet<String> {
+    covid_leaderboard_rows(leaderboard)
+        .into_iter()
+        .filter(|(_, team, pooled)| pooled == "yes" && Some(team.as_str()) != skip_team)
+        .map(|(run, _, _)| run)
+        .collect()
+}
+
+/// (run, team, contributed judgments) of every row of the round-1 leaderboard.
+pub fn covid_leaderboard_rows(leaderboard: &Path) -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(leaderboard).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (run, team, pooled) = (
+        column("run"),
+        column("team"),
+        column("contributed judgments"),
+    );
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            (
+                fields[run].to_string(),
+                fields[team].to_string(),
+                fields[pooled].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Writes a task manifest for TREC-COVID round 1 (pool depth 7, run features) in `dir`, with a
+/// team file made from the leaderboard. Returns the manifest path.
+pub fn write_covid_task(dir: &Path, runs: &Path, qrels: &Path, leaderboard: &Path) -> PathBuf {
+    let teams: String = covid_leaderboard_rows(leaderboard)
+        .into_iter()
+        .map(|(run, team, pooled)| format!("{run}\t{team}\t{pooled}\n"))
+        .collect();
+    std::fs::write(dir.join("teams.tsv"), teams).unwrap();
+    let manifest = dir.join("task.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "name = \"trec-covid-round1\"\nruns = {:?}\nteams = \"teams.tsv\"\nqrels = {:?}\n\
+             pool_depth = 7\n",
+            runs.display().to_string(),
+            qrels.display().to_string()
+        ),
+    )
+    .unwrap();
+    manifest
+}
