@@ -382,20 +382,19 @@ fn fit_primal(
     (weights.into_weights(), report)
 }
 
-/// The type of a Gram matrix entry. `f64`: with `f32` entries, the rounding of scores that are
+/// Gram matrix entries are `f64`: with `f32` entries, the rounding of scores that are
 /// differences of much larger entries moved the iterates by up to ~5e-4 (relative) on small,
 /// heavily overlapping sets, since early Pegasos steps (`eta = 1 / (lambda * i)`) amplify any
 /// error in the margin; and the conversion made the step loop slower, not faster.
-type GramValue = f64;
-
+///
 /// One 64-byte cache line of Gram entries: the unit of the Gram rows, so that rows start
 /// aligned and the step loop compiles to whole-vector operations.
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(64))]
-struct Block([GramValue; Block::LANES]);
+struct Block([f64; Block::LANES]);
 
 impl Block {
-    const LANES: usize = 64 / std::mem::size_of::<GramValue>();
+    const LANES: usize = 64 / std::mem::size_of::<f64>();
 }
 
 /// The symmetric matrix of pairwise dot products of the training documents, `f32` row-major,
@@ -461,12 +460,11 @@ impl Gram {
 
     #[inline]
     fn set(&mut self, row: usize, column: usize, value: f64) {
-        self.blocks[row * self.row_blocks + column / Block::LANES].0[column % Block::LANES] =
-            value as GramValue;
+        self.blocks[row * self.row_blocks + column / Block::LANES].0[column % Block::LANES] = value;
     }
 
     #[inline]
-    fn get(&self, row: usize, column: usize) -> GramValue {
+    fn get(&self, row: usize, column: usize) -> f64 {
         self.blocks[row * self.row_blocks + column / Block::LANES].0[column % Block::LANES]
     }
 
@@ -486,7 +484,7 @@ fn add_row_difference(scores: &mut [f64], row_a: &[Block], row_b: &[Block], step
     for ((score, a), b) in scores.chunks_exact_mut(Block::LANES).zip(row_a).zip(row_b) {
         let score: &mut [f64; Block::LANES] = score.try_into().expect("chunks are exact");
         for ((score, &a), &b) in score.iter_mut().zip(&a.0).zip(&b.0) {
-            *score += step * (f64::from(a) - f64::from(b));
+            *score += step * (a - b);
         }
     }
 }
@@ -513,8 +511,6 @@ fn fit_dual(
     let mut squared_norm = 0.0_f64;
     let mut projections = 0;
     let mut folds = 0;
-    let score =
-        |scores: &[Block], i: usize| f64::from(scores[i / Block::LANES].0[i % Block::LANES]);
     for step in 1..=params.iterations {
         let (positive, negative) = draw_pair(positive_count, training.negatives.len(), rng);
         let (a, b) = (positive, positive_count + negative);
@@ -527,8 +523,7 @@ fn fit_dual(
         squared_norm *= shrink * shrink;
 
         // ||w + c(a − b)||² = ||w||² + 2c w·(a − b) + c² ||a − b||².
-        let difference_squared_norm =
-            f64::from(gram.get(a, a)) + f64::from(gram.get(b, b)) - 2.0 * f64::from(gram.get(a, b));
+        let difference_squared_norm = gram.get(a, a) + gram.get(b, b) - 2.0 * gram.get(a, b);
         squared_norm += 2.0 * coefficient * scale * score_difference
             + coefficient * coefficient * difference_squared_norm;
         let unscaled_step = coefficient / scale;
@@ -601,7 +596,7 @@ impl Scorer for LinearModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
+    use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, proptest, ProptestConfig};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
