@@ -1,0 +1,133 @@
+//! Times the Pegasos learner on synthetic sparse documents drawn from `ChaCha8Rng` seed 2024:
+//!
+//! - `fit/auto`, `fit/dual`, `fit/primal`: one 200,000-iteration fit (lambda 1e-4) on 450
+//!   L2-normalised documents of ~200 non-zeros over 2^16 features — 150 positives and 300
+//!   negatives, the size of a late HiCAL retrain (200 judged non-relevant + 100 random);
+//! - `crossover/{dual,primal}/N`: the same fit on N documents (one third positive), to locate the
+//!   size above which the primal solver is faster (`DUAL_MAX_DOCUMENTS`);
+//! - `score/20000`: one scoring pass of a fitted model over 20,000 candidates of ~200 non-zeros.
+//!
+//! Throughput is reported in iterations (fits) or candidates (scoring) per second.
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use reusesim::judge::pegasos::{PegasosParams, Solver};
+use reusesim::judge::sparse::SparseVec;
+use reusesim::judge::{Scorer, TrainingSet};
+
+const SEED: u64 = 2024;
+const DIMENSION: usize = 1 << 16;
+const NNZ: usize = 200;
+const ITERATIONS: usize = 200_000;
+
+/// A document of about `NNZ` non-zeros; positives favour the first 1/16 of the features.
+fn document(is_positive: bool, rng: &mut ChaCha8Rng) -> SparseVec {
+    let pairs = (0..NNZ)
+        .map(|_| {
+            let feature = if is_positive && rng.random_bool(0.2) {
+                rng.random_range(0..DIMENSION / 16)
+            } else {
+                rng.random_range(0..DIMENSION)
+            };
+            (feature as u32, rng.random_range(0.01_f32..1.0))
+        })
+        .collect();
+    SparseVec::from_pairs(pairs)
+        .expect("finite values")
+        .l2_normalized()
+}
+
+fn documents(count: usize, is_positive: bool, rng: &mut ChaCha8Rng) -> Vec<SparseVec> {
+    (0..count).map(|_| document(is_positive, rng)).collect()
+}
+
+fn fit(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let positives = documents(150, true, &mut rng);
+    let negatives = documents(300, false, &mut rng);
+    let training = TrainingSet::new(
+        positives.iter().collect(),
+        negatives.iter().collect(),
+        DIMENSION,
+    );
+    let mut group = c.benchmark_group("fit");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ITERATIONS as u64));
+    for (name, solver) in [
+        ("auto", Solver::Auto),
+        ("dual", Solver::Dual),
+        ("primal", Solver::Primal),
+    ] {
+        let params = PegasosParams::new()
+            .solver(solver)
+            .check()
+            .expect("valid params");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                params
+                    .fit(&training, &mut ChaCha8Rng::seed_from_u64(SEED))
+                    .expect("valid training set")
+            })
+        });
+    }
+    group.finish();
+}
+
+fn crossover(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut group = c.benchmark_group("crossover");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ITERATIONS as u64));
+    for size in [1_000, 2_000, 3_000] {
+        let positives = documents(size / 3, true, &mut rng);
+        let negatives = documents(size - size / 3, false, &mut rng);
+        let training = TrainingSet::new(
+            positives.iter().collect(),
+            negatives.iter().collect(),
+            DIMENSION,
+        );
+        for (name, solver) in [("dual", Solver::Dual), ("primal", Solver::Primal)] {
+            let params = PegasosParams::new()
+                .solver(solver)
+                .check()
+                .expect("valid params");
+            group.bench_with_input(BenchmarkId::new(name, size), &training, |b, training| {
+                b.iter(|| {
+                    params
+                        .fit(training, &mut ChaCha8Rng::seed_from_u64(SEED))
+                        .expect("valid training set")
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+fn score(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let positives = documents(150, true, &mut rng);
+    let negatives = documents(300, false, &mut rng);
+    let training = TrainingSet::new(
+        positives.iter().collect(),
+        negatives.iter().collect(),
+        DIMENSION,
+    );
+    let model = PegasosParams::new()
+        .check()
+        .expect("valid params")
+        .fit(&training, &mut ChaCha8Rng::seed_from_u64(SEED))
+        .expect("valid training set");
+    let candidates: Vec<SparseVec> = (0..20_000)
+        .map(|pos| document(pos % 10 == 0, &mut rng))
+        .collect();
+    let mut scores = vec![0.0_f32; candidates.len()];
+    let mut group = c.benchmark_group("score");
+    group.throughput(Throughput::Elements(candidates.len() as u64));
+    group.bench_function("20000", |b| {
+        b.iter(|| model.score_into(&candidates, &mut scores))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, fit, crossover, score);
+criterion_main!(benches);
