@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::features::runs::{pseudo_positive, run_feature_vector};
 use crate::io::qrels::Grade;
 use crate::judge::collection::{CandidateSource, Collection, DocId, TopicData, Vectors};
+use crate::judge::logistic::{self, fit_logistic};
 use crate::judge::pegasos::PegasosParams;
 use crate::judge::schedule::Schedule;
 use crate::judge::sparse::SparseVec;
@@ -234,6 +235,18 @@ pub fn judge_topic(
     let pegasos = PegasosParams::new()
         .iterations(settings.iterations)
         .check()?;
+    let train = |training: &TrainingSet,
+                 rng: &mut rand_chacha::ChaCha8Rng|
+     -> Result<Box<dyn Scorer>> {
+        Ok(match settings.learner {
+            LearnerChoice::Pegasos => Box::new(pegasos.fit(training, rng)?),
+            LearnerChoice::Logistic => Box::new(fit_logistic(
+                training,
+                logistic::DEFAULT_ALPHA,
+                logistic::DEFAULT_MAX_ITERATIONS,
+            )?),
+        })
+    };
     let mut retrains = 0;
     let mut scored: Vec<(f32, DocId)> = Vec::new();
     let mut batch_sizes = settings.schedule.batch_sizes();
@@ -264,7 +277,7 @@ pub fn judge_topic(
             negatives.push(candidates.vector(doc, &empty));
         }
         let training = TrainingSet::new(positives, negatives, dimension);
-        let model = pegasos.fit(&training, &mut rng)?;
+        let model = train(&training, &mut rng)?;
         retrains += 1;
         scored.clear();
         scored.extend(

@@ -26,6 +26,12 @@ pub struct LogisticModel {
     pub intercept: f64,
 }
 
+/// The L2 penalty the judge uses (linfa-logistic's default).
+pub const DEFAULT_ALPHA: f64 = 1.0;
+
+/// The L-BFGS iteration cap the judge uses (linfa-logistic's default).
+pub const DEFAULT_MAX_ITERATIONS: u64 = 100;
+
 /// Fits a logistic regression separating `training.positives` from `training.negatives`,
 /// with L2 penalty `alpha` and at most `max_iterations` L-BFGS iterations.
 ///
