@@ -1,3 +1,4 @@
 //! Simulation plumbing shared by the judge and the leave-team-out study.
 
+pub mod scoring;
 pub mod seed;
