@@ -109,6 +109,9 @@ pub enum Error {
     /// The inputs are individually valid but do not fit together, or a setting is invalid.
     #[error("{0}")]
     Invalid(String),
+    /// A statistic could not be computed from its inputs.
+    #[error(transparent)]
+    Stats(#[from] crate::stats::StatsError),
 }
 
 /// The crate's result type.

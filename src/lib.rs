@@ -8,8 +8,9 @@ pub mod error;
 pub mod eval;
 pub mod features;
 pub mod ids;
+pub mod io;
 pub mod judge;
 pub mod sim;
+pub mod stats;
 
 pub use error::{Error, ParseError, ParseErrorKind, Result, Warning};
-pub mod io;

@@ -265,7 +265,7 @@ fn bad_input_gives_a_one_line_error_naming_file_and_line() {
         b"1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n",
     );
     let long_run = b"1 Q0 d1 1 2.0 r\n"
-        .repeat(1)
+        .to_vec()
         .into_iter()
         .chain((0..5000).flat_map(|i| format!("1 Q0 x{i} {i} 1.0 r\n").into_bytes()));
     let packed = gzip(&long_run.collect::<Vec<u8>>());
