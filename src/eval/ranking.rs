@@ -32,6 +32,18 @@ impl GradeCounts {
         Self::from_grades(qrels.grades())
     }
 
+    /// These counts less one document per grade in `removed` (grades that were counted).
+    pub fn without(&self, removed: &[Grade]) -> Self {
+        let mut counts = self.counts.clone();
+        for grade in removed {
+            if let Some(entry) = counts.iter_mut().find(|(g, _)| g == grade) {
+                entry.1 -= 1;
+            }
+        }
+        counts.retain(|&(_, count)| count > 0);
+        Self { counts }
+    }
+
     /// The number of relevant documents: grade >= `relevance_level` (negative grades never
     /// count: trec_eval treats them as judged but unusable).
     pub fn relevant(&self, relevance_level: Grade) -> usize {

@@ -2,3 +2,4 @@
 
 pub mod scoring;
 pub mod seed;
+pub mod study;

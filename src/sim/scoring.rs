@@ -37,6 +37,25 @@ impl TopicGrades {
     }
 }
 
+impl TopicGrades {
+    /// These grades without the judgments of `removed` (documents among `retrieved`).
+    pub fn without(&self, retrieved: &[DocId], removed: &std::collections::BTreeSet<DocId>) -> Self {
+        let mut by_position = self.by_position.clone();
+        let mut removed_grades = Vec::new();
+        for (pos, doc) in retrieved.iter().enumerate() {
+            if removed.contains(doc) {
+                if let Some(grade) = by_position[pos].take() {
+                    removed_grades.push(grade);
+                }
+            }
+        }
+        Self {
+            by_position,
+            counts: self.counts.without(&removed_grades),
+        }
+    }
+}
+
 /// A qrels over the collection's topics.
 pub type QrelsGrades = Vec<TopicGrades>;
 
