@@ -25,6 +25,9 @@ pub enum Command {
     Eval(EvalArgs),
     /// List the measures `eval` knows, with both spellings.
     Measures,
+    /// The leave-team-out study (the default job): replay the judging with and without each
+    /// team over seeded trials, score every run on every trial, compare rankings.
+    Simulate(SimulateArgs),
     /// Replay the judging of a task once (pool, then HiCAL-like CAL) and write the trace and
     /// the simulated qrels.
     Judge(JudgeCommandArgs),
@@ -57,6 +60,41 @@ pub struct JudgeArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+}
+
+/// Arguments of `reusesim simulate`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SimulateArgs {
+    /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
+    #[arg(long, value_name = "TASK")]
+    pub task: Option<PathBuf>,
+    /// Number of seeds (trials use seeds 1..=N).
+    #[arg(long, default_value_t = 10)]
+    pub seeds: u64,
+    /// Measures to compare rankings on (comma-separated; trec_eval or ir_measures spellings).
+    #[arg(long, value_name = "LIST", default_value = "map,P_10,ndcg_cut_10")]
+    pub measures: String,
+    /// Hold out only these teams (comma-separated; default: every team with a pooled run).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub teams: Option<Vec<String>>,
+    /// Also write every trial's simulated qrels and trace under DIR/qrels/.
+    #[arg(long)]
+    pub keep_qrels: bool,
+    /// Output folder (default: results/<task name>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The judge's options.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+impl Default for SimulateArgs {
+    fn default() -> Self {
+        use clap::FromArgMatches;
+        let matches = <Self as clap::Args>::augment_args(clap::Command::new("simulate"))
+            .get_matches_from(["simulate"]);
+        Self::from_arg_matches(&matches).expect("the defaults parse")
+    }
 }
 
 /// Arguments of `reusesim judge`.

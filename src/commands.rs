@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs};
+use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs, SimulateArgs};
 use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
@@ -149,6 +149,97 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
         qrels.len(),
         started.elapsed().as_secs_f64(),
         args.out.display()
+    );
+    Ok(())
+}
+
+/// A progress bar on stderr when it is a terminal; nothing otherwise (quiet in CI logs).
+fn progress_bar(message: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} units, {eta} left")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    bar.set_message(message.to_string());
+    bar
+}
+
+/// `reusesim simulate`, and `reusesim` without a subcommand.
+pub fn simulate(args: SimulateArgs) -> Result<()> {
+    use reusesim::report::summary::{SettingsSummary, StudySummary};
+    use reusesim::sim::study::{self, StudySettings};
+    let started = std::time::Instant::now();
+    let task = open_task(args.task.as_deref())?;
+    let measures = eval::parse_measures(&[args.measures.as_str()])?;
+    let (judge, use_text) = judge_settings(&task, &args.judge, 0)?;
+    let held_out = study::held_out_teams(&task, args.teams.as_deref())?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&task.manifest.name));
+    let settings = StudySettings {
+        seeds: args.seeds,
+        measures: measures.clone(),
+        teams: args.teams.clone(),
+        judge: judge.clone(),
+        budget: args.judge.budget,
+        keep_qrels: args.keep_qrels,
+    };
+    let bar = progress_bar(&format!("simulating {}", task.manifest.name));
+    let outcome = with_threads(args.judge.threads, || -> Result<_> {
+        let collection = Collection::prepare(&task, &task.qrels, use_text)?;
+        let progress = |done: usize, total: usize| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        };
+        Ok(study::run_study(
+            &task,
+            collection,
+            &settings,
+            held_out.clone(),
+            &progress,
+        )?)
+    })??;
+    bar.finish_and_clear();
+    let summary_settings = SettingsSummary {
+        seeds: args.seeds,
+        measures: measures.iter().map(ToString::to_string).collect(),
+        held_out_teams: held_out,
+        features: if use_text { "text" } else { "runs" }.to_string(),
+        deviations: reusesim::report::summary::deviations(&judge, use_text, args.judge.budget),
+        judge,
+        budget: args.judge.budget,
+        relevance_level: task.manifest.relevance_level,
+    };
+    let summary = StudySummary::new(
+        &task.manifest.name,
+        summary_settings,
+        &outcome,
+        started.elapsed().as_secs_f64(),
+    );
+    reusesim::report::write_study(&out, &summary, &outcome)?;
+    for (name, figures) in &summary.measures {
+        if let Some(tau) = &figures.lou.tau_b {
+            eprintln!(
+                "reusesim: {name}: LOU tau_b {:.3} (min {:.3}), max drop {:.1}",
+                tau.mean,
+                tau.min,
+                figures.lou.max_drop.as_ref().map_or(0.0, |d| d.max)
+            );
+        }
+    }
+    eprintln!(
+        "reusesim: {} trials, {} distinct units, {} retrains in {:.1} s; wrote {}",
+        summary.simulations.trials,
+        summary.simulations.distinct_units,
+        summary.simulations.retrains,
+        summary.elapsed_seconds,
+        out.display()
     );
     Ok(())
 }

@@ -10,6 +10,7 @@ pub mod features;
 pub mod ids;
 pub mod io;
 pub mod judge;
+pub mod report;
 pub mod sim;
 pub mod stats;
 

@@ -6,7 +6,7 @@ mod commands;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 
 use cli::{Cli, Command};
 
@@ -15,10 +15,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Eval(args)) => commands::eval(args),
         Some(Command::Measures) => commands::measures(),
         Some(Command::Judge(args)) => commands::judge(args),
-        None => {
-            Cli::command().print_help()?;
-            Ok(())
-        }
+        Some(Command::Simulate(args)) => commands::simulate(args),
+        None => commands::simulate(cli::SimulateArgs::default()),
     }
 }
 

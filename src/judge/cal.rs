@@ -235,18 +235,17 @@ pub fn judge_topic(
     let pegasos = PegasosParams::new()
         .iterations(settings.iterations)
         .check()?;
-    let train = |training: &TrainingSet,
-                 rng: &mut rand_chacha::ChaCha8Rng|
-     -> Result<Box<dyn Scorer>> {
-        Ok(match settings.learner {
-            LearnerChoice::Pegasos => Box::new(pegasos.fit(training, rng)?),
-            LearnerChoice::Logistic => Box::new(fit_logistic(
-                training,
-                logistic::DEFAULT_ALPHA,
-                logistic::DEFAULT_MAX_ITERATIONS,
-            )?),
-        })
-    };
+    let train =
+        |training: &TrainingSet, rng: &mut rand_chacha::ChaCha8Rng| -> Result<Box<dyn Scorer>> {
+            Ok(match settings.learner {
+                LearnerChoice::Pegasos => Box::new(pegasos.fit(training, rng)?),
+                LearnerChoice::Logistic => Box::new(fit_logistic(
+                    training,
+                    logistic::DEFAULT_ALPHA,
+                    logistic::DEFAULT_MAX_ITERATIONS,
+                )?),
+            })
+        };
     let mut retrains = 0;
     let mut scored: Vec<(f32, DocId)> = Vec::new();
     let mut batch_sizes = settings.schedule.batch_sizes();

@@ -39,7 +39,11 @@ impl TopicGrades {
 
 impl TopicGrades {
     /// These grades without the judgments of `removed` (documents among `retrieved`).
-    pub fn without(&self, retrieved: &[DocId], removed: &std::collections::BTreeSet<DocId>) -> Self {
+    pub fn without(
+        &self,
+        retrieved: &[DocId],
+        removed: &std::collections::BTreeSet<DocId>,
+    ) -> Self {
         let mut by_position = self.by_position.clone();
         let mut removed_grades = Vec::new();
         for (pos, doc) in retrieved.iter().enumerate() {
@@ -165,7 +169,11 @@ impl RunScorer {
                         grades: &grades,
                         counts: &topic.counts,
                     };
-                    Some(eval::score_topic(&self.measures, &ranking, self.relevance_level))
+                    Some(eval::score_topic(
+                        &self.measures,
+                        &ranking,
+                        self.relevance_level,
+                    ))
                 })
                 .collect();
             summary.push(eval::summarize(

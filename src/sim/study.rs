@@ -146,7 +146,12 @@ pub fn run_study(
             let key = UnitKey {
                 topic: topic_index,
                 seed: trial.seed,
-                pool: pool_of(&collection, topic, &trial.excluded_runs, settings.judge.pool_depth),
+                pool: pool_of(
+                    &collection,
+                    topic,
+                    &trial.excluded_runs,
+                    settings.judge.pool_depth,
+                ),
                 feature_variant: (!collection.uses_text())
                     .then(|| trial.held_out.clone())
                     .flatten(),
@@ -172,7 +177,13 @@ pub fn run_study(
             let budget = settings
                 .budget
                 .unwrap_or(collection.topics[topic_index].grades.len());
-            let judging = judge_topic(&collection, topic_index, &trial.excluded_runs, budget, &judge);
+            let judging = judge_topic(
+                &collection,
+                topic_index,
+                &trial.excluded_runs,
+                budget,
+                &judge,
+            );
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, distinct.len());
             judging
         })
@@ -185,7 +196,8 @@ pub fn run_study(
         .truth
         .as_ref()
         .map(|truth| scorer.score(&qrels_grades(&collection, truth), |_| true));
-    let classic_lou = classic_lou_scores(&collection, &scorer, &official_grades, &official, settings);
+    let classic_lou =
+        classic_lou_scores(&collection, &scorer, &official_grades, &official, settings);
     let pools_over_budget = unit_of
         .iter()
         .flatten()
@@ -202,7 +214,10 @@ pub fn run_study(
                 .map(|(judging, topic)| {
                     TopicGrades::new(
                         &topic.retrieved,
-                        judging.judgments.iter().map(|&(doc, grade)| (Some(doc), grade)),
+                        judging
+                            .judgments
+                            .iter()
+                            .map(|&(doc, grade)| (Some(doc), grade)),
                     )
                 })
                 .collect();
@@ -275,7 +290,13 @@ fn agreement(collection: &Collection, judgings: &[&TopicJudging]) -> (f64, f64) 
             }
         }
     }
-    let ratio = |part: usize, whole: usize| if whole == 0 { 0.0 } else { part as f64 / whole as f64 };
+    let ratio = |part: usize, whole: usize| {
+        if whole == 0 {
+            0.0
+        } else {
+            part as f64 / whole as f64
+        }
+    };
     (ratio(overlap, official_total), ratio(found, relevant_total))
 }
 

@@ -1,0 +1,161 @@
+//! `report.md`: the study's tables and settings in Markdown, for people.
+
+use std::io::{self, Write};
+
+use crate::report::summary::StudySummary;
+use crate::stats::Spread;
+
+fn fmt_spread(spread: &Option<Spread>) -> String {
+    match spread {
+        Some(s) => format!("{:.3} ({:.3}–{:.3})", s.mean, s.min, s.max),
+        None => "n/a".into(),
+    }
+}
+
+fn fmt_value(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".into(), |v| format!("{v:.3}"))
+}
+
+/// Writes the report.
+///
+/// # Errors
+/// When writing fails.
+pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    let settings = &summary.settings;
+    writeln!(out, "# Reusability study: {}\n", summary.task)?;
+    writeln!(
+        out,
+        "{} seeds; each seed judges a control trial and one trial per held-out team ({} teams); \
+         {} features, {:?} learner ({} iterations), {:?} schedule, {:?} candidates, pool depth {}.\n",
+        settings.seeds,
+        settings.held_out_teams.len(),
+        settings.features,
+        settings.judge.learner,
+        settings.judge.iterations,
+        settings.judge.schedule,
+        settings.judge.candidates,
+        settings.judge.pool_depth
+    )?;
+    writeln!(
+        out,
+        "Cells give the mean over seeds, with the range in brackets. The LOU ranking \
+        scores each run on the qrels judged without its team. tau >= 0.9 is the usual threshold \
+        for equivalent rankings (Voorhees 2000).\n"
+    )?;
+    writeln!(out, "## Rankings against the official ranking\n")?;
+    writeln!(out, "| measure | LOU tau_b | LOU tau_ap | max drop | runs changed | trial tau_b | classic LOU tau_b | classic max drop |")?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|")?;
+    for (name, m) in &summary.measures {
+        writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+            fmt_spread(&m.lou.tau_b),
+            fmt_spread(&m.lou.tau_ap),
+            fmt_spread(&m.lou.max_drop),
+            fmt_spread(&m.lou.runs_changed),
+            fmt_spread(&m.trials.tau_b),
+            fmt_value(m.classic_lou.tau_b),
+            m.classic_lou.max_drop
+        )?;
+    }
+    writeln!(
+        out,
+        "\n## Control trials (nothing held out) against the official qrels\n"
+    )?;
+    writeln!(out, "| measure | overlap | recall of relevant | tau_b |")?;
+    writeln!(out, "|---|---|---|---|")?;
+    for (name, m) in &summary.measures {
+        writeln!(
+            out,
+            "| {name} | {} | {} | {} |",
+            fmt_spread(&m.control.overlap),
+            fmt_spread(&m.control.recall),
+            fmt_spread(&m.control.tau_b)
+        )?;
+    }
+    if summary.measures.values().any(|m| m.truth.is_some()) {
+        writeln!(out, "\n## Against the complete truth\n")?;
+        writeln!(
+            out,
+            "| measure | official tau_b | LOU tau_b | control tau_b | classic LOU tau_b |"
+        )?;
+        writeln!(out, "|---|---|---|---|---|")?;
+        for (name, m) in &summary.measures {
+            if let Some(truth) = &m.truth {
+                writeln!(
+                    out,
+                    "| {name} | {} | {} | {} | {} |",
+                    fmt_value(truth.official_tau_b),
+                    fmt_spread(&truth.lou_tau_b),
+                    fmt_spread(&truth.control_tau_b),
+                    fmt_value(truth.classic_lou_tau_b)
+                )?;
+            }
+        }
+    }
+    writeln!(out, "\n## Largest rank changes under the LOU ranking\n")?;
+    writeln!(out, "| measure | run | team | official rank | LOU rank (mean, min–max) | dominant rank (seeds) |")?;
+    writeln!(out, "|---|---|---|---|---|---|")?;
+    for name in summary.measures.keys() {
+        let mut rows: Vec<_> = summary.runs.iter().filter(|r| &r.measure == name).collect();
+        rows.sort_by(|a, b| {
+            (b.lou_rank.max - b.official_rank)
+                .total_cmp(&(a.lou_rank.max - a.official_rank))
+                .then_with(|| a.run.cmp(&b.run))
+        });
+        for row in rows.iter().take(5) {
+            writeln!(
+                out,
+                "| {name} | {} | {} | {} | {:.1} ({}–{}) | {} ({}) |",
+                row.run,
+                row.team,
+                row.official_rank,
+                row.lou_rank.mean,
+                row.lou_rank.min,
+                row.lou_rank.max,
+                row.dominant_rank,
+                row.dominant_rank_frequency
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "\n## Swapped pairs (mean LOU order differs from the official order)\n"
+    )?;
+    writeln!(out, "| measure | officially better | officially worse | official scores | mean LOU scores | t-test p | randomization p |")?;
+    writeln!(out, "|---|---|---|---|---|---|---|")?;
+    for (name, m) in &summary.measures {
+        for pair in &m.swapped_pairs {
+            writeln!(
+                out,
+                "| {name} | {} | {} | {:.4} / {:.4} | {:.4} / {:.4} | {} | {} |",
+                pair.better,
+                pair.worse,
+                pair.official[0],
+                pair.official[1],
+                pair.lou_mean[0],
+                pair.lou_mean[1],
+                fmt_value(pair.t_test_p),
+                fmt_value(pair.randomization_p)
+            )?;
+        }
+    }
+    writeln!(out, "\n## Settings\n")?;
+    writeln!(out, "- deviations from HiCAL as TREC DL ran it:")?;
+    for deviation in &settings.deviations {
+        writeln!(out, "  - {deviation}")?;
+    }
+    let counts = &summary.simulations;
+    writeln!(
+        out,
+        "- {} trials, {} (trial, topic) units, {} distinct units judged, {} retrains; {} units \
+         had a pool larger than their budget (the whole pool was kept).",
+        counts.trials,
+        counts.units,
+        counts.distinct_units,
+        counts.retrains,
+        counts.pools_over_budget
+    )?;
+    writeln!(out, "- elapsed: {:.1} s", summary.elapsed_seconds)?;
+    Ok(())
+}
