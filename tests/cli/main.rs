@@ -6,3 +6,4 @@ mod util;
 
 mod eval;
 mod judge;
+mod simulate;
