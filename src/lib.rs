@@ -8,6 +8,7 @@ pub mod error;
 pub mod eval;
 pub mod features;
 pub mod ids;
+pub mod synth;
 
 pub use error::{Error, ParseError, ParseErrorKind, Result, Warning};
 pub mod io;
