@@ -362,6 +362,9 @@ impl Corpus {
     }
 }
 
+/// A document's indexed words: (slot, frequency) pairs by slot.
+type IndexedTerms = Vec<(u32, u32)>;
+
 /// An inverted index over the topical words of all topics, with every document's length.
 #[derive(Debug, Clone)]
 pub(crate) struct TopicalIndex {
@@ -393,7 +396,7 @@ impl TopicalIndex {
         }
         const CHUNK_DOCUMENTS: usize = 1024;
         let chunk_starts: Vec<usize> = (0..corpus.len()).step_by(CHUNK_DOCUMENTS).collect();
-        let chunks: Vec<Vec<(u32, Vec<(u32, u32)>)>> = chunk_starts
+        let chunks: Vec<Vec<(u32, IndexedTerms)>> = chunk_starts
             .into_par_iter()
             .map(|start| {
                 let mut distinct = FxHashSet::default();

@@ -106,7 +106,7 @@ impl Preset {
                 query_terms: 2..=5,
                 expansion_terms_per_topic: 16,
                 distractor_terms_per_topic: 8,
-                relevant_per_topic: 50..=300,
+                relevant_per_topic: 50..=260,
                 distractors_per_relevant: 0.5..=1.5,
                 grade_shares: [0.45, 0.33, 0.22],
                 judgment_budget: 150..=600,

@@ -124,8 +124,8 @@ pub(crate) fn plan_teams(params: &PresetParams, seed: u64) -> (Vec<TeamProfile>,
             name: name.clone(),
             k1: rng.random_range(0.6..1.4),
             b: rng.random_range(0.3..0.9),
-            grade_weight: 0.1 + 0.9 * quality,
-            team_noise: 0.35,
+            grade_weight: 0.1 + 0.5 * quality,
+            team_noise: 0.3,
             run_noise: 0.15,
         });
         // Some teams always expand, some never, some on alternate runs.

@@ -26,6 +26,23 @@ fn default_world() -> &'static SynthWorld {
     })
 }
 
+/// Further seeds the shape tests also hold for, so they do not pass by luck of one seed.
+const OTHER_SEEDS: [u64; 2] = [1, 77];
+
+/// The default world of the embedded seed, then of [`OTHER_SEEDS`].
+fn default_worlds() -> &'static [SynthWorld] {
+    static WORLDS: OnceLock<Vec<SynthWorld>> = OnceLock::new();
+    WORLDS.get_or_init(|| {
+        std::iter::once(default_world().clone())
+            .chain(
+                OTHER_SEEDS
+                    .iter()
+                    .map(|&seed| generate(Preset::Default, seed).unwrap()),
+            )
+            .collect()
+    })
+}
+
 fn read_folder(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut files = BTreeMap::new();
     let mut pending = vec![dir.to_path_buf()];
@@ -111,39 +128,41 @@ fn documents_hold_the_preset_number_of_distinct_terms() {
 
 #[test]
 fn relevant_counts_and_budgets_are_in_the_preset_ranges() {
-    let world = default_world();
-    let params = &world.params;
-    assert_eq!(world.topics.len(), params.topic_count);
-    assert_eq!(world.truth.topics.len(), params.topic_count);
-    let mut relevant_counts = Vec::new();
-    for topic in &world.topics {
-        let truth = world.truth.topic(&topic.id).unwrap();
-        let relevant = truth.relevant_count(1);
-        relevant_counts.push(relevant);
-        assert!(
-            params.relevant_per_topic.contains(&relevant),
-            "{}",
-            topic.id
-        );
-        for grade in 1..=3 {
+    for world in default_worlds() {
+        eprintln!("seed {}:", world.seed);
+        let params = &world.params;
+        assert_eq!(world.topics.len(), params.topic_count);
+        assert_eq!(world.truth.topics.len(), params.topic_count);
+        let mut relevant_counts = Vec::new();
+        for topic in &world.topics {
+            let truth = world.truth.topic(&topic.id).unwrap();
+            let relevant = truth.relevant_count(1);
+            relevant_counts.push(relevant);
             assert!(
-                truth.grades().any(|found| found == grade),
-                "{} lacks grade {grade}",
+                params.relevant_per_topic.contains(&relevant),
+                "{}",
                 topic.id
             );
+            for grade in 1..=3 {
+                assert!(
+                    truth.grades().any(|found| found == grade),
+                    "{} lacks grade {grade}",
+                    topic.id
+                );
+            }
+            assert!(
+                truth.grades().any(|found| found == 0),
+                "{} has no distractor",
+                topic.id
+            );
+            assert!(params.judgment_budget.contains(&topic.judgment_budget));
+            let words = topic.text.split(' ').count();
+            assert!(params.query_terms.contains(&words), "{}", topic.text);
         }
-        assert!(
-            truth.grades().any(|found| found == 0),
-            "{} has no distractor",
-            topic.id
-        );
-        assert!(params.judgment_budget.contains(&topic.judgment_budget));
-        let words = topic.text.split(' ').count();
-        assert!(params.query_terms.contains(&words), "{}", topic.text);
+        let budgets: Vec<usize> = world.topics.iter().map(|t| t.judgment_budget).collect();
+        eprintln!("relevant per topic: {relevant_counts:?}");
+        eprintln!("judgment budgets:   {budgets:?}");
     }
-    let budgets: Vec<usize> = world.topics.iter().map(|t| t.judgment_budget).collect();
-    eprintln!("relevant per topic: {relevant_counts:?}");
-    eprintln!("judgment budgets:   {budgets:?}");
 }
 
 #[test]
@@ -196,20 +215,22 @@ fn pool_sizes(world: &SynthWorld) -> Vec<usize> {
 
 #[test]
 fn depth_10_pool_leaves_work_for_cal_within_every_budget() {
-    let world = default_world();
-    let sizes = pool_sizes(world);
-    eprintln!("depth-10 pool per topic: {sizes:?}");
-    for (topic, size) in world.topics.iter().zip(&sizes) {
-        assert!(
-            *size < *world.params.judgment_budget.start(),
-            "topic {}: pool of {size} is not below the smallest budget",
-            topic.id
-        );
-        assert!(
-            *size >= 2 * world.params.pool_depth,
-            "topic {}: runs barely differ",
-            topic.id
-        );
+    for world in default_worlds() {
+        eprintln!("seed {}:", world.seed);
+        let sizes = pool_sizes(world);
+        eprintln!("depth-10 pool per topic: {sizes:?}");
+        for (topic, size) in world.topics.iter().zip(&sizes) {
+            assert!(
+                *size < *world.params.judgment_budget.start(),
+                "topic {}: pool of {size} is not below the smallest budget",
+                topic.id
+            );
+            assert!(
+                *size >= 2 * world.params.pool_depth,
+                "topic {}: runs barely differ",
+                topic.id
+            );
+        }
     }
 }
 
@@ -242,22 +263,24 @@ fn mean(values: &[f64]) -> f64 {
 
 #[test]
 fn run_quality_spreads_like_a_trec_track() {
-    let world = default_world();
-    let mut maps: Vec<(String, f64)> = mean_average_precisions(world)
-        .into_iter()
-        .map(|(tag, per_topic)| (tag, mean(&per_topic)))
-        .collect();
-    maps.sort_by(|a, b| b.1.total_cmp(&a.1));
-    for (tag, map) in &maps {
-        eprintln!("{tag:>16} {map:.4}");
+    for world in default_worlds() {
+        eprintln!("seed {}:", world.seed);
+        let mut maps: Vec<(String, f64)> = mean_average_precisions(world)
+            .into_iter()
+            .map(|(tag, per_topic)| (tag, mean(&per_topic)))
+            .collect();
+        maps.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (tag, map) in &maps {
+            eprintln!("{tag:>16} {map:.4}");
+        }
+        let (best, worst) = (maps[0].1, maps[maps.len() - 1].1);
+        eprintln!(
+            "MAP best {best:.4}, worst {worst:.4}, ratio {:.2}",
+            best / worst
+        );
+        assert!(best / worst >= 1.8, "best {best}, worst {worst}");
+        assert!(best < 0.95, "no run should be near perfect: {best}");
     }
-    let (best, worst) = (maps[0].1, maps[maps.len() - 1].1);
-    eprintln!(
-        "MAP best {best:.4}, worst {worst:.4}, ratio {:.2}",
-        best / worst
-    );
-    assert!(best / worst >= 1.8, "best {best}, worst {worst}");
-    assert!(best < 0.95, "no run should be near perfect: {best}");
 }
 
 /// Kendall's tau-b of two paired samples (O(n²): a handful of topics).
@@ -301,36 +324,40 @@ fn overlap(first: &crate::io::run::RunTopic, second: &crate::io::run::RunTopic) 
 
 #[test]
 fn a_teams_runs_agree_more_with_each_other_than_with_other_teams() {
-    let world = default_world();
-    let average_precisions = mean_average_precisions(world);
-    let (mut same_overlap, mut other_overlap) = (Vec::new(), Vec::new());
-    let (mut same_tau, mut other_tau) = (Vec::new(), Vec::new());
-    for (i, first) in world.runs.iter().enumerate() {
-        for (j, second) in world.runs.iter().enumerate().skip(i + 1) {
-            let is_same_team = world.teams.get(&first.tag).unwrap().team
-                == world.teams.get(&second.tag).unwrap().team;
-            let overlaps: Vec<f64> = first
-                .topics
-                .iter()
-                .zip(&second.topics)
-                .map(|(a, b)| overlap(a, b))
-                .collect();
-            let tau = kendall_tau(&average_precisions[i].1, &average_precisions[j].1);
-            if is_same_team {
-                same_overlap.push(mean(&overlaps));
-                same_tau.push(tau);
-            } else {
-                other_overlap.push(mean(&overlaps));
-                other_tau.push(tau);
+    for world in default_worlds() {
+        eprintln!("seed {}:", world.seed);
+        let average_precisions = mean_average_precisions(world);
+        let (mut same_overlap, mut other_overlap) = (Vec::new(), Vec::new());
+        let (mut same_tau, mut other_tau) = (Vec::new(), Vec::new());
+        for (i, first) in world.runs.iter().enumerate() {
+            for (j, second) in world.runs.iter().enumerate().skip(i + 1) {
+                let is_same_team = world.teams.get(&first.tag).unwrap().team
+                    == world.teams.get(&second.tag).unwrap().team;
+                let overlaps: Vec<f64> = first
+                    .topics
+                    .iter()
+                    .zip(&second.topics)
+                    .map(|(a, b)| overlap(a, b))
+                    .collect();
+                let tau = kendall_tau(&average_precisions[i].1, &average_precisions[j].1);
+                if is_same_team {
+                    same_overlap.push(mean(&overlaps));
+                    same_tau.push(tau);
+                } else {
+                    other_overlap.push(mean(&overlaps));
+                    other_tau.push(tau);
+                }
             }
         }
+        let (same_overlap, other_overlap) = (mean(&same_overlap), mean(&other_overlap));
+        let (same_tau, other_tau) = (mean(&same_tau), mean(&other_tau));
+        eprintln!("top-100 overlap: same team {same_overlap:.3}, other teams {other_overlap:.3}");
+        eprintln!(
+            "Kendall tau of AP over topics: same team {same_tau:.3}, other teams {other_tau:.3}"
+        );
+        assert!(same_overlap > other_overlap + 0.1);
+        assert!(same_tau > other_tau);
     }
-    let (same_overlap, other_overlap) = (mean(&same_overlap), mean(&other_overlap));
-    let (same_tau, other_tau) = (mean(&same_tau), mean(&other_tau));
-    eprintln!("top-100 overlap: same team {same_overlap:.3}, other teams {other_overlap:.3}");
-    eprintln!("Kendall tau of AP over topics: same team {same_tau:.3}, other teams {other_tau:.3}");
-    assert!(same_overlap > other_overlap + 0.1);
-    assert!(same_tau > other_tau);
 }
 
 #[test]
@@ -472,4 +499,24 @@ fn dl19_has_the_shape_of_trec_dl_2019() {
     )
     .unwrap();
     eprintln!("wrote dl19 in {:.2} s", start.elapsed().as_secs_f64());
+}
+
+#[test]
+fn the_world_does_not_depend_on_the_thread_count() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let single = pool.install(|| generate(Preset::Default, EMBEDDED_SEED).unwrap());
+    let world = default_world();
+    assert_eq!(single.runs, world.runs);
+    assert_eq!(single.truth, world.truth);
+    assert_eq!(single.topics, world.topics);
+    assert_eq!(single.corpus_lines(0..2_000), world.corpus_lines(0..2_000));
+}
+
+#[test]
+fn worlds_can_be_shared_between_threads() {
+    fn is_send_and_sync<T: Send + Sync>() {}
+    is_send_and_sync::<SynthWorld>();
 }
