@@ -10,7 +10,7 @@
 //!   few, distractors carry query words but are not relevant;
 //! - teams of 2 to 4 runs sharing a base ranker (BM25 with team parameters, with or without
 //!   query expansion, plus a truth signal of team-specific strength and noise), and a baseline
-//!   team of plain BM25 runs. See [`rankers`] for the details.
+//!   team of plain BM25 runs (`bm25base`, `bm25base_prf`).
 //!
 //! This module does not judge: the official qrels (the depth-10 pool plus CAL up to each
 //! topic's [`SynthTopic::judgment_budget`], with the truth as assessor) are made by the judge
@@ -20,9 +20,9 @@
 //! [`sub_seed`] (seed, part, index), and per-document noise is a pure hash of its key, so the
 //! output depends only on the seed: never on thread count, scheduling or hash-map order.
 
-pub mod corpus;
+mod corpus;
 pub mod presets;
-pub mod rankers;
+mod rankers;
 pub mod write;
 
 use std::collections::{BTreeMap, BTreeSet};
