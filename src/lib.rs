@@ -13,5 +13,6 @@ pub mod judge;
 pub mod report;
 pub mod sim;
 pub mod stats;
+pub mod synth;
 
 pub use error::{Error, ParseError, ParseErrorKind, Result, Warning};
