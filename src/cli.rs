@@ -28,6 +28,9 @@ pub enum Command {
     /// The leave-team-out study (the default job): replay the judging with and without each
     /// team over seeded trials, score every run on every trial, compare rankings.
     Simulate(SimulateArgs),
+    /// Generate a synthetic task whose complete truth is known (corpus, topics, teams, runs,
+    /// truth and official qrels made by pool plus CAL).
+    Synth(SynthArgs),
     /// Replay the judging of a task once (pool, then HiCAL-like CAL) and write the trace and
     /// the simulated qrels.
     Judge(JudgeCommandArgs),
@@ -95,6 +98,31 @@ impl Default for SimulateArgs {
             .get_matches_from(["simulate"]);
         Self::from_arg_matches(&matches).expect("the defaults parse")
     }
+}
+
+/// Arguments of `reusesim synth`.
+#[derive(Debug, clap::Args)]
+pub struct SynthArgs {
+    /// The shape: default (passage-like, small enough for a fast study) or dl19 (TREC DL 2019
+    /// document-task shape).
+    #[arg(long, value_enum, default_value_t = reusesim::synth::Preset::Default)]
+    pub preset: reusesim::synth::Preset,
+    /// The seed.
+    #[arg(long, default_value_t = 2019)]
+    pub seed: u64,
+    /// Write in the repository layout: the task in DIR/runs/<name>/ and its qrels in
+    /// DIR/qrels/ (how the embedded default task is made, with --out .).
+    #[arg(long)]
+    pub embedded: bool,
+    /// Pegasos iterations per retrain when judging (HiCAL: 200000).
+    #[arg(long, default_value_t = reusesim::judge::pegasos::DEFAULT_ITERATIONS)]
+    pub iterations: usize,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Output folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 /// Arguments of `reusesim judge`.

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs, SimulateArgs};
+use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs, SimulateArgs, SynthArgs};
 use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
@@ -240,6 +240,43 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         summary.simulations.retrains,
         summary.elapsed_seconds,
         out.display()
+    );
+    Ok(())
+}
+
+/// `reusesim synth`.
+pub fn synth(args: SynthArgs) -> Result<()> {
+    use reusesim::judge::collection::CandidateSource;
+    use reusesim::synth::write::TaskLayout;
+    let started = std::time::Instant::now();
+    let name = args.preset.params().name.to_string();
+    let (layout, task_dir) = if args.embedded {
+        (TaskLayout::embedded(&name), args.out.join("runs").join(&name))
+    } else {
+        (TaskLayout::standalone(&name), args.out.clone())
+    };
+    let judge = JudgeSettings {
+        seed: args.seed,
+        learner: cal::LearnerChoice::Pegasos,
+        iterations: args.iterations,
+        schedule: reusesim::judge::schedule::Schedule::Bmi,
+        candidates: CandidateSource::Corpus,
+        pool_depth: args.preset.params().pool_depth,
+        random_negatives: RANDOM_NEGATIVES,
+    };
+    let report = with_threads(args.threads, || {
+        reusesim::synth::build_task(args.preset, args.seed, &task_dir, &layout, &judge)
+    })??;
+    let found: usize = report.relevant_found.iter().sum();
+    let total: usize = report.relevant_total.iter().sum();
+    eprintln!(
+        "reusesim: wrote task {name} to {} in {:.1} s: {} judgments over {} topics, {found} of \
+         {total} truth-relevant documents judged ({} retrains)",
+        task_dir.display(),
+        started.elapsed().as_secs_f64(),
+        report.judgments.iter().sum::<usize>(),
+        report.judgments.len(),
+        report.retrains
     );
     Ok(())
 }

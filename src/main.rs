@@ -16,6 +16,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Measures) => commands::measures(),
         Some(Command::Judge(args)) => commands::judge(args),
         Some(Command::Simulate(args)) => commands::simulate(args),
+        Some(Command::Synth(args)) => commands::synth(args),
         None => commands::simulate(cli::SimulateArgs::default()),
     }
 }

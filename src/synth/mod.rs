@@ -66,14 +66,7 @@ pub enum Part {
     Budgets = 8,
 }
 
-/// Sebastiano Vigna's splitmix64 finaliser: a bijection of `u64` that mixes every input bit
-/// into every output bit.
-pub fn splitmix64(value: u64) -> u64 {
-    let mut mixed = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    mixed ^ (mixed >> 31)
-}
+pub use crate::sim::seed::splitmix64;
 
 /// Combines a key with a value: `splitmix64(key ^ splitmix64(value))`.
 pub fn mix(key: u64, value: u64) -> u64 {
@@ -360,3 +353,57 @@ pub fn generate(preset: Preset, seed: u64) -> Result<SynthWorld> {
 
 #[cfg(test)]
 mod tests;
+
+/// How a synthetic task's official qrels were made, for the report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SynthReport {
+    /// Judgments per topic, in topic order.
+    pub judgments: Vec<usize>,
+    /// Truth-relevant documents the official qrels found, per topic.
+    pub relevant_found: Vec<usize>,
+    /// Truth-relevant documents per topic.
+    pub relevant_total: Vec<usize>,
+    /// Model fits.
+    pub retrains: usize,
+}
+
+/// Generates a world, writes it as a task in `out_dir` with `layout`, and judges it: the
+/// official qrels are the depth-`pool_depth` pool of every run plus CAL over the whole corpus
+/// with text features and the truth as assessor, up to each topic's budget (DESIGN section 9).
+///
+/// # Errors
+/// Generation, writing or judging errors.
+pub fn build_task(
+    preset: Preset,
+    seed: u64,
+    out_dir: &std::path::Path,
+    layout: &write::TaskLayout,
+    judge: &crate::judge::cal::JudgeSettings,
+) -> Result<SynthReport> {
+    use crate::judge::cal::{judge_trial, to_qrels};
+    use crate::judge::collection::Collection;
+    let world = generate(preset, seed)?;
+    write::write_task(&world, out_dir, layout, None)?;
+    let task = crate::io::task::Task::open(&out_dir.join("task.toml"))?;
+    let collection = Collection::prepare(&task, &world.truth, true)?;
+    let budgets = world.judgment_budgets();
+    let excluded = vec![false; task.runs.len()];
+    let judgings = judge_trial(&collection, &excluded, |topic| budgets[&topic.id], judge)?;
+    let official = to_qrels(&collection, &judgings);
+    write::write_qrels(&out_dir.join(&layout.qrels), &official)?;
+    let level = task.manifest.relevance_level;
+    let relevant_total: Vec<usize> = collection
+        .topics
+        .iter()
+        .map(|topic| topic.grades.values().filter(|&&g| g >= level).count())
+        .collect();
+    Ok(SynthReport {
+        judgments: judgings.iter().map(|j| j.judgments.len()).collect(),
+        relevant_found: judgings
+            .iter()
+            .map(|j| j.judgments.iter().filter(|&&(_, g)| g >= level).count())
+            .collect(),
+        relevant_total,
+        retrains: judgings.iter().map(|j| j.retrains).sum(),
+    })
+}
