@@ -251,7 +251,10 @@ pub fn synth(args: SynthArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let name = args.preset.params().name.to_string();
     let (layout, task_dir) = if args.embedded {
-        (TaskLayout::embedded(&name), args.out.join("runs").join(&name))
+        (
+            TaskLayout::embedded(&name),
+            args.out.join("runs").join(&name),
+        )
     } else {
         (TaskLayout::standalone(&name), args.out.clone())
     };

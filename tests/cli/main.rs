@@ -7,3 +7,4 @@ mod util;
 mod eval;
 mod judge;
 mod simulate;
+mod synth;

@@ -6,8 +6,14 @@ use std::path::Path;
 
 use crate::util::{data_file, read_qrels_map, stdout_of, write_tiny_text_task};
 
-const OUTPUT_FILES: &[&str] =
-    &["summary.json", "runs.tsv", "trials.tsv", "heldout.tsv", "lou.tsv", "report.md"];
+const OUTPUT_FILES: &[&str] = &[
+    "summary.json",
+    "runs.tsv",
+    "trials.tsv",
+    "heldout.tsv",
+    "lou.tsv",
+    "report.md",
+];
 
 fn simulate(task: &Path, out: &Path, extra: &[&str]) {
     let mut args: Vec<String> = vec![
@@ -41,7 +47,11 @@ fn outputs_are_identical_with_one_and_two_threads() {
     simulate(&task, &two, &[&settings[..], &["--threads", "2"]].concat());
     for name in OUTPUT_FILES {
         assert!(one.join(name).exists(), "{name} missing");
-        assert_eq!(comparable(&one, name), comparable(&two, name), "{name} differs");
+        assert_eq!(
+            comparable(&one, name),
+            comparable(&two, name),
+            "{name} differs"
+        );
     }
     let kept: Vec<_> = std::fs::read_dir(one.join("qrels")).unwrap().collect();
     // 2 seeds x (control + 4 teams), a qrels and a trace each.
@@ -54,19 +64,34 @@ fn outputs_are_identical_with_one_and_two_threads() {
     }
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(one.join("summary.json")).unwrap()).unwrap();
-    for field in ["task", "settings", "measures", "simulations", "elapsed_seconds"] {
+    for field in [
+        "task",
+        "settings",
+        "measures",
+        "simulations",
+        "elapsed_seconds",
+    ] {
         assert!(summary.get(field).is_some(), "summary.json lacks {field}");
     }
     let map = &summary["measures"]["map"];
-    for path in [["lou", "tau_b"], ["trials", "tau_ap"], ["control", "recall"]] {
+    for path in [
+        ["lou", "tau_b"],
+        ["trials", "tau_ap"],
+        ["control", "recall"],
+    ] {
         let spread = &map[path[0]][path[1]];
-        let (mean, min, max) = (spread["mean"].as_f64().unwrap(), spread["min"].as_f64().unwrap(), spread["max"].as_f64().unwrap());
+        let (mean, min, max) = (
+            spread["mean"].as_f64().unwrap(),
+            spread["min"].as_f64().unwrap(),
+            spread["max"].as_f64().unwrap(),
+        );
         assert!(min <= mean && mean <= max, "{path:?}: {spread}");
     }
-    assert!(summary["settings"]["deviations"].as_array().unwrap().iter().any(|d| d
-        .as_str()
+    assert!(summary["settings"]["deviations"]
+        .as_array()
         .unwrap()
-        .contains("2000 Pegasos iterations")));
+        .iter()
+        .any(|d| d.as_str().unwrap().contains("2000 Pegasos iterations")));
 }
 
 /// A TREC-COVID round-1 task restricted to the first `topics` topics of the qrels.
@@ -83,7 +108,12 @@ fn covid_subset(dir: &Path, topics: usize) -> Option<std::path::PathBuf> {
         .collect();
     let subset_path = dir.join("qrels.subset");
     std::fs::write(&subset_path, subset).unwrap();
-    Some(crate::util::write_covid_task(dir, &runs, &subset_path, &leaderboard))
+    Some(crate::util::write_covid_task(
+        dir,
+        &runs,
+        &subset_path,
+        &leaderboard,
+    ))
 }
 
 #[test]
@@ -97,9 +127,15 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
         &task,
         &out,
         &[
-            "--seeds", "1", "--iterations", "2000", "--keep-qrels",
-            "--teams", "sabir,CSIROmed,BBGhelani,IRIT_markers",
-            "--measures", "map,num_rel_ret,P_10",
+            "--seeds",
+            "1",
+            "--iterations",
+            "2000",
+            "--keep-qrels",
+            "--teams",
+            "sabir,CSIROmed,BBGhelani,IRIT_markers",
+            "--measures",
+            "map,num_rel_ret,P_10",
         ],
     );
     let official = read_qrels_map(&dir.path().join("qrels.subset"));
@@ -118,7 +154,8 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
                 // More than N_t only when the pool alone is larger (then CAL adds nothing).
                 if judgments.len() > budget {
                     let trace = std::fs::read_to_string(path.with_extension("trace.tsv")).unwrap();
-                    assert!(!trace.lines().any(|l| l.starts_with(&format!("{topic}\t")) && !l.split('\t').nth(2).unwrap().eq("0")));
+                    assert!(!trace.lines().any(|l| l.starts_with(&format!("{topic}\t"))
+                        && !l.split('\t').nth(2).unwrap().eq("0")));
                 }
             }
         }
@@ -129,7 +166,8 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
     for line in heldout.lines().skip(1) {
         let fields: Vec<&str> = line.split('\t').collect();
         if fields[3] == "num_rel_ret" {
-            let (score, official): (f64, f64) = (fields[4].parse().unwrap(), fields[6].parse().unwrap());
+            let (score, official): (f64, f64) =
+                (fields[4].parse().unwrap(), fields[6].parse().unwrap());
             assert!(score <= official, "{line}");
             checked += 1;
         }
@@ -142,13 +180,18 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
         .filter(|l| l.contains("\tcontrol\t"))
         .map(|l| l.split('\t').nth(6).unwrap().parse().unwrap())
         .collect();
-    assert!(control.iter().all(|&recall| recall > 0.7), "control recall {control:?}");
+    assert!(
+        control.iter().all(|&recall| recall > 0.7),
+        "control recall {control:?}"
+    );
     let runs: BTreeMap<String, usize> = std::fs::read_to_string(out.join("runs.tsv"))
         .unwrap()
         .lines()
         .skip(1)
         .fold(BTreeMap::new(), |mut counts, line| {
-            *counts.entry(line.split('\t').nth(2).unwrap().to_string()).or_default() += 1;
+            *counts
+                .entry(line.split('\t').nth(2).unwrap().to_string())
+                .or_default() += 1;
             counts
         });
     assert_eq!(runs["map"], 143, "every run has a row per measure");
@@ -169,15 +212,25 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
         .skip(1)
         .map(|line| {
             let fields: Vec<&str> = line.split('\t').collect();
-            ((fields[0].to_string(), fields[1].to_string()), fields[3].parse().unwrap())
+            (
+                (fields[0].to_string(), fields[1].to_string()),
+                fields[3].parse().unwrap(),
+            )
         })
         .collect();
     let mut compared = 0;
-    for line in std::fs::read_to_string(out.join("runs.tsv")).unwrap().lines().skip(1) {
+    for line in std::fs::read_to_string(out.join("runs.tsv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+    {
         let fields: Vec<&str> = line.split('\t').collect();
         if let Some(value) = expected.get(&(fields[0].to_string(), fields[2].to_string())) {
             let official: f64 = fields[3].parse().unwrap();
-            assert!((official - value).abs() < 1e-12, "{line}: eval says {value}");
+            assert!(
+                (official - value).abs() < 1e-12,
+                "{line}: eval says {value}"
+            );
             compared += 1;
         }
     }

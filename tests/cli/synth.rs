@@ -1,0 +1,175 @@
+//! `reusesim synth`: the committed default task is reproducible byte for byte, its official
+//! qrels look like TREC DL's, and the judge finds relevant documents as CAL should.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::util::{read_qrels_map, stdout_of};
+
+fn repository() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files_under(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_committed_default_task_is_what_synth_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    stdout_of([
+        "synth",
+        "--preset",
+        "default",
+        "--seed",
+        "2019",
+        "--embedded",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    let committed = repository();
+    let made = files_under(dir.path());
+    assert!(
+        made.len() > 20,
+        "a task has a corpus, topics, teams, qrels and runs"
+    );
+    for path in made {
+        let relative = path.strip_prefix(dir.path()).unwrap();
+        let original = std::fs::read(committed.join(relative))
+            .unwrap_or_else(|_| panic!("{} is not committed", relative.display()));
+        assert!(
+            original == std::fs::read(&path).unwrap(),
+            "{} differs",
+            relative.display()
+        );
+    }
+    let committed_runs = files_under(&committed.join("runs/synth-passage/runs")).len();
+    assert_eq!(
+        committed_runs,
+        files_under(&dir.path().join("runs/synth-passage/runs")).len()
+    );
+}
+
+#[test]
+fn the_default_official_qrels_hold_the_pool_within_the_budgets() {
+    let root = repository();
+    let official = read_qrels_map(&root.join("qrels/synth-passage.qrels"));
+    let truth = read_qrels_map(&root.join("qrels/synth-passage.truth.qrels"));
+    let mut pool: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in files_under(&root.join("runs/synth-passage/runs")) {
+        for line in std::fs::read_to_string(path).unwrap().lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields[3].parse::<usize>().unwrap() <= 10 {
+                pool.entry(fields[0].into())
+                    .or_default()
+                    .insert(fields[2].into());
+            }
+        }
+    }
+    assert_eq!(official.len(), 14);
+    for (topic, judgments) in &official {
+        assert!(
+            (80..=300).contains(&judgments.len()),
+            "topic {topic}: {}",
+            judgments.len()
+        );
+        for doc in &pool[topic] {
+            assert!(
+                judgments.contains_key(doc),
+                "topic {topic}: pool document {doc} unjudged"
+            );
+        }
+        let relevant_judged = judgments.values().filter(|&&g| g >= 1).count();
+        let relevant = truth[topic].values().filter(|&&g| g >= 1).count();
+        // CAL spends most of the budget on relevant documents while they last.
+        let reachable = relevant.min(judgments.len());
+        assert!(
+            relevant_judged * 10 >= reachable * 7,
+            "topic {topic}: {relevant_judged} relevant judged, {relevant} relevant, budget {}",
+            judgments.len()
+        );
+    }
+}
+
+/// HiCAL on the default corpus, the truth as assessor, 300 judgments per topic: the relevant
+/// documents found rise steeply, then flatten.
+#[test]
+fn cal_finds_relevant_documents_fast_then_flattens() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = repository().join("runs/synth-passage");
+    let manifest = dir.path().join("task.toml");
+    let text = std::fs::read_to_string(task_dir.join("task.toml"))
+        .unwrap()
+        .replace(
+            "../../qrels/synth-passage.qrels",
+            "../../qrels/synth-passage.truth.qrels",
+        );
+    let absolute = text
+        .lines()
+        .map(|line| match line.split_once(" = \"") {
+            Some((key, value)) if key != "name" => {
+                format!(
+                    "{key} = \"{}\"",
+                    task_dir.join(value.trim_end_matches('"')).display()
+                )
+            }
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&manifest, absolute).unwrap();
+    let out = dir.path().join("judged");
+    stdout_of([
+        "judge",
+        "--task",
+        manifest.to_str().unwrap(),
+        "--candidates",
+        "corpus",
+        "--budget",
+        "300",
+        "--iterations",
+        "50000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let truth = read_qrels_map(&repository().join("qrels/synth-passage.truth.qrels"));
+    let relevant_total: usize = truth
+        .values()
+        .map(|t| t.values().filter(|&&g| g >= 1).count())
+        .sum();
+    let mut found_by_step = vec![0usize; 301];
+    for line in std::fs::read_to_string(out.join("trace.tsv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let step: usize = fields[1].parse().unwrap();
+        if fields[5].parse::<i32>().unwrap() >= 1 && step <= 300 {
+            found_by_step[step] += 1;
+        }
+    }
+    let recall_at =
+        |steps: usize| found_by_step[..=steps].iter().sum::<usize>() as f64 / relevant_total as f64;
+    let curve: Vec<(usize, f64)> = [50, 100, 150, 200, 250, 300]
+        .map(|s| (s, recall_at(s)))
+        .to_vec();
+    eprintln!("recall of truth-relevant documents after n judgments per topic: {curve:?}");
+    assert!(recall_at(300) >= 0.9, "{curve:?}");
+    let first_half_gain = recall_at(150);
+    let second_half_gain = recall_at(300) - recall_at(150);
+    assert!(
+        first_half_gain > 3.0 * second_half_gain,
+        "the curve flattens: {curve:?}"
+    );
+}
