@@ -1,0 +1,40 @@
+//! One CAL topic end to end on the embedded default task (`runs/synth-passage`, seed 2019):
+//! judging the pool, then BMI batches with HiCAL's settings (text features, 200,000 Pegasos
+//! iterations per retrain) up to the topic's official judgment count. The collection (corpus
+//! features) is prepared once, outside the timing; the first topic in id order is judged.
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+
+use reusesim::io::task::Task;
+use reusesim::judge::cal::{judge_topic, JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
+use reusesim::judge::collection::{CandidateSource, Collection};
+use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
+use reusesim::judge::schedule::Schedule;
+
+fn one_topic(criterion: &mut Criterion) {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/task.toml");
+    let task = Task::open(&manifest).expect("the embedded task loads");
+    let collection = Collection::prepare(&task, &task.qrels, true).expect("features build");
+    let settings = JudgeSettings {
+        seed: 1,
+        learner: LearnerChoice::Pegasos,
+        iterations: DEFAULT_ITERATIONS,
+        schedule: Schedule::Bmi,
+        candidates: CandidateSource::Retrieved,
+        pool_depth: task.pool_depth,
+        random_negatives: RANDOM_NEGATIVES,
+    };
+    let excluded = vec![false; task.runs.len()];
+    let budget = collection.topics[0].grades.len();
+    let mut group = criterion.benchmark_group("cal");
+    group.sample_size(10);
+    group.bench_function("default_task_first_topic", |bencher| {
+        bencher.iter(|| judge_topic(&collection, 0, &excluded, budget, &settings).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, one_topic);
+criterion_main!(benches);
