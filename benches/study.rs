@@ -42,7 +42,10 @@ fn collection_dir() -> PathBuf {
             &judge_settings(2019, CandidateSource::Corpus),
         )
         .expect("the dl19 collection builds");
-        eprintln!("generated the dl19 collection in {:.1} s", started.elapsed().as_secs_f64());
+        eprintln!(
+            "generated the dl19 collection in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
     }
     dir
 }

@@ -549,20 +549,15 @@ impl TextFeatures {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
     use std::path::PathBuf;
 
     use approx::assert_abs_diff_eq;
-    use flate2::write::GzEncoder;
-    use flate2::Compression;
     use proptest::prelude::*;
 
     use super::*;
 
     fn write_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = dir.path().join(name);
-        std::fs::write(&path, bytes).expect("writing a test file");
-        path
+        crate::io::gz::test_files::write_file(dir.path(), name, bytes)
     }
 
     fn build(documents: &[(&str, &str)], keep: impl FnMut(&str) -> bool) -> TextFeatures {
@@ -763,9 +758,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let corpus = synthetic_corpus(500, 30, 7);
         let plain = write_file(&dir, "corpus.tsv", corpus.as_bytes());
-        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
-        encoder.write_all(corpus.as_bytes()).unwrap();
-        let compressed = write_file(&dir, "corpus.tsv.gz", &encoder.finish().unwrap());
+        let compressed_bytes = crate::io::gz::test_files::gzip(corpus.as_bytes());
+        let compressed = write_file(&dir, "corpus.tsv.gz", &compressed_bytes);
         let keep = |name: &str| name.ends_with('7');
         let from_plain = TextFeatures::from_corpus(&plain, keep).unwrap();
         let from_gzip = TextFeatures::from_corpus(&compressed, keep).unwrap();

@@ -142,25 +142,15 @@ fn split_document(line: &mut [u8]) -> std::result::Result<(&str, &str), ParseErr
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
     use std::path::PathBuf;
-
-    use flate2::write::GzEncoder;
-    use flate2::Compression;
 
     use super::*;
     use crate::Error;
 
-    fn write_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = dir.path().join(name);
-        std::fs::write(&path, bytes).expect("writing a test file");
-        path
-    }
+    use crate::io::gz::test_files::gzip;
 
-    fn gzip(bytes: &[u8]) -> Vec<u8> {
-        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
-        encoder.write_all(bytes).expect("compressing in memory");
-        encoder.finish().expect("compressing in memory")
+    fn write_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+        crate::io::gz::test_files::write_file(dir.path(), name, bytes)
     }
 
     fn read_all(path: &Path) -> Result<Vec<(usize, String, String)>> {

@@ -149,16 +149,31 @@ pub fn read_to_string(path: &Path) -> Result<String, ParseError> {
     String::from_utf8(bytes).map_err(|_| ParseError::file(path, ParseErrorKind::Binary))
 }
 
+/// Helpers for the unit tests of every reader.
+#[cfg(test)]
+pub(crate) mod test_files {
+    use std::io::Write;
+    use std::path::{Path, PathBuf};
+
+    /// `bytes`, gzip-compressed in memory.
+    pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(bytes).expect("compressing in memory");
+        encoder.finish().expect("compressing in memory")
+    }
+
+    /// Writes `bytes` to `dir/name` and returns the path.
+    pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("writing a test file");
+        path
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_files::gzip;
     use super::*;
-    use std::io::Write;
-
-    fn gzip(bytes: &[u8]) -> Vec<u8> {
-        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        encoder.write_all(bytes).unwrap();
-        encoder.finish().unwrap()
-    }
 
     fn lines_of(path: &Path) -> Result<Vec<String>, ParseError> {
         let mut reader = LineReader::open(path)?;
