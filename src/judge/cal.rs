@@ -8,11 +8,12 @@ use rand::Rng;
 use rustc_hash::FxHashSet;
 
 use crate::error::Result;
+use crate::eval::ranking::is_relevant_grade;
 use crate::features::runs::{pseudo_positive, run_feature_vector};
 use crate::io::qrels::Grade;
 use crate::judge::collection::{CandidateSource, Collection, DocId, TopicData, Vectors};
 use crate::judge::logistic::{self, fit_logistic};
-use crate::judge::pegasos::PegasosParams;
+use crate::judge::pegasos::{PegasosParams, PegasosValidParams};
 use crate::judge::schedule::Schedule;
 use crate::judge::sparse::SparseVec;
 use crate::judge::{Scorer, TrainingSet};
@@ -179,19 +180,11 @@ pub fn judge_topic(
         None => (0, false),
     };
     let candidates = CandidateVectors::new(collection, topic, settings.candidates, excluded_runs);
-    let mut judgments: Vec<(DocId, Grade)> = Vec::new();
-    let mut judged: FxHashSet<DocId> = FxHashSet::default();
-    if settings.candidates == CandidateSource::Retrieved {
-        let mut carried: Vec<(DocId, Grade)> = topic
-            .grades
-            .iter()
-            .filter(|(doc, _)| candidates.docs.binary_search(doc).is_err())
-            .map(|(&doc, &grade)| (doc, grade))
-            .collect();
-        carried.sort_unstable();
-        judged.extend(carried.iter().map(|&(doc, _)| doc));
-        judgments.extend(carried);
-    }
+    let mut judgments = match settings.candidates {
+        CandidateSource::Retrieved => carried_judgments(topic, candidates.docs),
+        CandidateSource::Corpus => Vec::new(),
+    };
+    let mut judged: FxHashSet<DocId> = judgments.iter().map(|&(doc, _)| doc).collect();
     let carried = judgments.len();
     let pool = pool_of(collection, topic, excluded_runs, settings.pool_depth);
     let mut trace: Vec<TraceStep> = Vec::with_capacity(budget.max(pool.len()));
@@ -214,38 +207,14 @@ pub fn judge_topic(
     let is_pool_over_budget = carried + trace.len() > budget;
     let pool_has_relevant = trace
         .iter()
-        .any(|step| step.grade >= level && step.grade >= 0);
+        .any(|step| is_relevant_grade(step.grade, level));
     let empty = SparseVec::empty();
-    let seed = match (&collection.vectors, &topic.text_seed) {
-        (Vectors::Text { .. }, Some(text_seed)) => Some(text_seed.clone()),
-        (Vectors::Runs, _) if !pool_has_relevant => {
-            let available = excluded_runs.iter().filter(|excluded| !**excluded).count();
-            Some(pseudo_positive(
-                |run| !excluded_runs[run as usize],
-                available,
-                collection.runs.len(),
-            ))
-        }
-        _ => None,
-    };
+    let seed = seed_vector(collection, topic, excluded_runs, pool_has_relevant);
     let dimension = match &collection.vectors {
         Vectors::Text { dimension, .. } => *dimension,
         Vectors::Runs => collection.runs.len() + 1,
     };
-    let pegasos = PegasosParams::new()
-        .iterations(settings.iterations)
-        .check()?;
-    let train =
-        |training: &TrainingSet, rng: &mut rand_chacha::ChaCha8Rng| -> Result<Box<dyn Scorer>> {
-            Ok(match settings.learner {
-                LearnerChoice::Pegasos => Box::new(pegasos.fit(training, rng)?),
-                LearnerChoice::Logistic => Box::new(fit_logistic(
-                    training,
-                    logistic::DEFAULT_ALPHA,
-                    logistic::DEFAULT_MAX_ITERATIONS,
-                )?),
-            })
-        };
+    let learner = Learner::new(settings)?;
     let mut retrains = 0;
     let mut scored: Vec<(f32, DocId)> = Vec::new();
     let mut batch_sizes = settings.schedule.batch_sizes();
@@ -262,7 +231,7 @@ pub fn judge_topic(
         let mut negatives: Vec<&SparseVec> = Vec::new();
         for step in &trace {
             let vector = candidates.vector(step.doc, &empty);
-            if step.grade >= level && step.grade >= 0 {
+            if is_relevant_grade(step.grade, level) {
                 positives.push(vector);
             } else {
                 negatives.push(vector);
@@ -276,7 +245,7 @@ pub fn judge_topic(
             negatives.push(candidates.vector(doc, &empty));
         }
         let training = TrainingSet::new(positives, negatives, dimension);
-        let model = train(&training, &mut rng)?;
+        let model = learner.train(&training, &mut rng)?;
         retrains += 1;
         scored.clear();
         scored.extend(
@@ -289,13 +258,7 @@ pub fn judge_topic(
         if scored.is_empty() {
             break;
         }
-        let best_first =
-            |a: &(f32, DocId), b: &(f32, DocId)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        if scored.len() > batch_size {
-            scored.select_nth_unstable_by(batch_size - 1, best_first);
-            scored.truncate(batch_size);
-        }
-        scored.sort_unstable_by(best_first);
+        select_batch(&mut scored, batch_size);
         batch += 1;
         for &(score, doc) in &scored {
             judged.insert(doc);
@@ -312,6 +275,86 @@ pub fn judge_topic(
         is_pool_over_budget,
         retrains,
     })
+}
+
+/// The official judgments of documents outside `candidates` (sorted): HiCAL found them through
+/// their text, no run retrieved them, so no team owns them; they are carried over unchanged.
+fn carried_judgments(topic: &TopicData, candidates: &[DocId]) -> Vec<(DocId, Grade)> {
+    let mut carried: Vec<(DocId, Grade)> = topic
+        .grades
+        .iter()
+        .filter(|(doc, _)| candidates.binary_search(doc).is_err())
+        .map(|(&doc, &grade)| (doc, grade))
+        .collect();
+    carried.sort_unstable();
+    carried
+}
+
+/// The positive seed: the topic text's vector with text features; with run features the
+/// pseudo-positive (rank 1 in every available run) when the pool found nothing relevant.
+fn seed_vector(
+    collection: &Collection,
+    topic: &TopicData,
+    excluded_runs: &[bool],
+    pool_has_relevant: bool,
+) -> Option<SparseVec> {
+    match (&collection.vectors, &topic.text_seed) {
+        (Vectors::Text { .. }, Some(text_seed)) => Some(text_seed.clone()),
+        (Vectors::Runs, _) if !pool_has_relevant => {
+            let available = excluded_runs.iter().filter(|excluded| !**excluded).count();
+            Some(pseudo_positive(
+                |run| !excluded_runs[run as usize],
+                available,
+                collection.runs.len(),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The configured learner, checked once per topic.
+enum Learner {
+    Pegasos(PegasosValidParams),
+    Logistic,
+}
+
+impl Learner {
+    fn new(settings: &JudgeSettings) -> Result<Self> {
+        Ok(match settings.learner {
+            LearnerChoice::Pegasos => Self::Pegasos(
+                PegasosParams::new()
+                    .iterations(settings.iterations)
+                    .check()?,
+            ),
+            LearnerChoice::Logistic => Self::Logistic,
+        })
+    }
+
+    fn train(&self, training: &TrainingSet, rng: &mut impl Rng) -> Result<Box<dyn Scorer>> {
+        Ok(match self {
+            Self::Pegasos(params) => Box::new(params.fit(training, rng)?),
+            Self::Logistic => Box::new(fit_logistic(
+                training,
+                logistic::DEFAULT_ALPHA,
+                logistic::DEFAULT_MAX_ITERATIONS,
+            )?),
+        })
+    }
+}
+
+/// Keeps the `batch_size` best of `scored` (highest score first, ties broken by the lower
+/// document id), best first, without sorting the rest.
+pub fn select_batch(scored: &mut Vec<(f32, DocId)>, batch_size: usize) {
+    let best_first = |a: &(f32, DocId), b: &(f32, DocId)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    if batch_size == 0 {
+        scored.clear();
+        return;
+    }
+    if scored.len() > batch_size {
+        scored.select_nth_unstable_by(batch_size - 1, best_first);
+        scored.truncate(batch_size);
+    }
+    scored.sort_unstable_by(best_first);
 }
 
 /// Judges every topic of the collection for one trial, topics in parallel; the result is in
@@ -377,4 +420,32 @@ pub fn write_traces(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn select_batch_equals_a_full_sort(
+            scores in proptest::collection::vec(-3i8..3, 0..60),
+            batch_size in 0usize..70,
+        ) {
+            // Few distinct scores, so ties are common and the tie rule is exercised.
+            let scored: Vec<(f32, DocId)> = scores
+                .iter()
+                .enumerate()
+                .map(|(doc, &score)| (f32::from(score), doc as DocId))
+                .rev()
+                .collect();
+            let mut selected = scored.clone();
+            select_batch(&mut selected, batch_size);
+            let mut expected = scored;
+            expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            expected.truncate(batch_size);
+            prop_assert_eq!(selected, expected);
+        }
+    }
 }
