@@ -84,10 +84,11 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             if let Some(truth) = &m.truth {
                 writeln!(
                     out,
-                    "| {name} | {} | {} | {} | {} |",
+                    "| {name} | {} | {} | {} | {} | {} |",
                     fmt_value(truth.official_tau_b),
                     fmt_spread(&truth.lou_tau_b),
                     fmt_spread(&truth.control_tau_b),
+                    fmt_spread(&truth.trials_tau_b),
                     fmt_value(truth.classic_lou_tau_b)
                 )?;
             }

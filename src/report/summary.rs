@@ -112,6 +112,8 @@ pub struct TruthSummary {
     pub lou_tau_b: Option<Spread>,
     /// The control rankings' tau_b against the truth, over seeds.
     pub control_tau_b: Option<Spread>,
+    /// Every held-out trial's ranking of all runs against the truth.
+    pub trials_tau_b: Option<Spread>,
     /// Classic LOU's tau_b against the truth.
     pub classic_lou_tau_b: Option<f64>,
 }
@@ -370,6 +372,13 @@ impl<'o> MeasureFigures<'o> {
                 control_tau_b: spread_of_options(
                     controls
                         .iter()
+                        .map(|t| against_truth(&t.scores.measure(self.measure))),
+                ),
+                trials_tau_b: spread_of_options(
+                    self.outcome
+                        .trials
+                        .iter()
+                        .filter(|t| t.trial.held_out.is_some())
                         .map(|t| against_truth(&t.scores.measure(self.measure))),
                 ),
                 classic_lou_tau_b: against_truth(&self.outcome.classic_lou.measure(self.measure)),
