@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 pub const FAMILY: &str = "sans-serif";
 
 /// DejaVu Sans (Bitstream Vera licence, see `DejaVuSans-LICENSE.txt`).
-static DEJAVU_SANS: &[u8] = include_bytes!("DejaVuSans.ttf");
+pub(super) static DEJAVU_SANS: &[u8] = include_bytes!("DejaVuSans.ttf");
 
 /// Registers the embedded font once per process; later calls return the first outcome.
 ///

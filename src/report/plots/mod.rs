@@ -13,6 +13,7 @@
 //! ([`font`]). This module reads files and writes files; it never prints and does not compute
 //! the study's statistics (those are in [`crate::report::summary`] and on disk).
 
+mod bitmap;
 pub mod font;
 mod rank_change;
 pub mod results;
@@ -160,8 +161,8 @@ fn write_figure(
     if format.has_png() {
         let mut pixels = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
         {
-            let root =
-                BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
+            let root = bitmap::Bitmap(BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)))
+                .into_drawing_area();
             draw_figure(&root, results, kind, measure)
                 .and_then(|()| root.present())
                 .map_err(|error| plot_error(error.to_string()))?;
@@ -227,7 +228,7 @@ fn text(size: u32) -> TextStyle<'static> {
 }
 
 /// The caption's font size.
-const CAPTION_SIZE: u32 = 22;
+const CAPTION_SIZE: u32 = 21;
 /// Axis titles.
 const AXIS_TITLE_SIZE: u32 = 18;
 /// Tick and run labels.
@@ -261,7 +262,7 @@ fn team_colour(teams: &[String], team: &str) -> RGBColor {
 fn caption(results: &StudyResults, measure: &str, what: &str) -> String {
     let trials = results.seeds * (1 + results.held_out_teams.len() as u64);
     format!(
-        "{} · {measure} · {what} · {} seeds, {trials} trials ({} held-out teams + control)",
+        "{} · {measure} · {what} · {trials} trials: {} seeds × (control + {} held-out teams)",
         results.task,
         results.seeds,
         results.held_out_teams.len()
@@ -365,7 +366,7 @@ fn draw_legend<DB: DrawingBackend>(
         }
         area.draw(&Text::new(
             entry.label.clone(),
-            (36, y),
+            (40, y),
             text(LEGEND_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;
     }
@@ -373,7 +374,7 @@ fn draw_legend<DB: DrawingBackend>(
         let y = TOP + LINE_HEIGHT * (fitting as i32 + 1);
         area.draw(&Text::new(
             format!("… and {} more", entries.len() - fitting),
-            (36, y),
+            (40, y),
             text(LEGEND_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;
     }

@@ -34,7 +34,7 @@ pub(super) fn draw<DB: DrawingBackend>(
 
     let (plot, legend) = layout(
         root,
-        &caption(results, measure, "rank change under leave-one-team-out (LOU)"),
+        &caption(results, measure, "rank change, leave-one-team-out (LOU)"),
     )?;
     let tags: Vec<String> = runs.iter().map(|run| run.run.clone()).collect();
     let widest = widest_label(&plot, &tags)?;
@@ -87,6 +87,16 @@ pub(super) fn draw<DB: DrawingBackend>(
             .map(|(position, run)| (position as f64, -run.official_rank)),
         BLACK.mix(0.5).stroke_width(1),
     ))?;
+    chart.draw_series(runs.iter().enumerate().map(|(position, run)| {
+        PathElement::new(
+            vec![
+                (position as f64 - 0.35, -run.official_rank),
+                (position as f64 + 0.35, -run.official_rank),
+            ],
+            BLACK.stroke_width(2),
+        )
+    }))?;
+
     for (position, run) in runs.iter().enumerate() {
         let x = position as f64;
         let colour = team_colour(&teams, &run.team);
@@ -102,16 +112,6 @@ pub(super) fn draw<DB: DrawingBackend>(
             Circle::new(point, 4, style)
         }))?;
     }
-    chart.draw_series(runs.iter().enumerate().map(|(position, run)| {
-        PathElement::new(
-            vec![
-                (position as f64 - 0.35, -run.official_rank),
-                (position as f64 + 0.35, -run.official_rank),
-            ],
-            BLACK.stroke_width(3),
-        )
-    }))?;
-
     let axis_y = -(run_count as f64 + 0.5);
     let labels: Vec<(String, (i32, i32))> = runs
         .iter()

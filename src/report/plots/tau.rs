@@ -54,7 +54,7 @@ pub(super) fn draw<DB: DrawingBackend>(
 
     let (plot, legend) = layout(
         root,
-        &caption(results, measure, "tau_b of each trial's ranking vs official"),
+        &caption(results, measure, "tau_b of each trial vs official"),
     )?;
     let names: Vec<String> = columns.iter().map(|(name, _)| name.clone()).collect();
     let widest = widest_label(&plot, &names)?;
