@@ -178,7 +178,10 @@ fn write_figure_links(out: &mut dyn Write, summary: &StudySummary) -> io::Result
             FigureKind::Truth => "official and LOU rankings against the truth",
         };
         let stem = figure_stem(kind, &measure);
-        writeln!(out, "### {measure}: {title}\n\n![{measure}: {title}](figures/{stem}.png)\n")?;
+        writeln!(
+            out,
+            "### {measure}: {title}\n\n![{measure}: {title}](figures/{stem}.png)\n"
+        )?;
     }
     Ok(())
 }

@@ -56,8 +56,7 @@ fn files_in(dir: &Path) -> BTreeSet<String> {
 
 /// The default task's run tags and teams, from its teams.tsv.
 fn runs_and_teams() -> (Vec<String>, BTreeSet<String>) {
-    let teams_file =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/teams.tsv");
+    let teams_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/teams.tsv");
     let text = std::fs::read_to_string(teams_file).unwrap();
     let mut runs = Vec::new();
     let mut teams = BTreeSet::new();

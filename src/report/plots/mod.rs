@@ -343,9 +343,10 @@ fn draw_legend<DB: DrawingBackend>(
         match entry.mark {
             Mark::Dot => area.draw(&Circle::new((x, y), 5, colour.filled()))?,
             Mark::Ring => area.draw(&Circle::new((x, y), 5, colour.stroke_width(2)))?,
-            Mark::Square => {
-                area.draw(&Rectangle::new([(x - 6, y - 6), (x + 6, y + 6)], colour.filled()))?
-            }
+            Mark::Square => area.draw(&Rectangle::new(
+                [(x - 6, y - 6), (x + 6, y + 6)],
+                colour.filled(),
+            ))?,
             Mark::Line => area.draw(&PathElement::new(
                 vec![(x - 10, y), (x + 10, y)],
                 colour.stroke_width(3),
@@ -428,4 +429,3 @@ fn spread_offset(index: usize, count: usize, half_width: f64) -> f64 {
         (index as f64 / (count - 1) as f64 - 0.5) * 2.0 * half_width
     }
 }
-

@@ -11,8 +11,8 @@ use plotters::prelude::*;
 
 use super::results::StudyResults;
 use super::{
-    caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour,
-    text, widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
+    caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour, text,
+    widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
 };
 
 pub(super) fn draw<DB: DrawingBackend>(
@@ -30,7 +30,9 @@ pub(super) fn draw<DB: DrawingBackend>(
             .or_default()
             .push((row.seed, row.rank));
     }
-    seed_ranks.values_mut().for_each(|ranks| ranks.sort_by_key(|&(seed, _)| seed));
+    seed_ranks
+        .values_mut()
+        .for_each(|ranks| ranks.sort_by_key(|&(seed, _)| seed));
 
     let (plot, legend) = layout(
         root,
@@ -77,7 +79,10 @@ pub(super) fn draw<DB: DrawingBackend>(
         let x = position as f64;
         let colour = team_colour(&teams, &run.team);
         chart.draw_series(std::iter::once(Rectangle::new(
-            [(x - 0.12, -run.lou_rank_min + 0.3), (x + 0.12, -run.lou_rank_max - 0.3)],
+            [
+                (x - 0.12, -run.lou_rank_min + 0.3),
+                (x + 0.12, -run.lou_rank_max - 0.3),
+            ],
             colour.mix(0.35).filled(),
         )))?;
     }
@@ -101,7 +106,9 @@ pub(super) fn draw<DB: DrawingBackend>(
         let x = position as f64;
         let colour = team_colour(&teams, &run.team);
         let is_held_out = results.held_out_teams.contains(&run.team);
-        let ranks = seed_ranks.get(run.run.as_str()).map_or(&[][..], Vec::as_slice);
+        let ranks = seed_ranks
+            .get(run.run.as_str())
+            .map_or(&[][..], Vec::as_slice);
         chart.draw_series(ranks.iter().enumerate().map(|(index, &(_, rank))| {
             let point = (x + spread_offset(index, ranks.len(), 0.22), -rank);
             let style = if is_held_out {
@@ -116,14 +123,19 @@ pub(super) fn draw<DB: DrawingBackend>(
     let labels: Vec<(String, (i32, i32))> = runs
         .iter()
         .enumerate()
-        .map(|(position, run)| (run.run.clone(), chart.backend_coord(&(position as f64, axis_y))))
+        .map(|(position, run)| {
+            (
+                run.run.clone(),
+                chart.backend_coord(&(position as f64, axis_y)),
+            )
+        })
         .collect();
     draw_x_labels(root, &labels, is_rotated)?;
 
     let mut entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Line),
         LegendEntry::new(
-            format!("LOU rank, each of {} seeds", results.seeds),
+            format!("LOU rank, {} seeds", results.seeds),
             BLACK,
             Mark::Dot,
         ),

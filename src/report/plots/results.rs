@@ -225,7 +225,12 @@ fn read_summary(path: &Path) -> Result<(String, u64, Vec<String>, Vec<String>)> 
             .collect::<std::result::Result<_, _>>()
             .map_err(Into::into)
     };
-    Ok((task, seeds, strings("held_out_teams")?, strings("measures")?))
+    Ok((
+        task,
+        seeds,
+        strings("held_out_teams")?,
+        strings("measures")?,
+    ))
 }
 
 /// One data line of a TSV file, its fields arranged in the order the caller asked for.
@@ -294,7 +299,10 @@ fn read_tsv<T>(
     mut parse: impl FnMut(&Row) -> Result<T>,
 ) -> Result<Vec<T>> {
     let text = read_text(path)?;
-    let mut lines = text.lines().enumerate().map(|(index, line)| (index + 1, line));
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(index, line)| (index + 1, line));
     let Some((_, header)) = lines.next() else {
         return Err(ParseError::file(path, ParseErrorKind::Empty).into());
     };
@@ -302,16 +310,19 @@ fn read_tsv<T>(
     let positions: Vec<usize> = wanted
         .iter()
         .map(|name| {
-            header.iter().position(|column| column == name).ok_or_else(|| {
-                ParseError::new(
-                    path,
-                    1,
-                    ParseErrorKind::Invalid(format!(
-                        "expected a header with a {name:?} column, found {:?}",
-                        excerpt(&header.join(" "))
-                    )),
-                )
-            })
+            header
+                .iter()
+                .position(|column| column == name)
+                .ok_or_else(|| {
+                    ParseError::new(
+                        path,
+                        1,
+                        ParseErrorKind::Invalid(format!(
+                            "expected a header with a {name:?} column, found {:?}",
+                            excerpt(&header.join(" "))
+                        )),
+                    )
+                })
         })
         .collect::<std::result::Result<_, _>>()?;
     let mut values = Vec::new();

@@ -75,7 +75,8 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     let mut farthest = runs.clone();
     farthest.sort_by(|a, b| {
-        let gap = |run: &&super::results::RunResult| (run.lou_score_mean - run.official_score).abs();
+        let gap =
+            |run: &&super::results::RunResult| (run.lou_score_mean - run.official_score).abs();
         gap(b).total_cmp(&gap(a)).then_with(|| a.run.cmp(&b.run))
     });
     for run in farthest.iter().take(LABELLED_RUNS) {

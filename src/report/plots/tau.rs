@@ -8,8 +8,8 @@ use plotters::prelude::*;
 
 use super::results::StudyResults;
 use super::{
-    caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour,
-    text, widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
+    caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour, text,
+    widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
 };
 
 /// The usual threshold for equivalent rankings.

@@ -9,8 +9,8 @@ use plotters::prelude::*;
 
 use super::results::StudyResults;
 use super::{
-    caption, draw_legend, layout, text, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE,
-    LABEL_SIZE, PALETTE,
+    caption, draw_legend, layout, text, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
+    PALETTE,
 };
 use crate::stats::{official_ranks, tau_b};
 
@@ -87,7 +87,11 @@ pub(super) fn draw<DB: DrawingBackend>(
 
     let entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Cross),
-        LegendEntry::new(format!("  tau_b vs truth {official_tau}"), WHITE, Mark::Line),
+        LegendEntry::new(
+            format!("  tau_b vs truth {official_tau}"),
+            WHITE,
+            Mark::Line,
+        ),
         LegendEntry::new("mean LOU rank", lou_colour, Mark::Dot),
         LegendEntry::new(format!("  tau_b vs truth {lou_tau}"), WHITE, Mark::Line),
         LegendEntry::new("LOU rank range", lou_colour, Mark::Bar),
