@@ -201,6 +201,13 @@ fn encode_png(pixels: &[u8]) -> std::result::Result<Vec<u8>, png::EncodingError>
     Ok(bytes)
 }
 
+/// A value computed while drawing on a backend, or the backend's error.
+type DrawingResult<DB, T> =
+    std::result::Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// The plot area and the legend column of a figure.
+type AreaPair<DB> = (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>);
+
 /// The result of drawing on a backend.
 type DrawResult<DB> =
     std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -273,10 +280,7 @@ fn caption(results: &StudyResults, measure: &str, what: &str) -> String {
 fn layout<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     caption: &str,
-) -> std::result::Result<
-    (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>),
-    DrawingAreaErrorKind<DB::ErrorType>,
-> {
+) -> DrawingResult<DB, AreaPair<DB>> {
     let body = root.titled(caption, text(CAPTION_SIZE))?;
     let (plot, legend) = body.split_horizontally(WIDTH - LEGEND_WIDTH);
     Ok((plot, legend))

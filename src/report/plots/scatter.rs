@@ -81,10 +81,16 @@ pub(super) fn draw<DB: DrawingBackend>(
     });
     for run in farthest.iter().take(LABELLED_RUNS) {
         let (x, y) = chart.backend_coord(&(run.official_score, run.lou_score_mean));
+        // Labels of points near the right edge go to their left, clear of the legend.
+        let (offset, anchor) = if run.official_score > 0.7 * top {
+            (-9, HPos::Right)
+        } else {
+            (9, HPos::Left)
+        };
         root.draw(&Text::new(
             run.run.clone(),
-            (x + 9, y),
-            text(LABEL_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
+            (x + offset, y),
+            text(LABEL_SIZE).pos(Pos::new(anchor, VPos::Center)),
         ))?;
     }
 
