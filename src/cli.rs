@@ -8,6 +8,7 @@ use reusesim::eval::format::Format;
 use reusesim::judge::cal::LearnerChoice;
 use reusesim::judge::collection::{CandidateSource, FeatureChoice};
 use reusesim::judge::schedule::Schedule;
+use reusesim::report::plots::FigureFormat;
 
 /// Tests whether IR test collections built by pooling plus active-learning judging are reusable.
 #[derive(Debug, Parser)]
@@ -31,6 +32,9 @@ pub enum Command {
     /// Generate a synthetic task whose complete truth is known (corpus, topics, teams, runs,
     /// truth and official qrels made by pool plus CAL).
     Synth(SynthArgs),
+    /// Draw a study's figures (rank change, tau_b per held-out team, official vs LOU scores,
+    /// rankings vs the truth) from a results folder written by `simulate`.
+    Plot(PlotArgs),
     /// Replay the judging of a task once (pool, then HiCAL-like CAL) and write the trace and
     /// the simulated qrels.
     Judge(JudgeCommandArgs),
@@ -98,6 +102,20 @@ impl Default for SimulateArgs {
             .get_matches_from(["simulate"]);
         Self::from_arg_matches(&matches).expect("the defaults parse")
     }
+}
+
+/// Arguments of `reusesim plot`.
+#[derive(Debug, clap::Args)]
+pub struct PlotArgs {
+    /// The results folder written by `simulate` (summary.json, runs.tsv, lou.tsv, trials.tsv).
+    #[arg(value_name = "RESULTS_DIR")]
+    pub results: PathBuf,
+    /// Output folder (default: RESULTS_DIR/figures).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Which files to write for each figure.
+    #[arg(long, value_enum, default_value_t = FigureFormat::Both)]
+    pub format: FigureFormat,
 }
 
 /// Arguments of `reusesim synth`.
@@ -183,6 +201,18 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn plot_takes_a_folder_an_output_and_a_format() {
+        let cli = Cli::try_parse_from(["reusesim", "plot", "res", "--format", "svg"]).unwrap();
+        let Some(Command::Plot(args)) = cli.command else {
+            panic!("expected plot");
+        };
+        assert_eq!(args.results, PathBuf::from("res"));
+        assert_eq!(args.out, None);
+        assert_eq!(args.format, FigureFormat::Svg);
+        assert!(Cli::try_parse_from(["reusesim", "plot", "res", "--format", "gif"]).is_err());
     }
 
     #[test]

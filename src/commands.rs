@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs, SimulateArgs, SynthArgs};
+use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs, PlotArgs, SimulateArgs, SynthArgs};
 use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
@@ -223,6 +223,14 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         started.elapsed().as_secs_f64(),
     );
     reusesim::report::write_study(&out, &summary, &outcome)?;
+    let figures_started = std::time::Instant::now();
+    let figures = reusesim::report::plots::plot_results(
+        &out,
+        &out.join("figures"),
+        reusesim::report::plots::FigureFormat::Both,
+    )
+    .context("drawing the figures")?;
+    let figures_secs = figures_started.elapsed().as_secs_f64();
     for (name, figures) in &summary.measures {
         if let Some(tau) = &figures.lou.tau_b {
             eprintln!(
@@ -239,6 +247,29 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         summary.simulations.distinct_units,
         summary.simulations.retrains,
         summary.elapsed_seconds,
+        out.display()
+    );
+    eprintln!(
+        "reusesim: drew {} figure files in {figures_secs:.2} s into {}",
+        figures.len(),
+        out.join("figures").display()
+    );
+    Ok(())
+}
+
+/// `reusesim plot`.
+pub fn plot(args: PlotArgs) -> Result<()> {
+    let started = std::time::Instant::now();
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.results.join("figures"));
+    let written = reusesim::report::plots::plot_results(&args.results, &out, args.format)
+        .with_context(|| format!("plotting {}", args.results.display()))?;
+    eprintln!(
+        "reusesim: drew {} figure files in {:.2} s into {}",
+        written.len(),
+        started.elapsed().as_secs_f64(),
         out.display()
     );
     Ok(())

@@ -109,6 +109,14 @@ pub enum Error {
     /// The inputs are individually valid but do not fit together, or a setting is invalid.
     #[error("{0}")]
     Invalid(String),
+    /// A figure could not be drawn or encoded.
+    #[error("drawing {figure}: {message}")]
+    Plot {
+        /// The figure's file name (without extension) or what was being drawn.
+        figure: String,
+        /// What went wrong, as the drawing library reported it.
+        message: String,
+    },
     /// A statistic could not be computed from its inputs.
     #[error(transparent)]
     Stats(#[from] crate::stats::StatsError),

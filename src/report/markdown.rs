@@ -141,6 +141,7 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             )?;
         }
     }
+    write_figure_links(out, summary)?;
     writeln!(out, "\n## Settings\n")?;
     writeln!(out, "- deviations from HiCAL as TREC DL ran it:")?;
     for deviation in &settings.deviations {
@@ -158,5 +159,30 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
         counts.pools_over_budget
     )?;
     writeln!(out, "- elapsed: {:.1} s", summary.elapsed_seconds)?;
+    Ok(())
+}
+
+/// Links to the figures `simulate` draws into `figures/` beside the report.
+fn write_figure_links(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    use crate::report::plots::{figure_list, figure_stem, FigureKind};
+    writeln!(out, "\n## Figures\n")?;
+    writeln!(
+        out,
+        "PNG and SVG in `figures/` (redraw with `reusesim plot <this folder>`).\n"
+    )?;
+    let has_truth = summary.runs.iter().any(|run| run.truth_score.is_some());
+    for (kind, measure) in figure_list(&summary.settings.measures, has_truth) {
+        let title = match kind {
+            FigureKind::RankChange => "rank change (official rank and each seed's LOU rank)",
+            FigureKind::TauB => "tau_b per held-out team across seeds",
+            FigureKind::Scores => "official score against LOU score",
+            FigureKind::Truth => "official and LOU rankings against the truth",
+        };
+        let stem = figure_stem(kind, &measure);
+        writeln!(
+            out,
+            "### {measure}: {title}\n\n![{measure}: {title}](figures/{stem}.png)\n"
+        )?;
+    }
     Ok(())
 }

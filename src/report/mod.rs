@@ -3,6 +3,7 @@
 //! and trace. Every file is written atomically.
 
 pub mod markdown;
+pub mod plots;
 pub mod summary;
 
 use std::path::Path;

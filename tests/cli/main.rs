@@ -6,5 +6,6 @@ mod util;
 
 mod eval;
 mod judge;
+mod plot;
 mod simulate;
 mod synth;

@@ -1,0 +1,127 @@
+//! tau_b per held-out team across seeds: one column per trial kind (the control first, then
+//! each held-out team), one dot per seed (the tau_b of that trial's ranking of all runs
+//! against the official ranking), a bar at the mean, and the 0.9 line below which two
+//! rankings are usually called different (Voorhees 2000).
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::results::StudyResults;
+use super::{
+    caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour, text,
+    widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
+};
+
+/// The usual threshold for equivalent rankings.
+const EQUIVALENCE_THRESHOLD: f64 = 0.9;
+/// The threshold line's colour.
+const THRESHOLD_COLOUR: RGBColor = RGBColor(200, 30, 30);
+/// The control trials' colour.
+const CONTROL_COLOUR: RGBColor = RGBColor(90, 90, 90);
+
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    results: &StudyResults,
+    measure: &str,
+) -> DrawResult<DB> {
+    let teams = results.teams();
+    // Columns: the control, then the held-out teams in the study's order.
+    let mut columns: Vec<(String, Option<&str>)> = vec![("control".to_string(), None)];
+    columns.extend(
+        results
+            .held_out_teams
+            .iter()
+            .map(|team| (team.clone(), Some(team.as_str()))),
+    );
+    let values: Vec<Vec<f64>> = columns
+        .iter()
+        .map(|(_, held_out)| {
+            let mut trials: Vec<_> = results
+                .trials
+                .iter()
+                .filter(|t| t.measure == measure && t.held_out.as_deref() == *held_out)
+                .collect();
+            trials.sort_by_key(|t| t.seed);
+            trials.iter().filter_map(|t| t.tau_b).collect()
+        })
+        .collect();
+    let lowest = values
+        .iter()
+        .flatten()
+        .copied()
+        .fold(EQUIVALENCE_THRESHOLD, f64::min);
+    let y_min = ((lowest - 0.02) * 50.0).floor() / 50.0;
+
+    let (plot, legend) = layout(
+        root,
+        &caption(results, measure, "tau_b of each trial vs official"),
+    )?;
+    let names: Vec<String> = columns.iter().map(|(name, _)| name.clone()).collect();
+    let widest = widest_label(&plot, &names)?;
+    let (plot_width, _) = plot.dim_in_pixel();
+    let is_rotated = needs_rotation(widest, f64::from(plot_width - 90) / columns.len() as f64);
+    let label_height = if is_rotated { widest + 14 } else { 24 };
+    let mut chart = ChartBuilder::on(&plot)
+        .margin(12)
+        .x_label_area_size(label_height + 34)
+        .y_label_area_size(70)
+        .build_cartesian_2d(-0.5..(columns.len() as f64 - 0.5), y_min..1.005)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(10)
+        .y_label_formatter(&|y| format!("{y:.2}"))
+        .y_label_style(text(LABEL_SIZE))
+        .x_desc("trial: the team held out from judging")
+        .y_desc(format!("Kendall tau_b vs official ranking ({measure})"))
+        .axis_desc_style(text(AXIS_TITLE_SIZE))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.08))
+        .draw()?;
+
+    chart.draw_series(DashedLineSeries::new(
+        [
+            (-0.5, EQUIVALENCE_THRESHOLD),
+            (columns.len() as f64 - 0.5, EQUIVALENCE_THRESHOLD),
+        ],
+        8,
+        5,
+        THRESHOLD_COLOUR.stroke_width(2),
+    ))?;
+    for (position, ((_, held_out), taus)) in columns.iter().zip(&values).enumerate() {
+        let x = position as f64;
+        let colour = held_out.map_or(CONTROL_COLOUR, |team| team_colour(&teams, team));
+        chart.draw_series(taus.iter().enumerate().map(|(index, &tau)| {
+            Circle::new(
+                (x + spread_offset(index, taus.len(), 0.25), tau),
+                5,
+                colour.filled(),
+            )
+        }))?;
+        if !taus.is_empty() {
+            let mean = taus.iter().sum::<f64>() / taus.len() as f64;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x - 0.35, mean), (x + 0.35, mean)],
+                BLACK.stroke_width(3),
+            )))?;
+        }
+    }
+    let labels: Vec<(String, (i32, i32))> = names
+        .iter()
+        .enumerate()
+        .map(|(position, name)| (name.clone(), chart.backend_coord(&(position as f64, y_min))))
+        .collect();
+    draw_x_labels(root, &labels, is_rotated)?;
+
+    let entries = vec![
+        LegendEntry::new(
+            format!("one trial (of {} seeds)", results.seeds),
+            CONTROL_COLOUR,
+            Mark::Dot,
+        ),
+        LegendEntry::new("mean over seeds", BLACK, Mark::Line),
+        LegendEntry::new("tau_b = 0.9", THRESHOLD_COLOUR, Mark::Dashed),
+    ];
+    draw_legend(&legend, "", &entries)
+}
