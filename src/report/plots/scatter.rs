@@ -73,20 +73,40 @@ pub(super) fn draw<DB: DrawingBackend>(
             colour.filled(),
         )))?;
     }
+    /// How close (pixels) two labels may come before the later one moves down.
+    const LABEL_CLEARANCE_X: i32 = 120;
+    const LABEL_CLEARANCE_Y: i32 = 16;
     let mut farthest = runs.clone();
     farthest.sort_by(|a, b| {
         let gap =
             |run: &&super::results::RunResult| (run.lou_score_mean - run.official_score).abs();
         gap(b).total_cmp(&gap(a)).then_with(|| a.run.cmp(&b.run))
     });
+    // Pixel positions of the labels drawn so far, so that close points get stacked labels
+    // instead of overlapping ones.
+    let mut placed: Vec<(i32, i32)> = Vec::new();
     for run in farthest.iter().take(LABELLED_RUNS) {
-        let (x, y) = chart.backend_coord(&(run.official_score, run.lou_score_mean));
+        let (x, point_y) = chart.backend_coord(&(run.official_score, run.lou_score_mean));
+        let mut y = point_y;
+        while placed.iter().any(|&(px, py)| {
+            (px - x).abs() < LABEL_CLEARANCE_X && (py - y).abs() < LABEL_CLEARANCE_Y
+        }) {
+            y += LABEL_CLEARANCE_Y;
+        }
+        placed.push((x, y));
         // Labels of points near the right edge go to their left, clear of the legend.
         let (offset, anchor) = if run.official_score > 0.7 * top {
             (-9, HPos::Right)
         } else {
             (9, HPos::Left)
         };
+        if y != point_y {
+            // A moved label gets a leader line back to its point.
+            root.draw(&PathElement::new(
+                vec![(x, point_y), (x + offset, y)],
+                BLACK.mix(0.5).stroke_width(1),
+            ))?;
+        }
         root.draw(&Text::new(
             run.run.clone(),
             (x + offset, y),
