@@ -17,6 +17,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Judge(args)) => commands::judge(args),
         Some(Command::Simulate(args)) => commands::simulate(args),
         Some(Command::Synth(args)) => commands::synth(args),
+        Some(Command::Audit(args)) => commands::audit(args),
         None => commands::simulate(cli::SimulateArgs::default()),
     }
 }
