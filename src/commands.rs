@@ -7,7 +7,9 @@ use anyhow::{Context, Result};
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{AuditArgs, AuditFormat, EvalArgs, JudgeArgs, JudgeCommandArgs, SimulateArgs, SynthArgs};
+use crate::cli::{
+    AuditArgs, AuditFormat, EvalArgs, JudgeArgs, JudgeCommandArgs, SimulateArgs, SynthArgs,
+};
 use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
@@ -301,10 +303,13 @@ pub fn audit(args: AuditArgs) -> Result<()> {
         budget: args.budget,
         study,
     };
-    let (report, warnings) = with_threads(args.threads, || audit::audit_run(task, run, &settings))??;
+    let (report, warnings) =
+        with_threads(args.threads, || audit::audit_run(task, run, &settings))??;
     warnings.iter().for_each(warn);
     if let Some(path) = &args.emit_pool {
-        reusesim::io::atomic::write_atomically(path, |out| audit::write_pool(out, &report.to_judge))?;
+        reusesim::io::atomic::write_atomically(path, |out| {
+            audit::write_pool(out, &report.to_judge)
+        })?;
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -26,18 +26,30 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
     writeln!(
         out,
         "Run file `{}` ({in_task}); {} topics audited; {} features; relevance: grade >= {}.",
-        report.run_file, report.topics_audited, report.settings.features, report.settings.relevance_level
+        report.run_file,
+        report.topics_audited,
+        report.settings.features,
+        report.settings.relevance_level
     )?;
     writeln!(out)?;
     let c = &report.coverage;
     writeln!(out, "## Coverage")?;
     writeln!(out)?;
-    writeln!(out, "| judged_10 | judged_20 | judged_100 | unj_10 | unjudged in top 10 | top 20 | top 100 |")?;
+    writeln!(
+        out,
+        "| judged_10 | judged_20 | judged_100 | unj_10 | unjudged in top 10 | top 20 | top 100 |"
+    )?;
     writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|")?;
     writeln!(
         out,
         "| {:.4} | {:.4} | {:.4} | {:.4} | {} | {} | {} |",
-        c.judged_10, c.judged_20, c.judged_100, c.unj_10, c.unjudged_10, c.unjudged_20, c.unjudged_100
+        c.judged_10,
+        c.judged_20,
+        c.judged_100,
+        c.unj_10,
+        c.unjudged_10,
+        c.unjudged_20,
+        c.unjudged_100
     )?;
     writeln!(out)?;
     writeln!(out, "## Scores and ranks")?;
@@ -66,7 +78,8 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
             m.rank_expected,
             m.rank_worst,
             m.runs_ranked,
-            m.lou_max_score_drop.map_or("–".to_string(), |d| format!("{d:.4}")),
+            m.lou_max_score_drop
+                .map_or("–".to_string(), |d| format!("{d:.4}")),
             if m.is_at_risk { "yes" } else { "no" }
         )?;
     }
@@ -131,7 +144,10 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
     writeln!(out)?;
     writeln!(out, "## Topics")?;
     writeln!(out)?;
-    write!(out, "| topic | judged_10 | judged_20 | judged_100 | unjudged top 10 / 20 / 100 |")?;
+    write!(
+        out,
+        "| topic | judged_10 | judged_20 | judged_100 | unjudged top 10 / 20 / 100 |"
+    )?;
     for m in &report.measures {
         write!(out, " {} lower–upper (expected) |", m.score.measure)?;
     }
@@ -146,7 +162,13 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
         write!(
             out,
             "| {} | {:.2} | {:.2} | {:.2} | {} / {} / {} |",
-            topic.topic, c.judged_10, c.judged_20, c.judged_100, c.unjudged_10, c.unjudged_20, c.unjudged_100
+            topic.topic,
+            c.judged_10,
+            c.judged_20,
+            c.judged_100,
+            c.unjudged_10,
+            c.unjudged_20,
+            c.unjudged_100
         )?;
         for s in &topic.scores {
             write!(out, " {:.4}–{:.4} ({:.4}) |", s.lower, s.upper, s.expected)?;

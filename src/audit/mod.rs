@@ -63,7 +63,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, Result, Warning};
-use crate::eval::{score_topic, EvalOptions, Evaluator, Family, GradeCounts, JudgedRanking, Measure};
+use crate::eval::{
+    score_topic, EvalOptions, Evaluator, Family, GradeCounts, JudgedRanking, Measure,
+};
 use crate::io::qrels::Grade;
 use crate::io::run::Run;
 use crate::io::task::Task;
@@ -331,10 +333,7 @@ fn check_topics(task: &Task, run: &Run, warnings: &mut Vec<Warning>) -> Result<(
             abbreviated(&judged)
         )));
     }
-    let missing: Vec<String> = judged
-        .difference(&ranked)
-        .map(|t| t.to_string())
-        .collect();
+    let missing: Vec<String> = judged.difference(&ranked).map(|t| t.to_string()).collect();
     if !missing.is_empty() {
         warnings.push(Warning::TopicsMissing {
             run: run.tag.clone(),
@@ -390,7 +389,11 @@ struct TopicOutcome {
 /// # Errors
 /// [`Error::Invalid`] when the run shares no topic with the qrels, or features cannot be
 /// built; corpus, study and learner errors.
-pub fn audit_run(task: Task, run: Run, settings: &AuditSettings) -> Result<(AuditReport, Vec<Warning>)> {
+pub fn audit_run(
+    task: Task,
+    run: Run,
+    settings: &AuditSettings,
+) -> Result<(AuditReport, Vec<Warning>)> {
     let started = std::time::Instant::now();
     let mut warnings = Vec::new();
     check_topics(&task, &run, &mut warnings)?;
@@ -407,7 +410,6 @@ pub fn audit_run(task: Task, run: Run, settings: &AuditSettings) -> Result<(Audi
     let use_text =
         crate::judge::resolve_features(&task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(&task, &task.qrels, use_text)?;
-    eprintln!("DEBUG prepared {:.2}", started.elapsed().as_secs_f64());
     let (collection, study) = compare_with_study(&task, collection, settings, use_text, &run_tag)?;
 
     let topic_outcomes: Vec<TopicOutcome> = collection
@@ -417,7 +419,6 @@ pub fn audit_run(task: Task, run: Run, settings: &AuditSettings) -> Result<(Audi
         .map(|topic| audit_topic(&collection, topic, run_index, &settings.measures))
         .collect::<Result<Vec<_>>>()?;
 
-    eprintln!("DEBUG topics {:.2}", started.elapsed().as_secs_f64());
     // Official scores of the other runs, for ranks.
     let evaluator = Evaluator::new(
         &task.qrels,
@@ -443,15 +444,28 @@ pub fn audit_run(task: Task, run: Run, settings: &AuditSettings) -> Result<(Audi
         judged_20: mean(&mut topic_outcomes.iter().map(|t| t.audit.coverage.judged_20)),
         judged_100: mean(&mut topic_outcomes.iter().map(|t| t.audit.coverage.judged_100)),
         unj_10: mean(&mut topic_outcomes.iter().map(|t| t.audit.coverage.unj_10)),
-        unjudged_10: topic_outcomes.iter().map(|t| t.audit.coverage.unjudged_10).sum(),
-        unjudged_20: topic_outcomes.iter().map(|t| t.audit.coverage.unjudged_20).sum(),
-        unjudged_100: topic_outcomes.iter().map(|t| t.audit.coverage.unjudged_100).sum(),
+        unjudged_10: topic_outcomes
+            .iter()
+            .map(|t| t.audit.coverage.unjudged_10)
+            .sum(),
+        unjudged_20: topic_outcomes
+            .iter()
+            .map(|t| t.audit.coverage.unjudged_20)
+            .sum(),
+        unjudged_100: topic_outcomes
+            .iter()
+            .map(|t| t.audit.coverage.unjudged_100)
+            .sum(),
     };
     let mut measures = Vec::new();
     for (index, measure) in settings.measures.iter().enumerate() {
         let lower = mean(&mut topic_outcomes.iter().map(|t| t.audit.scores[index].lower));
         let upper = mean(&mut topic_outcomes.iter().map(|t| t.audit.scores[index].upper));
-        let expected = mean(&mut topic_outcomes.iter().map(|t| t.audit.scores[index].expected));
+        let expected = mean(
+            &mut topic_outcomes
+                .iter()
+                .map(|t| t.audit.scores[index].expected),
+        );
         let mut sampled: Vec<f64> = (0..SAMPLES)
             .map(|sample| mean(&mut topic_outcomes.iter().map(|t| t.samples[sample][index])))
             .collect();
@@ -464,8 +478,8 @@ pub fn audit_run(task: Task, run: Run, settings: &AuditSettings) -> Result<(Audi
             .map(|drop| drop.max_score_drop);
         let rank_best = rank_among(&other_scores, lower.max(upper));
         let rank_worst = rank_among(&other_scores, lower.min(upper));
-        let is_at_risk = rank_worst > rank_best
-            && (upper - lower).abs() > lou_max_score_drop.unwrap_or(0.0);
+        let is_at_risk =
+            rank_worst > rank_best && (upper - lower).abs() > lou_max_score_drop.unwrap_or(0.0);
         measures.push(MeasureAudit {
             score: ScoreInterval {
                 measure: measure.to_string(),
@@ -498,7 +512,9 @@ pub fn audit_run(task: Task, run: Run, settings: &AuditSettings) -> Result<(Audi
                 t.audit
                     .unjudged
                     .iter()
-                    .filter(move |doc| doc.rank <= depth && doc.probability >= MIN_JUDGE_PROBABILITY)
+                    .filter(move |doc| {
+                        doc.rank <= depth && doc.probability >= MIN_JUDGE_PROBABILITY
+                    })
                     .map(|doc| PoolEntry {
                         topic: t.audit.topic.clone(),
                         docid: doc.docid.clone(),
@@ -806,7 +822,13 @@ fn compare_with_study(
                 budget: None,
                 keep_qrels: false,
             };
-            let outcome = run_study(task, collection, &study_settings, held_out.clone(), &|_, _| {})?;
+            let outcome = run_study(
+                task,
+                collection,
+                &study_settings,
+                held_out.clone(),
+                &|_, _| {},
+            )?;
             let summary_settings = crate::report::summary::SettingsSummary {
                 seeds: *seeds,
                 measures: names.clone(),
@@ -885,7 +907,9 @@ pub fn read_runs_tsv(path: &Path) -> Result<Vec<StudyRunRow>> {
             ParseError::new(
                 path,
                 1,
-                ParseErrorKind::Invalid(format!("expected a column {name:?} (runs.tsv of `reusesim simulate`)")),
+                ParseErrorKind::Invalid(format!(
+                    "expected a column {name:?} (runs.tsv of `reusesim simulate`)"
+                )),
             )
         })
     };
@@ -940,7 +964,12 @@ pub fn read_runs_tsv(path: &Path) -> Result<Vec<StudyRunRow>> {
 }
 
 /// Per measure in `names`, the largest rank and score drops of the task's pooled runs.
-fn lou_drops(task: &Task, rows: &[StudyRunRow], names: &[String], audited_tag: &str) -> Vec<LouDrop> {
+fn lou_drops(
+    task: &Task,
+    rows: &[StudyRunRow],
+    names: &[String],
+    audited_tag: &str,
+) -> Vec<LouDrop> {
     names
         .iter()
         .filter_map(|name| {
@@ -975,7 +1004,11 @@ fn lou_drops(task: &Task, rows: &[StudyRunRow], names: &[String], audited_tag: &
 /// When writing fails.
 pub fn write_pool(out: &mut dyn std::io::Write, entries: &[PoolEntry]) -> std::io::Result<()> {
     for entry in entries {
-        writeln!(out, "{} {} {:.6}", entry.topic, entry.docid, entry.probability)?;
+        writeln!(
+            out,
+            "{} {} {:.6}",
+            entry.topic, entry.docid, entry.probability
+        )?;
     }
     Ok(())
 }

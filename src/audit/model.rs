@@ -37,7 +37,7 @@ use crate::judge::TrainingSet;
 /// calibrated probabilities (the calibration test in `tests/cli/audit.rs`); linfa's default of
 /// 1 shrinks the weights of unit-length tf-idf vectors so much that probabilities crowd
 /// around the training base rate.
-pub const AUDIT_ALPHA: f64 = 0.1;
+pub const AUDIT_ALPHA: f64 = 0.03;
 
 /// A text feature is kept for a topic's model when at least this many of the topic's documents
 /// (judged, presumed non-relevant, audited) have it: a term of one document cannot generalise.
@@ -67,28 +67,40 @@ fn fold_of(name: &str) -> u64 {
     crate::sim::seed::splitmix64(crate::sim::seed::fnv1a(name.as_bytes())) % FOLDS
 }
 
-/// The feature vector of every document of a topic, for the documents in `docs`.
-fn topic_vectors(collection: &Collection, topic: &TopicData, docs: &[DocId]) -> Vec<SparseVec> {
-    match &collection.vectors {
-        Vectors::Text { vectors, .. } => docs
-            .iter()
-            .map(|&doc| {
-                vectors
-                    .get(doc as usize)
-                    .cloned()
-                    .unwrap_or_else(SparseVec::empty)
-            })
-            .collect(),
-        Vectors::Runs => {
-            let run_count = collection.runs.len();
-            docs.iter()
-                .map(|doc| match topic.retrieved.binary_search(doc) {
-                    Ok(pos) => run_feature_vector(&topic.hits[pos], |_| true, run_count, run_count),
-                    Err(_) => SparseVec::empty(),
-                })
-                .collect()
-        }
-    }
+/// The run features of `docs` for `topic`: every run of the collection counts.
+fn run_vectors(collection: &Collection, topic: &TopicData, docs: &[DocId]) -> Vec<SparseVec> {
+    let run_count = collection.runs.len();
+    docs.iter()
+        .map(|doc| match topic.retrieved.binary_search(doc) {
+            Ok(pos) => run_feature_vector(&topic.hits[pos], |_| true, run_count, run_count),
+            Err(_) => SparseVec::empty(),
+        })
+        .collect()
+}
+
+/// The feature vectors of `docs` for `topic` and their dimension: run features, or in text
+/// mode the topic's compacted text features.
+fn topic_vectors(
+    collection: &Collection,
+    topic: &TopicData,
+    docs: &[DocId],
+) -> Result<(Vec<SparseVec>, usize)> {
+    let Vectors::Text { vectors, .. } = &collection.vectors else {
+        return Ok((
+            run_vectors(collection, topic, docs),
+            collection.runs.len() + 1,
+        ));
+    };
+    let text: Vec<SparseVec> = docs
+        .iter()
+        .map(|&doc| {
+            vectors
+                .get(doc as usize)
+                .cloned()
+                .unwrap_or_else(SparseVec::empty)
+        })
+        .collect();
+    compact(&text)
 }
 
 /// Keeps the features that occur in at least [`MIN_TOPIC_FREQUENCY`] of `vectors`, at most
@@ -166,11 +178,7 @@ pub fn topic_probabilities(
     docs.extend_from_slice(unjudged);
     let wanted_start = docs.len();
     docs.extend_from_slice(wanted);
-    let raw = topic_vectors(collection, topic, &docs);
-    let (vectors, dimension) = match collection.vectors {
-        Vectors::Text { .. } => compact(&raw)?,
-        Vectors::Runs => (raw, collection.runs.len() + 1),
-    };
+    let (vectors, dimension) = topic_vectors(collection, topic, &docs)?;
     let folds: Vec<u64> = docs
         .iter()
         .map(|&doc| fold_of(collection.docs.name(doc)))
