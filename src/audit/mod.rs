@@ -18,8 +18,9 @@
 //!   non-relevant in every figure. Coverage per topic and overall: `judged_10`, `judged_20`,
 //!   `judged_100`, `unj_10`, and the unjudged counts in the top 10, 20 and 100.
 //! - **Probability of relevance** (grade >= relevance_level): the calibrated logistic judge
-//!   model of [`model`], trained per topic on the official qrels plus presumed non-relevant
-//!   unjudged documents, with cross-fitting. Features: text when the task has a corpus and
+//!   model of [`model`] (alpha [`model::AUDIT_ALPHA`]), trained per topic on the official
+//!   qrels plus presumed non-relevant unjudged documents, with cross-fitting. Features: text
+//!   (alone) when the task has a corpus and
 //!   topic texts (else run features); the audited run is added to the task (as a non-pooled
 //!   run of team `(audited)`) so its documents have text vectors and it has its own run feature.
 //! - **Score interval** per measure: `lower` = every unjudged document non-relevant (the score
@@ -28,7 +29,11 @@
 //!   level), added to the topic's judgments, so R (MAP) and the ideal ranking (nDCG) grow too.
 //!   For P@k this is the true maximum; for nDCG the highest grade is the largest gain; MAP is not
 //!   monotone in adding relevant documents (a deep one can lower it), so for MAP the two ends are
-//!   the two extreme scenarios. Reported per topic and as the mean over topics.
+//!   the two extreme scenarios. A measure with cutoff k considers only the unjudged documents
+//!   of the top min(k, [`AUDIT_DEPTH`]) (for the upper end and the expectation alike): a
+//!   relevant document below the cutoff adds nothing to P@k or DCG@k but would raise the
+//!   ideal, and unjudged relevant documents outside the run cannot be bounded by an audit of
+//!   the run. Reported per topic and as the mean over topics.
 //! - **Expected score**: Monte-Carlo over the unjudged documents, [`SAMPLES`] samples per topic
 //!   from a ChaCha8 stream seeded by ([`AUDIT_SEED`], topic) with the crate's mixing function:
 //!   each unjudged document is relevant with its probability, and a relevant one gets a grade
