@@ -38,6 +38,54 @@ pub enum Command {
     /// Replay the judging of a task once (pool, then HiCAL-like CAL) and write the trace and
     /// the simulated qrels.
     Judge(JudgeCommandArgs),
+    /// Audit a new run: how much of its top is judged, its score and rank intervals, and which
+    /// documents to judge so the collection scores it fairly.
+    Audit(AuditArgs),
+}
+
+/// The audit report's layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuditFormat {
+    /// Markdown, the verdict first.
+    Md,
+    /// One JSON object (field names in the README).
+    Json,
+}
+
+/// Arguments of `reusesim audit`.
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
+    #[arg(long, value_name = "TASK")]
+    pub task: Option<PathBuf>,
+    /// The run file to audit (`qid Q0 docid rank score tag`, plain or gzip).
+    #[arg(long, value_name = "RUN")]
+    pub run: PathBuf,
+    /// A `reusesim simulate --out` folder of this task: its runs.tsv gives the leave-team-out
+    /// comparison (default: a short study on the spot, when small enough).
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Seeds of the study run on the spot when --results is not given (0: no study).
+    #[arg(long, value_name = "N", default_value_t = reusesim::audit::SPOT_STUDY_SEEDS)]
+    pub study_seeds: u64,
+    /// Write the documents to judge as `qid docid probability` lines, in priority order.
+    #[arg(long, value_name = "FILE")]
+    pub emit_pool: Option<PathBuf>,
+    /// Propose at most N documents to judge.
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+    /// Measures to give intervals for (comma-separated; trec_eval or ir_measures spellings).
+    #[arg(long, value_name = "LIST", default_value = reusesim::audit::DEFAULT_AUDIT_MEASURES)]
+    pub measures: String,
+    /// Features of the judge model: text (needs a corpus and topics), runs, or auto.
+    #[arg(long, value_enum, default_value_t = FeatureChoice::Auto)]
+    pub features: FeatureChoice,
+    /// Output layout.
+    #[arg(long, value_enum, default_value_t = AuditFormat::Md)]
+    pub format: AuditFormat,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// Options of the simulated judge, shared by `judge` and `simulate`.

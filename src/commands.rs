@@ -2,12 +2,14 @@
 //! warnings. The library never prints.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use std::path::{Path, PathBuf};
-
-use crate::cli::{EvalArgs, JudgeArgs, JudgeCommandArgs, PlotArgs, SimulateArgs, SynthArgs};
+use crate::cli::{
+    AuditArgs, AuditFormat, EvalArgs, JudgeArgs, JudgeCommandArgs, PlotArgs, SimulateArgs,
+    SynthArgs,
+};
 use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
@@ -312,5 +314,43 @@ pub fn synth(args: SynthArgs) -> Result<()> {
         report.judgments.len(),
         report.retrains
     );
+    Ok(())
+}
+
+/// `reusesim audit`.
+pub fn audit(args: AuditArgs) -> Result<()> {
+    use reusesim::audit::{self, AuditSettings, StudySource};
+    let task = open_task(args.task.as_deref())?;
+    let run = reusesim::io::run::read_run(&args.run)
+        .with_context(|| format!("reading run {}", args.run.display()))?;
+    let study = match (&args.results, args.study_seeds) {
+        (Some(dir), _) => StudySource::Results(dir.clone()),
+        (None, 0) => StudySource::Skip,
+        (None, seeds) => StudySource::OnTheSpot { seeds },
+    };
+    let settings = AuditSettings {
+        measures: eval::parse_measures(&[args.measures.as_str()])?,
+        features: args.features,
+        budget: args.budget,
+        study,
+    };
+    let (report, warnings) =
+        with_threads(args.threads, || audit::audit_run(task, run, &settings))??;
+    warnings.iter().for_each(warn);
+    if let Some(path) = &args.emit_pool {
+        reusesim::io::atomic::write_atomically(path, |out| {
+            audit::write_pool(out, &report.to_judge)
+        })?;
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match args.format {
+        AuditFormat::Md => audit::write_markdown(&mut out, &report)?,
+        AuditFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &report)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
     Ok(())
 }

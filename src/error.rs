@@ -153,4 +153,27 @@ pub enum Warning {
         /// The run tag.
         run: String,
     },
+    /// An audited run has no ranking for some topics of the qrels; the audit leaves them out.
+    #[error(
+        "run {run}: no ranking for {} topic(s) of the qrels ({}); they are left out of the audit",
+        topics.len(),
+        topics.join(", ")
+    )]
+    TopicsMissing {
+        /// The run tag.
+        run: String,
+        /// The qrels topics the run lacks, in topic id order.
+        topics: Vec<String>,
+    },
+    /// An audited run carries the tag of a run of the task.
+    #[error(
+        "run {run} is in the task and was {}",
+        if *is_pooled { "pooled: its top documents were judged by design" } else { "not pooled" }
+    )]
+    RunInTask {
+        /// The run tag.
+        run: String,
+        /// Whether the task's run of that tag contributed to the pool.
+        is_pooled: bool,
+    },
 }

@@ -4,6 +4,7 @@
 //! HiCAL-like judging process with and without each team, and compares how runs rank.
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod error;
 pub mod eval;
 pub mod features;

@@ -18,6 +18,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Simulate(args)) => commands::simulate(args),
         Some(Command::Synth(args)) => commands::synth(args),
         Some(Command::Plot(args)) => commands::plot(args),
+        Some(Command::Audit(args)) => commands::audit(args),
         None => commands::simulate(cli::SimulateArgs::default()),
     }
 }

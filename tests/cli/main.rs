@@ -4,6 +4,7 @@
 
 mod util;
 
+mod audit;
 mod eval;
 mod judge;
 mod plot;

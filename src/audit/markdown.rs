@@ -1,0 +1,179 @@
+//! The audit report in Markdown: the verdict first, then coverage, the measures with their
+//! intervals and ranks, the leave-team-out comparison, the documents to judge and the topics.
+
+use std::io::{self, Write};
+
+use super::{AuditReport, AUDIT_DEPTH};
+
+/// At most this many documents to judge are listed (the full list is in `--emit-pool` and the
+/// JSON report).
+pub const LISTED_DOCUMENTS: usize = 50;
+
+/// Writes `report` as Markdown.
+///
+/// # Errors
+/// When writing fails.
+pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
+    writeln!(out, "**Verdict: {}**", report.verdict)?;
+    writeln!(out)?;
+    writeln!(out, "# Audit of run {} on task {}", report.run, report.task)?;
+    writeln!(out)?;
+    let in_task = match report.in_task {
+        None => "not in the task".to_string(),
+        Some(true) => "in the task, pooled".to_string(),
+        Some(false) => "in the task, not pooled".to_string(),
+    };
+    writeln!(
+        out,
+        "Run file `{}` ({in_task}); {} topics audited; {} features; relevance: grade >= {}.",
+        report.run_file,
+        report.topics_audited,
+        report.settings.features,
+        report.settings.relevance_level
+    )?;
+    writeln!(out)?;
+    let c = &report.coverage;
+    writeln!(out, "## Coverage")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| judged_10 | judged_20 | judged_100 | unj_10 | unjudged in top 10 | top 20 | top 100 |"
+    )?;
+    writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|")?;
+    writeln!(
+        out,
+        "| {:.4} | {:.4} | {:.4} | {:.4} | {} | {} | {} |",
+        c.judged_10,
+        c.judged_20,
+        c.judged_100,
+        c.unj_10,
+        c.unjudged_10,
+        c.unjudged_20,
+        c.unjudged_100
+    )?;
+    writeln!(out)?;
+    writeln!(out, "## Scores and ranks")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Lower: every unjudged document non-relevant (the collection's score). Upper: every \
+         unjudged document of the top {AUDIT_DEPTH} relevant. Expected: {} Monte-Carlo samples \
+         of the judge model's probabilities (90% of samples in the range shown).",
+        report.settings.samples
+    )?;
+    writeln!(out)?;
+    writeln!(out, "| measure | lower | expected (90% range) | upper | rank best | rank expected | rank worst | of runs | LOU max score drop | at risk |")?;
+    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")?;
+    for m in &report.measures {
+        writeln!(
+            out,
+            "| {} | {:.4} | {:.4} ({:.4}–{:.4}) | {:.4} | {} | {} | {} | {} | {} | {} |",
+            m.score.measure,
+            m.score.lower,
+            m.score.expected,
+            m.score.sample_low,
+            m.score.sample_high,
+            m.score.upper,
+            m.rank_best,
+            m.rank_expected,
+            m.rank_worst,
+            m.runs_ranked,
+            m.lou_max_score_drop
+                .map_or("–".to_string(), |d| format!("{d:.4}")),
+            if m.is_at_risk { "yes" } else { "no" }
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "## Leave-team-out comparison")?;
+    writeln!(out)?;
+    writeln!(out, "Source: {}.", report.study.source)?;
+    if !report.study.measures.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "| measure | pooled runs | largest rank drop | run | largest score drop | run | this run's interval width |")?;
+        writeln!(out, "|---|---:|---:|---|---:|---|---:|")?;
+        for drop in &report.study.measures {
+            let width = report
+                .measures
+                .iter()
+                .find(|m| m.score.measure == drop.measure)
+                .map_or(0.0, |m| (m.score.upper - m.score.lower).abs());
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {:.4} | {} | {width:.4} |",
+                drop.measure,
+                drop.pooled_runs,
+                drop.max_rank_drop,
+                drop.max_rank_drop_run,
+                drop.max_score_drop,
+                drop.max_score_drop_run
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "## Documents to judge")?;
+    writeln!(out)?;
+    if report.to_judge.is_empty() {
+        writeln!(out, "None.")?;
+    } else {
+        writeln!(
+            out,
+            "{} of {} candidates (probability >= {}), in priority order (probability / \
+             log2(rank + 1)).",
+            report.to_judge.len(),
+            report.candidates,
+            report.settings.min_judge_probability
+        )?;
+        writeln!(out)?;
+        writeln!(out, "| topic | docid | rank | probability |")?;
+        writeln!(out, "|---|---|---:|---:|")?;
+        for entry in report.to_judge.iter().take(LISTED_DOCUMENTS) {
+            writeln!(
+                out,
+                "| {} | {} | {} | {:.3} |",
+                entry.topic, entry.docid, entry.rank, entry.probability
+            )?;
+        }
+        if report.to_judge.len() > LISTED_DOCUMENTS {
+            writeln!(
+                out,
+                "\n… {} more (all of them with --emit-pool or --format json).",
+                report.to_judge.len() - LISTED_DOCUMENTS
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "## Topics")?;
+    writeln!(out)?;
+    write!(
+        out,
+        "| topic | judged_10 | judged_20 | judged_100 | unjudged top 10 / 20 / 100 |"
+    )?;
+    for m in &report.measures {
+        write!(out, " {} lower–upper (expected) |", m.score.measure)?;
+    }
+    writeln!(out)?;
+    write!(out, "|---|---:|---:|---:|---:|")?;
+    for _ in &report.measures {
+        write!(out, "---:|")?;
+    }
+    writeln!(out)?;
+    for topic in &report.topics {
+        let c = &topic.coverage;
+        write!(
+            out,
+            "| {} | {:.2} | {:.2} | {:.2} | {} / {} / {} |",
+            topic.topic,
+            c.judged_10,
+            c.judged_20,
+            c.judged_100,
+            c.unjudged_10,
+            c.unjudged_20,
+            c.unjudged_100
+        )?;
+        for s in &topic.scores {
+            write!(out, " {:.4}–{:.4} ({:.4}) |", s.lower, s.upper, s.expected)?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}

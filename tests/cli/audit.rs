@@ -1,0 +1,428 @@
+//! `reusesim audit`: coverage against an independent count, intervals, the recovery of removed
+//! judgments, calibration against the synthetic truth, and bad input.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::util::{data_file, read_qrels_map, run, stdout_of, write_covid_task};
+
+type QrelsMap = BTreeMap<String, BTreeMap<String, i32>>;
+
+fn embedded(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// Reads a run into topic → docids in trec_eval order (score desc, docid desc).
+fn read_run_map(path: &Path) -> BTreeMap<String, Vec<String>> {
+    let bytes = std::fs::read(path).unwrap();
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        use std::io::Read;
+        let mut text = String::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    } else {
+        String::from_utf8(bytes).unwrap()
+    };
+    let mut scored: BTreeMap<String, Vec<(f32, String)>> = BTreeMap::new();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() == 6 {
+            scored
+                .entry(fields[0].to_string())
+                .or_default()
+                .push((fields[4].parse().unwrap(), fields[2].to_string()));
+        }
+    }
+    scored
+        .into_iter()
+        .map(|(topic, mut docs)| {
+            docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+            (topic, docs.into_iter().map(|(_, doc)| doc).collect())
+        })
+        .collect()
+}
+
+fn audit_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["audit", "--format", "json", "--study-seeds", "0"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&stdout_of(&all)).expect("json report")
+}
+
+fn measure<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["measures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["measure"] == name)
+        .unwrap_or_else(|| panic!("measure {name} in the report"))
+}
+
+fn number(value: &serde_json::Value) -> f64 {
+    value.as_f64().expect("a number")
+}
+
+fn write_qrels(path: &Path, qrels: &QrelsMap) {
+    let text: String = qrels
+        .iter()
+        .flat_map(|(topic, docs)| {
+            docs.iter()
+                .map(move |(doc, grade)| format!("{topic} 0 {doc} {grade}\n"))
+        })
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+struct Covid {
+    runs: PathBuf,
+    qrels: PathBuf,
+    leaderboard: PathBuf,
+}
+
+fn covid() -> Option<Covid> {
+    Some(Covid {
+        runs: data_file("trec-covid/round1/runs")?,
+        qrels: data_file("trec-covid/qrels/qrels.covid-round1.txt")?,
+        leaderboard: data_file("trec-covid/leaderboards/round1.leaderboard.csv")?,
+    })
+}
+
+#[test]
+fn issue_audit_trec_covid_judged_10_matches_an_independent_count_and_map_is_inside() {
+    let Some(data) = covid() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_covid_task(dir.path(), &data.runs, &data.qrels, &data.leaderboard);
+    let rows = crate::util::covid_leaderboard_rows(&data.leaderboard);
+    assert!(rows
+        .iter()
+        .any(|(run, _, pooled)| run == "BBGhelani1" && pooled == "no"));
+    let run_file = data.runs.join("BBGhelani1.gz");
+    let started = std::time::Instant::now();
+    let report = audit_json(&[
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        run_file.to_str().unwrap(),
+    ]);
+    eprintln!(
+        "audit of BBGhelani1: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    // Independent judged_10: the fraction of each topic's top 10 present in the qrels.
+    let qrels = read_qrels_map(&data.qrels);
+    let ranking = read_run_map(&run_file);
+    let per_topic: Vec<f64> = qrels
+        .iter()
+        .filter_map(|(topic, judged)| {
+            let docs = ranking.get(topic)?;
+            let top = &docs[..docs.len().min(10)];
+            Some(top.iter().filter(|d| judged.contains_key(*d)).count() as f64 / top.len() as f64)
+        })
+        .collect();
+    let expected = per_topic.iter().sum::<f64>() / per_topic.len() as f64;
+    let judged_10 = number(&report["coverage"]["judged_10"]);
+    assert!(
+        (judged_10 - expected).abs() < 1e-9,
+        "{judged_10} vs {expected}"
+    );
+    assert_eq!(report["topics_audited"], per_topic.len());
+    let map = measure(&report, "map");
+    let (lower, upper, mean) = (
+        number(&map["lower"]),
+        number(&map["upper"]),
+        number(&map["expected"]),
+    );
+    eprintln!("BBGhelani1 map: lower {lower:.4} expected {mean:.4} upper {upper:.4}, judged_10 {judged_10:.4}");
+    assert!((lower - 0.3008).abs() < 5e-5, "the official MAP, {lower}");
+    assert!(
+        lower <= mean && mean <= upper,
+        "{lower} <= {mean} <= {upper}"
+    );
+}
+
+#[test]
+fn issue_audit_recovery_of_a_pooled_teams_unique_judgments() {
+    let Some(data) = covid() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let rows = crate::util::covid_leaderboard_rows(&data.leaderboard);
+    let team = "sabir";
+    let team_runs: Vec<String> = rows
+        .iter()
+        .filter(|(_, t, pooled)| t == team && pooled == "yes")
+        .map(|(run, _, _)| run.clone())
+        .collect();
+    assert!(!team_runs.is_empty(), "team {team} has pooled runs");
+    // The documents only this team put in the depth-7 pool.
+    let official = read_qrels_map(&data.qrels);
+    let mut owners: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for (run, run_team, pooled) in &rows {
+        if pooled != "yes" {
+            continue;
+        }
+        for (topic, docs) in read_run_map(&data.runs.join(format!("{run}.gz"))) {
+            for doc in docs.iter().take(7) {
+                owners
+                    .entry((topic.clone(), doc.clone()))
+                    .or_default()
+                    .insert(run_team.clone());
+            }
+        }
+    }
+    let mut reduced = official.clone();
+    let mut removed = 0;
+    for ((topic, doc), teams) in &owners {
+        if teams.len() == 1 && teams.contains(team) {
+            if let Some(judged) = reduced.get_mut(topic) {
+                removed += usize::from(judged.remove(doc).is_some());
+            }
+        }
+    }
+    let reduced_path = dir.path().join("reduced.qrels");
+    write_qrels(&reduced_path, &reduced);
+    let task = write_covid_task(dir.path(), &data.runs, &reduced_path, &data.leaderboard);
+    // Its best run on the official qrels.
+    let mut eval_args = vec![
+        "eval".to_string(),
+        "-m".into(),
+        "map".into(),
+        "--format".into(),
+        "json".into(),
+    ];
+    eval_args.push(data.qrels.display().to_string());
+    eval_args.extend(
+        team_runs
+            .iter()
+            .map(|r| data.runs.join(format!("{r}.gz")).display().to_string()),
+    );
+    let scores: serde_json::Value = serde_json::from_str(&stdout_of(&eval_args)).unwrap();
+    let best = team_runs
+        .iter()
+        .max_by(|a, b| {
+            number(&scores[a.as_str()]["map"]["all"])
+                .total_cmp(&number(&scores[b.as_str()]["map"]["all"]))
+        })
+        .unwrap();
+    let official_map = number(&scores[best.as_str()]["map"]["all"]);
+    let run_file = data.runs.join(format!("{best}.gz"));
+    let pool = dir.path().join("pool.txt");
+    let before = audit_json(&[
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        run_file.to_str().unwrap(),
+        "--emit-pool",
+        pool.to_str().unwrap(),
+    ]);
+    let emitted: Vec<(String, String, f64)> = std::fs::read_to_string(&pool)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split(' ').collect();
+            (
+                fields[0].to_string(),
+                fields[1].to_string(),
+                fields[2].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(emitted.len(), before["to_judge"].as_array().unwrap().len());
+    // "Judge" them with the official qrels (not judged there: non-relevant).
+    let mut judged = reduced.clone();
+    for (topic, doc, _) in &emitted {
+        let grade = official
+            .get(topic)
+            .and_then(|t| t.get(doc))
+            .copied()
+            .unwrap_or(0);
+        judged
+            .entry(topic.clone())
+            .or_default()
+            .insert(doc.clone(), grade);
+    }
+    write_qrels(&reduced_path, &judged);
+    let after = audit_json(&[
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        run_file.to_str().unwrap(),
+    ]);
+    let (map_before, map_after) = (measure(&before, "map"), measure(&after, "map"));
+    let width = |m: &serde_json::Value| number(&m["upper"]) - number(&m["lower"]);
+    eprintln!(
+        "recovery ({team}, {best}): removed {removed}, emitted {}; map official {official_map:.4}, \
+         before {:.4} [{:.4}, {:.4}] expected {:.4}, after {:.4} [{:.4}, {:.4}] expected {:.4}",
+        emitted.len(),
+        number(&map_before["lower"]),
+        number(&map_before["lower"]),
+        number(&map_before["upper"]),
+        number(&map_before["expected"]),
+        number(&map_after["lower"]),
+        number(&map_after["lower"]),
+        number(&map_after["upper"]),
+        number(&map_after["expected"]),
+    );
+    assert!(width(map_after) < width(map_before), "the interval shrinks");
+    assert!(
+        (number(&map_after["lower"]) - official_map).abs()
+            < (number(&map_before["lower"]) - official_map).abs(),
+        "the score moves toward the official one"
+    );
+    assert!(
+        emitted.len() < removed,
+        "{} judgments < {removed} removed",
+        emitted.len()
+    );
+}
+
+#[test]
+fn issue_audit_probabilities_are_calibrated_on_the_synthetic_task() {
+    let task = embedded("runs/synth-passage/task.toml");
+    let truth = read_qrels_map(&embedded("qrels/synth-passage.truth.qrels"));
+    let runs_dir = embedded("runs/synth-passage/runs");
+    let mut tags: Vec<String> = std::fs::read_dir(&runs_dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    tags.sort();
+    // Every third run: the unjudged documents of their top 100, each (topic, doc) once.
+    let mut points: BTreeMap<(String, String), (f64, bool)> = BTreeMap::new();
+    for tag in tags.iter().step_by(3) {
+        let report = audit_json(&[
+            "--task",
+            task.to_str().unwrap(),
+            "--run",
+            runs_dir.join(tag).to_str().unwrap(),
+        ]);
+        for topic in report["topics"].as_array().unwrap() {
+            let id = topic["topic"].as_str().unwrap();
+            for doc in topic["unjudged"].as_array().unwrap() {
+                let docid = doc["docid"].as_str().unwrap();
+                let grade = truth
+                    .get(id)
+                    .and_then(|t| t.get(docid))
+                    .copied()
+                    .unwrap_or(0);
+                points.insert(
+                    (id.to_string(), docid.to_string()),
+                    (number(&doc["probability"]), grade >= 1),
+                );
+            }
+        }
+    }
+    let mut checked = 0;
+    for bin in 0..5 {
+        let (low, high) = (bin as f64 / 5.0, (bin + 1) as f64 / 5.0);
+        let inside: Vec<(f64, bool)> = points
+            .values()
+            .copied()
+            .filter(|&(p, _)| p >= low && (p < high || bin == 4))
+            .collect();
+        if inside.is_empty() {
+            continue;
+        }
+        let predicted = inside.iter().map(|p| p.0).sum::<f64>() / inside.len() as f64;
+        let observed = inside.iter().filter(|p| p.1).count() as f64 / inside.len() as f64;
+        eprintln!("bin {low:.1}-{high:.1}: {} documents, predicted {predicted:.3}, observed {observed:.3}", inside.len());
+        if inside.len() >= 30 {
+            checked += 1;
+            assert!(
+                (predicted - observed).abs() <= 0.1,
+                "bin {bin}: {predicted} vs {observed}"
+            );
+        }
+    }
+    assert!(checked >= 2, "at least two bins hold 30 documents");
+}
+
+#[test]
+fn issue_audit_a_run_without_common_topics_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = crate::util::write_tiny_text_task(dir.path());
+    let stray = dir.path().join("stray.run");
+    std::fs::write(&stray, "999 Q0 d0001 1 1.0 stray\n").unwrap();
+    let output = run([
+        "audit",
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        stray.to_str().unwrap(),
+        "--study-seeds",
+        "0",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("stray.run") && stderr.contains("no topic in common"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn issue_audit_warns_about_missing_topics_and_pooled_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = crate::util::write_tiny_text_task(dir.path());
+    // A run of the task: a warning that it was pooled.
+    let output = run([
+        "audit",
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        dir.path().join("runs/t1r0").to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("run t1r0 is in the task and was pooled"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("**Verdict: "), "{stdout}");
+    // A new run with only topic 1: a warning naming the missing topics.
+    let partial = dir.path().join("partial.run");
+    let text: String = std::fs::read_to_string(dir.path().join("runs/t2r1"))
+        .unwrap()
+        .lines()
+        .filter(|line| line.starts_with("1 "))
+        .map(|line| format!("{}\n", line.replace("t2r1", "newrun")))
+        .collect();
+    std::fs::write(&partial, text).unwrap();
+    let pool = dir.path().join("pool.txt");
+    let output = run([
+        "audit",
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        partial.to_str().unwrap(),
+        "--study-seeds",
+        "0",
+        "--budget",
+        "3",
+        "--emit-pool",
+        pool.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no ranking for 2 topic(s) of the qrels (2, 3)"),
+        "{stderr}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["topics_audited"], 1);
+    let emitted = std::fs::read_to_string(&pool).unwrap();
+    assert!(emitted.lines().count() <= 3);
+    assert_eq!(
+        emitted.lines().count(),
+        report["to_judge"].as_array().unwrap().len()
+    );
+}
