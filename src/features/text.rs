@@ -903,27 +903,6 @@ mod tests {
         is_send::<TextFeatureBuilder<fn(&str) -> bool>>();
     }
 
-    /// Featurises 20,000 documents of 50 words; run with
-    /// `cargo test --release --lib featurises_twenty_thousand -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "timing; run explicitly in release"]
-    fn featurises_twenty_thousand_documents_quickly() {
-        let dir = tempfile::tempdir().unwrap();
-        let corpus = synthetic_corpus(20_000, 50, 42);
-        let path = write_file(&dir, "corpus.tsv", corpus.as_bytes());
-        let start = std::time::Instant::now();
-        let features = TextFeatures::from_corpus(&path, |name| name.ends_with('0')).unwrap();
-        let elapsed = start.elapsed();
-        println!(
-            "20,000 documents ({} bytes), {} features, {} kept: {elapsed:?}",
-            corpus.len(),
-            features.feature_count(),
-            features.kept_document_count()
-        );
-        assert_eq!(features.document_count(), 20_000);
-        assert!(elapsed.as_secs_f64() < 1.0, "{elapsed:?}");
-    }
-
     proptest! {
         #[test]
         fn vectors_are_sorted_unique_finite_and_unit_or_empty(
