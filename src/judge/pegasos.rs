@@ -399,7 +399,7 @@ impl Block {
     const LANES: usize = 64 / std::mem::size_of::<f64>();
 }
 
-/// The symmetric matrix of pairwise dot products of the training documents, `f32` row-major,
+/// The symmetric matrix of pairwise dot products of the training documents, `f64` row-major,
 /// each row padded with zeros to whole [`Block`]s.
 struct Gram {
     row_blocks: usize,
