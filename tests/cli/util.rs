@@ -47,7 +47,9 @@ pub fn data_file(relative: &str) -> Option<PathBuf> {
         "REUSESIM_DATA is set but {} is missing",
         path.display()
     );
-    Some(path)
+    // Absolute, because tests write task manifests into temporary folders that point here,
+    // and CI gives a relative REUSESIM_DATA.
+    Some(std::fs::canonicalize(&path).expect("an existing path has a canonical form"))
 }
 
 /// Parses `measure<TAB>topic<TAB>value` lines (trec_eval's layout) into triples.
