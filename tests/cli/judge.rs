@@ -4,18 +4,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::util::{data_file, read_qrels_map, run, stdout_of, write_tiny_text_task};
+use crate::util::{data_file, read_qrels_map, run, write_tiny_text_task};
 
 fn judge(task: &Path, out: &Path, extra: &[&str]) {
-    let mut args: Vec<String> = vec![
-        "judge".into(),
-        "--task".into(),
-        task.display().to_string(),
-        "--out".into(),
-        out.display().to_string(),
-    ];
-    args.extend(extra.iter().map(|arg| arg.to_string()));
-    stdout_of(&args);
+    crate::util::run_on_task("judge", task, out, extra);
 }
 
 /// topic → the union of the top `depth` documents of the runs in `run_dir` (except `skip`).

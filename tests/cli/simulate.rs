@@ -16,15 +16,7 @@ const OUTPUT_FILES: &[&str] = &[
 ];
 
 fn simulate(task: &Path, out: &Path, extra: &[&str]) {
-    let mut args: Vec<String> = vec![
-        "simulate".into(),
-        "--task".into(),
-        task.display().to_string(),
-        "--out".into(),
-        out.display().to_string(),
-    ];
-    args.extend(extra.iter().map(|arg| arg.to_string()));
-    stdout_of(&args);
+    crate::util::run_on_task("simulate", task, out, extra);
 }
 
 /// The file's bytes, with summary.json's and report.md's elapsed time blanked (the only

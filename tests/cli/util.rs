@@ -246,3 +246,16 @@ pub fn write_covid_task(dir: &Path, runs: &Path, qrels: &Path, leaderboard: &Pat
     .unwrap();
     manifest
 }
+
+/// Runs `reusesim COMMAND --task TASK --out OUT EXTRA...` and returns its standard output.
+pub fn run_on_task(command: &str, task: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args: Vec<String> = vec![
+        command.into(),
+        "--task".into(),
+        task.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    args.extend(extra.iter().map(|arg| arg.to_string()));
+    stdout_of(&args)
+}
