@@ -128,10 +128,7 @@ pub fn write_study(dir: &Path, summary: &StudySummary, outcome: &StudyOutcome) -
         })?;
         write_atomically(
             &dir.join("qrels").join(format!("{name}.trace.tsv")),
-            |out| {
-                let owned: Vec<_> = judgings.to_vec();
-                write_traces(out, &outcome.collection, &owned)
-            },
+            |out| write_traces(out, &outcome.collection, judgings),
         )?;
     }
     Ok(())
