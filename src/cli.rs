@@ -124,7 +124,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "TASK")]
     pub task: Option<PathBuf>,
     /// Number of seeds (trials use seeds 1..=N).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub seeds: u64,
     /// Measures to compare rankings on (comma-separated; trec_eval or ir_measures spellings).
     #[arg(long, value_name = "LIST", default_value = "map,P_10,ndcg_cut_10")]

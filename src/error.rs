@@ -95,7 +95,7 @@ pub enum Error {
     #[error("{0}")]
     Measure(String),
     /// An output file could not be written.
-    #[error("writing {}: {source}", path.display())]
+    #[error("writing {}", path.display())]
     Write {
         /// The file being written.
         path: PathBuf,
