@@ -426,3 +426,77 @@ fn issue_audit_warns_about_missing_topics_and_pooled_runs() {
         report["to_judge"].as_array().unwrap().len()
     );
 }
+
+#[test]
+fn issue_audit_compares_with_a_study_read_from_results_or_run_on_the_spot() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = crate::util::write_tiny_text_task(&dir.path().join("task"));
+    let results = dir.path().join("results");
+    crate::util::run_on_task(
+        "simulate",
+        &task,
+        &results,
+        &[
+            "--seeds",
+            "1",
+            "--iterations",
+            "2000",
+            "--measures",
+            "map,P_10",
+        ],
+    );
+    let new_run = dir.path().join("new.run");
+    let text: String = std::fs::read_to_string(dir.path().join("task/runs/t2r1"))
+        .unwrap()
+        .lines()
+        .map(|line| format!("{}\n", line.replace("t2r1", "newrun")))
+        .collect();
+    std::fs::write(&new_run, text).unwrap();
+    let from_results = audit_json(&[
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        new_run.to_str().unwrap(),
+        "--results",
+        results.to_str().unwrap(),
+        "--measures",
+        "map,P_10",
+    ]);
+    let study = &from_results["study"];
+    assert!(
+        study["source"].as_str().unwrap().ends_with("runs.tsv"),
+        "{study}"
+    );
+    let map = study["measures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["measure"] == "map")
+        .expect("the study's map figures");
+    assert!(number(&map["max_rank_drop"]) >= 0.0);
+    assert_eq!(map["pooled_runs"], 8);
+
+    let mut on_the_spot = vec![
+        "audit",
+        "--format",
+        "json",
+        "--study-seeds",
+        "1",
+        "--measures",
+        "map",
+    ];
+    let (task_arg, run_arg) = (task.to_str().unwrap(), new_run.to_str().unwrap());
+    on_the_spot.extend(["--task", task_arg, "--run", run_arg]);
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(&on_the_spot)).unwrap();
+    assert!(
+        report["study"]["measures"]
+            .as_array()
+            .is_some_and(|m| !m.is_empty()),
+        "{}",
+        report["study"]
+    );
+    assert!(!report["study"]["source"]
+        .as_str()
+        .unwrap()
+        .ends_with("runs.tsv"));
+}
