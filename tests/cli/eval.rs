@@ -347,3 +347,73 @@ fn formats_agree_and_json_uses_trec_names() {
     let trec = stdout_of(["eval", "-m", "map", &qrels, &run_a]);
     assert_eq!(trec, "runid                 \tall\tA\nnum_q                 \tall\t2\nmap                   \tall\t0.7500\n");
 }
+
+/// TREC DL 2019 passages: the three ICTNET runs whose files survive, against NIST's own
+/// summaries: "passages-eval" (trec_eval with -l 2: grade 1 means related, not relevant) and
+/// "trec_eval" (-l 1), every measure NIST reported. The runs cover 200 topics, the qrels 43:
+/// the other topics are ignored, as trec_eval does.
+#[test]
+fn trec_dl_2019_passage_runs_match_nist() {
+    let (Some(runs), Some(qrels), Some(official)) = (
+        data_file("trec-dl-2019-2020/dl19-passage-runs-partial"),
+        data_file("trec-dl-2019-2020/qrels/qrels.dl19-passage.txt"),
+        data_file("trec-dl-2019-2020/run_metadata/trec28-deep.official_results.tsv"),
+    ) else {
+        return;
+    };
+    let official = std::fs::read_to_string(official).unwrap();
+    let mut compared = 0;
+    for (summary, level) in [("passages-eval", "2"), ("trec_eval", "1")] {
+        let expected: Vec<(String, String, f64)> = official
+            .lines()
+            .skip(1)
+            .map(|line| line.split('\t').collect::<Vec<_>>())
+            .filter(|fields| {
+                fields[0].starts_with("ICT-") && fields[1] == summary && fields[3] == "all"
+            })
+            .map(|fields| {
+                (
+                    fields[0].to_string(),
+                    fields[2].to_string(),
+                    fields[4].parse().unwrap(),
+                )
+            })
+            .collect();
+        let measures: std::collections::BTreeSet<&str> = expected
+            .iter()
+            .map(|(_, measure, _)| measure.as_str())
+            .collect();
+        let mut args = vec![
+            "eval".to_string(),
+            "-l".into(),
+            level.into(),
+            "--format".into(),
+            "tsv".into(),
+        ];
+        for measure in &measures {
+            args.extend(["-m".to_string(), measure.to_string()]);
+        }
+        args.push(qrels.display().to_string());
+        args.push(runs.display().to_string());
+        let ours: BTreeMap<(String, String), f64> = stdout_of(&args)
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let fields: Vec<&str> = line.split('\t').collect();
+                (
+                    (fields[0].to_string(), fields[1].to_string()),
+                    fields[3].parse().unwrap(),
+                )
+            })
+            .collect();
+        for (run, measure, value) in &expected {
+            let got = ours[&(run.clone(), measure.clone())];
+            assert!(
+                (got - value).abs() <= 1e-4,
+                "{summary} {run} {measure}: ours {got:.5}, NIST {value:.4}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 3 * 2 * 12, "compared {compared}");
+}
