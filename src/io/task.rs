@@ -25,10 +25,11 @@ pub enum PoolDepth {
 pub struct TaskManifest {
     /// The task's name.
     pub name: String,
-    /// A directory holding only run files.
-    pub runs: PathBuf,
-    /// The team file.
-    pub teams: PathBuf,
+    /// A directory holding only run files; `None` for a task without runs (plain HiCAL from
+    /// the topic texts over the corpus).
+    pub runs: Option<PathBuf>,
+    /// The team file (given exactly when `runs` is).
+    pub teams: Option<PathBuf>,
     /// The official qrels.
     pub qrels: PathBuf,
     /// Topic texts, if any.
@@ -47,8 +48,8 @@ pub struct TaskManifest {
 #[serde(deny_unknown_fields)]
 struct RawManifest {
     name: String,
-    runs: PathBuf,
-    teams: PathBuf,
+    runs: Option<PathBuf>,
+    teams: Option<PathBuf>,
     qrels: PathBuf,
     topics: Option<PathBuf>,
     corpus: Option<PathBuf>,
@@ -113,12 +114,20 @@ impl TaskManifest {
                 ))
             }
         };
+        if raw.runs.is_some() != raw.teams.is_some() {
+            return Err(ParseError::file(
+                path,
+                ParseErrorKind::Invalid(
+                    "expected both runs and teams (a team for every run), or neither".into(),
+                ),
+            ));
+        }
         let folder = path.parent().unwrap_or(Path::new("."));
         let resolve = |relative: PathBuf| folder.join(relative);
         Ok(Self {
             name: raw.name,
-            runs: resolve(raw.runs),
-            teams: resolve(raw.teams),
+            runs: raw.runs.map(resolve),
+            teams: raw.teams.map(resolve),
             qrels: resolve(raw.qrels),
             topics: raw.topics.map(resolve),
             corpus: raw.corpus.map(resolve),
@@ -153,11 +162,17 @@ impl Task {
     /// judge) and checks that every run has a team.
     ///
     /// # Errors
-    /// Any input's [`ParseError`]; [`Error::Invalid`] when a run has no team entry, when two run
-    /// files carry the same tag, or when no run is pooled.
+    /// Any input's [`ParseError`]; [`Error::Invalid`] when a run has no team entry or two run
+    /// files carry the same tag.
     pub fn load(manifest: TaskManifest) -> Result<Self> {
-        let runs = read_runs(std::slice::from_ref(&manifest.runs))?;
-        let teams = read_teams(&manifest.teams)?;
+        let (runs, teams) = match (&manifest.runs, &manifest.teams) {
+            (Some(runs), Some(teams)) => {
+                (read_runs(std::slice::from_ref(runs))?, read_teams(teams)?)
+            }
+            _ => (Vec::new(), Teams::default()),
+        };
+        let runs_folder = manifest.runs.as_deref().unwrap_or(Path::new("runs"));
+        let teams_file = manifest.teams.as_deref().unwrap_or(Path::new("teams"));
         let qrels = read_qrels(&manifest.qrels)?;
         let topics = manifest.topics.as_deref().map(read_topics).transpose()?;
         let truth = manifest.truth.as_deref().map(read_qrels).transpose()?;
@@ -166,25 +181,19 @@ impl Task {
         if let Some(pair) = tags.windows(2).find(|pair| pair[0] == pair[1]) {
             return Err(Error::Invalid(format!(
                 "{}: two run files carry the tag {:?}",
-                manifest.runs.display(),
+                runs_folder.display(),
                 pair[0]
             )));
         }
         if let Some(run) = runs.iter().find(|run| teams.get(&run.tag).is_none()) {
             return Err(Error::Invalid(format!(
                 "{}: expected a team for run {:?} (read from {})",
-                manifest.teams.display(),
+                teams_file.display(),
                 run.tag,
                 run.path.display()
             )));
         }
         let is_pooled = |run: &&Run| teams.get(&run.tag).is_some_and(|entry| entry.is_pooled);
-        if !runs.iter().any(|run| is_pooled(&run)) {
-            return Err(Error::Invalid(format!(
-                "{}: expected at least one pooled run, found none",
-                manifest.teams.display()
-            )));
-        }
         let pool_depth = match manifest.pool_depth {
             PoolDepth::Fixed(depth) => depth,
             PoolDepth::Auto => {
@@ -313,6 +322,22 @@ mod tests {
         );
         let error = TaskManifest::read(&dir.path().join("task.toml")).unwrap_err();
         assert!(error.to_string().contains("\"auto\""), "{error}");
+    }
+
+    #[test]
+    fn runs_and_teams_come_together_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "q", "1 0 d1 1\n");
+        write(dir.path(), "task.toml", "name = \"t\"\nqrels = \"q\"\n");
+        let task = Task::open(&dir.path().join("task.toml")).unwrap();
+        assert!(task.runs.is_empty() && task.teams.runs.is_empty());
+        write(
+            dir.path(),
+            "task.toml",
+            "name = \"t\"\nruns = \"r\"\nqrels = \"q\"\n",
+        );
+        let error = TaskManifest::read(&dir.path().join("task.toml")).unwrap_err();
+        assert!(error.to_string().contains("both runs and teams"), "{error}");
     }
 
     #[test]

@@ -90,12 +90,19 @@ pub struct StudyOutcome {
 /// The teams a study holds out: the requested ones (checked), or every team with a pooled run.
 ///
 /// # Errors
-/// [`crate::Error::Invalid`] for a requested team that is unknown or has no pooled run.
+/// [`crate::Error::Invalid`] when the task has no pooled run, or for a requested team that is
+/// unknown or has no pooled run.
 pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<String>> {
     let pooled: BTreeSet<&str> = task
         .pooled_runs()
         .map(|run| task.team_of(&run.tag))
         .collect();
+    if pooled.is_empty() {
+        return Err(crate::Error::Invalid(format!(
+            "task {}: no run is pooled, so there is no team to hold out",
+            task.manifest.name
+        )));
+    }
     match requested {
         None => Ok(pooled.into_iter().map(str::to_string).collect()),
         Some(teams) => {

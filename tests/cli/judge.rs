@@ -256,3 +256,63 @@ fn bad_judge_input_is_explained() {
         "{stderr}"
     );
 }
+
+/// A task without runs is plain HiCAL: no pool, CAL from the topic text over the corpus.
+#[test]
+fn a_task_without_runs_is_plain_hical_from_the_topic_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = dir.path().join("task");
+    write_tiny_text_task(&task_dir);
+    let manifest = task_dir.join("no-runs.toml");
+    std::fs::write(
+        &manifest,
+        "name = \"tiny-no-runs\"\nqrels = \"qrels\"\ntopics = \"topics.tsv\"\n\
+         corpus = \"corpus.tsv\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("hical");
+    judge(
+        &manifest,
+        &out,
+        &[
+            "--pool-depth",
+            "0",
+            "--candidates",
+            "corpus",
+            "--iterations",
+            "2000",
+        ],
+    );
+    let official = read_qrels_map(&task_dir.join("qrels"));
+    let simulated = read_qrels_map(&out.join("qrels"));
+    let trace = std::fs::read_to_string(out.join("trace.tsv")).unwrap();
+    assert!(
+        trace
+            .lines()
+            .skip(1)
+            .all(|line| line.split('\t').nth(2) != Some("0")),
+        "no pool batch without runs"
+    );
+    for (topic, judgments) in &simulated {
+        assert_eq!(
+            judgments.len(),
+            official[topic].len(),
+            "topic {topic}: N_t judgments"
+        );
+        let relevant = official[topic].values().filter(|&&g| g >= 1).count();
+        let found = judgments.values().filter(|&&g| g >= 1).count();
+        assert!(
+            found * 10 >= relevant * 9,
+            "topic {topic}: {found} of {relevant} relevant found"
+        );
+    }
+    let output = run([
+        "simulate",
+        "--task",
+        manifest.to_str().unwrap(),
+        "--out",
+        dir.path().join("study").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no run is pooled"));
+}
