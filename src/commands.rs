@@ -122,6 +122,7 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let excluded_runs = reusesim::judge::excluded_runs(&task, &args.leave_out)?;
     let (settings, use_text) = judge_settings(&task, &args.judge, args.seed)?;
     let budget = args.judge.budget;
+    let spinner = spinner(&format!("judging {}", task.manifest.name));
     let (collection, judgings) = with_threads(args.judge.threads, || -> Result<_> {
         let collection = Collection::prepare(&task, &task.qrels, use_text)?;
         let judgings = cal::judge_trial(
@@ -132,6 +133,7 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
         )?;
         Ok((collection, judgings))
     })??;
+    spinner.finish_and_clear();
     let over_budget = judgings.iter().filter(|j| j.is_pool_over_budget).count();
     if over_budget > 0 {
         eprintln!(
@@ -169,6 +171,17 @@ fn progress_bar(message: &str) -> indicatif::ProgressBar {
     );
     bar.set_message(message.to_string());
     bar
+}
+
+/// A spinner on stderr while a job without countable steps runs, when stderr is a terminal.
+fn spinner(message: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let spinner = indicatif::ProgressBar::new_spinner().with_message(message.to_string());
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    spinner
 }
 
 /// `reusesim simulate`, and `reusesim` without a subcommand.
@@ -300,9 +313,11 @@ pub fn synth(args: SynthArgs) -> Result<()> {
         pool_depth: args.preset.params().pool_depth,
         random_negatives: RANDOM_NEGATIVES,
     };
+    let spinner = spinner(&format!("generating and judging {name}"));
     let report = with_threads(args.threads, || {
         reusesim::synth::build_task(args.preset, args.seed, &task_dir, &layout, &judge)
     })??;
+    spinner.finish_and_clear();
     let found: usize = report.relevant_found.iter().sum();
     let total: usize = report.relevant_total.iter().sum();
     eprintln!(
@@ -334,8 +349,10 @@ pub fn audit(args: AuditArgs) -> Result<()> {
         budget: args.budget,
         study,
     };
+    let spinner = spinner(&format!("auditing {}", run.tag));
     let (report, warnings) =
         with_threads(args.threads, || audit::audit_run(task, run, &settings))??;
+    spinner.finish_and_clear();
     warnings.iter().for_each(warn);
     if let Some(path) = &args.emit_pool {
         reusesim::io::atomic::write_atomically(path, |out| {
