@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::util::{data_file, read_qrels_map, run, stdout_of, write_covid_task};
+use crate::util::{read_qrels_map, run, stdout_of, write_covid_task};
 
 type QrelsMap = BTreeMap<String, BTreeMap<String, i32>>;
 
@@ -74,23 +74,11 @@ fn write_qrels(path: &Path, qrels: &QrelsMap) {
     std::fs::write(path, text).unwrap();
 }
 
-struct Covid {
-    runs: PathBuf,
-    qrels: PathBuf,
-    leaderboard: PathBuf,
-}
-
-fn covid() -> Option<Covid> {
-    Some(Covid {
-        runs: data_file("trec-covid/round1/runs")?,
-        qrels: data_file("trec-covid/qrels/qrels.covid-round1.txt")?,
-        leaderboard: data_file("trec-covid/leaderboards/round1.leaderboard.csv")?,
-    })
-}
-
 #[test]
 fn issue_audit_trec_covid_judged_10_matches_an_independent_count_and_map_is_inside() {
-    let Some(data) = covid() else { return };
+    let Some(data) = crate::util::covid_round1() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let task = write_covid_task(dir.path(), &data.runs, &data.qrels, &data.leaderboard);
     let rows = crate::util::covid_leaderboard_rows(&data.leaderboard);
@@ -143,7 +131,9 @@ fn issue_audit_trec_covid_judged_10_matches_an_independent_count_and_map_is_insi
 
 #[test]
 fn issue_audit_recovery_of_a_pooled_teams_unique_judgments() {
-    let Some(data) = covid() else { return };
+    let Some(data) = crate::util::covid_round1() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let rows = crate::util::covid_leaderboard_rows(&data.leaderboard);
     let team = "sabir";

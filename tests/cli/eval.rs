@@ -195,11 +195,12 @@ fn covid_leaderboard(path: &Path) -> BTreeMap<String, [f64; 4]> {
 
 #[test]
 fn trec_covid_round1_matches_the_official_scores() {
-    let (Some(runs), Some(qrels), Some(leaderboard)) = (
-        data_file("trec-covid/round1/runs"),
-        data_file("trec-covid/qrels/qrels.covid-round1.txt"),
-        data_file("trec-covid/leaderboards/round1.leaderboard.csv"),
-    ) else {
+    let Some(crate::util::Covid {
+        runs,
+        qrels,
+        leaderboard,
+    }) = crate::util::covid_round1()
+    else {
         return;
     };
     let official = covid_leaderboard(&leaderboard);
@@ -395,17 +396,7 @@ fn trec_dl_2019_passage_runs_match_nist() {
         }
         args.push(qrels.display().to_string());
         args.push(runs.display().to_string());
-        let ours: BTreeMap<(String, String), f64> = stdout_of(&args)
-            .lines()
-            .skip(1)
-            .map(|line| {
-                let fields: Vec<&str> = line.split('\t').collect();
-                (
-                    (fields[0].to_string(), fields[1].to_string()),
-                    fields[3].parse().unwrap(),
-                )
-            })
-            .collect();
+        let ours = crate::util::tsv_summaries(&stdout_of(&args));
         for (run, measure, value) in &expected {
             let got = ours[&(run.clone(), measure.clone())];
             assert!(

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::util::{data_file, read_qrels_map, run, write_tiny_text_task};
+use crate::util::{read_qrels_map, run, write_tiny_text_task};
 
 fn judge(task: &Path, out: &Path, extra: &[&str]) {
     crate::util::run_on_task("judge", task, out, extra);
@@ -184,11 +184,12 @@ fn a_fixed_budget_replaces_the_official_count() {
 
 #[test]
 fn trec_covid_with_run_features_keeps_the_invariants() {
-    let (Some(runs), Some(qrels), Some(leaderboard)) = (
-        data_file("trec-covid/round1/runs"),
-        data_file("trec-covid/qrels/qrels.covid-round1.txt"),
-        data_file("trec-covid/leaderboards/round1.leaderboard.csv"),
-    ) else {
+    let Some(crate::util::Covid {
+        runs,
+        qrels,
+        leaderboard,
+    }) = crate::util::covid_round1()
+    else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::util::{data_file, read_qrels_map, stdout_of, write_tiny_text_task};
+use crate::util::{read_qrels_map, stdout_of, write_tiny_text_task};
 
 const OUTPUT_FILES: &[&str] = &[
     "summary.json",
@@ -88,9 +88,11 @@ fn outputs_are_identical_with_one_and_two_threads() {
 
 /// A TREC-COVID round-1 task restricted to the first `topics` topics of the qrels.
 fn covid_subset(dir: &Path, topics: usize) -> Option<std::path::PathBuf> {
-    let runs = data_file("trec-covid/round1/runs")?;
-    let qrels = data_file("trec-covid/qrels/qrels.covid-round1.txt")?;
-    let leaderboard = data_file("trec-covid/leaderboards/round1.leaderboard.csv")?;
+    let crate::util::Covid {
+        runs,
+        qrels,
+        leaderboard,
+    } = crate::util::covid_round1()?;
     let keep: Vec<String> = (1..=topics).map(|t| t.to_string()).collect();
     let subset: String = std::fs::read_to_string(&qrels)
         .unwrap()
@@ -189,7 +191,7 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
     assert_eq!(runs["map"], 143, "every run has a row per measure");
 
     // The study's in-memory scoring agrees with `reusesim eval` on the official qrels.
-    let runs_dir = data_file("trec-covid/round1/runs").unwrap();
+    let runs_dir = crate::util::covid_round1().expect("checked above").runs;
     let evaluated = stdout_of([
         "eval".as_ref(),
         "-m".as_ref(),
@@ -199,17 +201,7 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
         dir.path().join("qrels.subset").as_os_str(),
         runs_dir.as_os_str(),
     ]);
-    let expected: BTreeMap<(String, String), f64> = evaluated
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            (
-                (fields[0].to_string(), fields[1].to_string()),
-                fields[3].parse().unwrap(),
-            )
-        })
-        .collect();
+    let expected = crate::util::tsv_summaries(&evaluated);
     let mut compared = 0;
     for line in std::fs::read_to_string(out.join("runs.tsv"))
         .unwrap()

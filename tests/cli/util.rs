@@ -259,3 +259,38 @@ pub fn run_on_task(command: &str, task: &Path, out: &Path, extra: &[&str]) -> St
     args.extend(extra.iter().map(|arg| arg.to_string()));
     stdout_of(&args)
 }
+
+/// The TREC-COVID round-1 files the tests use.
+pub struct Covid {
+    /// The folder of the 143 runs.
+    pub runs: PathBuf,
+    /// The round-1 qrels.
+    pub qrels: PathBuf,
+    /// The leaderboard (team, pooled flag, official scores).
+    pub leaderboard: PathBuf,
+}
+
+/// The TREC-COVID round-1 files, or `None` when `REUSESIM_DATA` is unset.
+pub fn covid_round1() -> Option<Covid> {
+    Some(Covid {
+        runs: data_file("trec-covid/round1/runs")?,
+        qrels: data_file("trec-covid/qrels/qrels.covid-round1.txt")?,
+        leaderboard: data_file("trec-covid/leaderboards/round1.leaderboard.csv")?,
+    })
+}
+
+/// The `all` rows of `reusesim eval --format tsv` output: (run, measure) → value.
+pub fn tsv_summaries(output: &str) -> std::collections::BTreeMap<(String, String), f64> {
+    output
+        .lines()
+        .skip(1)
+        .map(|line| line.split('\t').collect::<Vec<_>>())
+        .filter(|fields| fields[2] == "all")
+        .map(|fields| {
+            (
+                (fields[0].to_string(), fields[1].to_string()),
+                fields[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
