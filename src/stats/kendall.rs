@@ -86,9 +86,11 @@ pub fn tau_b(x: &[f64], y: &[f64]) -> Result<f64, StatsError> {
 ///
 /// Ties (the 2008 definition has none; these rules are ours):
 /// - a pair tied in `reference` is **not** concordant, so it counts against tau_ap;
-/// - items tied in `test` are ordered by position (lower index first), which makes the result
-///   deterministic. A consequence: `tau_ap(x, x) < 1` when `x` has ties. (Urbano and Marrero
-///   2017's tau_ap_b handles ties symmetrically; we follow the simpler rule above.)
+/// - items tied in `test` are not above one another: for each item, C(i) is taken over the
+///   A(i) items strictly above it in `test`, and tau_ap = 2 · mean(C(i)/A(i)) − 1 over the
+///   items with A(i) > 0. Without ties in `test`, A(i) = i − 1 and this is the formula above;
+///   with them, `tau_ap(x, x) = 1` still holds. (Ordering test ties by position instead would
+///   give, for a measure as coarse as P@10, a tau_ap near 0 for two identical rankings.)
 ///
 /// # Errors
 /// - [`StatsError::LengthMismatch`] when the slices differ in length;
@@ -108,21 +110,32 @@ pub fn tau_ap(reference: &[f64], test: &[f64]) -> Result<f64, StatsError> {
         return Err(StatsError::AllTied);
     }
     let mut order: Vec<usize> = (0..count).collect();
-    // Best first under `test`; the stable sort keeps tied items in index order.
+    // Best first under `test` (the stable sort keeps the result independent of tie order).
     order.sort_by(|&left, &right| compare_scores(test[right], test[left]));
 
     let mut sum = 0.0;
-    for (pos, &item) in order.iter().enumerate().skip(1) {
-        let agreeing = order[..pos]
+    let mut items_with_items_above = 0usize;
+    let mut group_start = 0;
+    for (pos, &item) in order.iter().enumerate() {
+        if compare_scores(test[order[group_start]], test[item]) != Ordering::Equal {
+            group_start = pos;
+        }
+        // The items strictly above `item` in `test`: those of the earlier tie groups.
+        let above = &order[..group_start];
+        if above.is_empty() {
+            continue;
+        }
+        let agreeing = above
             .iter()
             .filter(|&&above| {
                 compare_scores(reference[above], reference[item]) == Ordering::Greater
             })
             .count();
-        sum += agreeing as f64 / pos as f64;
+        sum += agreeing as f64 / above.len() as f64;
+        items_with_items_above += 1;
     }
-    // `2 * sum / (n - 1)` rather than `2 / (n - 1) * sum`: exact 2 when every ratio is 1.
-    Ok(2.0 * sum / (count - 1) as f64 - 1.0)
+    // `2 * sum / m` rather than `2 / m * sum`: exact 2 when every ratio is 1.
+    Ok(2.0 * sum / items_with_items_above as f64 - 1.0)
 }
 
 /// True when every value ties with the first under [`compare_scores`].
@@ -168,12 +181,13 @@ mod tests {
         // Hand computation in the module docs: 2/5 · 4.25 − 1 = 0.7.
         let tau = tau_ap(&REFERENCE, &UNDER_TEST).unwrap();
         assert_abs_diff_eq!(tau, 0.7, epsilon = 1e-12);
-        // Not symmetric: with `b` as reference, the order of `a` is 0, 2, 1, 4, 5, 3 (4 before
-        // 5 by index). C: item 2 → 1/1, item 1 → 1/2 (b puts 1 above 2), item 4 → 3/3,
-        // item 5 → 3/4 (b puts 5 above 4), item 3 → 5/5. Same sum by coincidence: 0.7.
+        // Not symmetric: with `b` as reference, `a` orders 0, 2, 1, then 4 and 5 tied, then 3.
+        // Items with something strictly above them: 2 → 1/1, 1 → 1/2 (b puts 1 above 2),
+        // 4 → 3/3 and 5 → 3/3 (the tied pair is not compared), 3 → 5/5: mean 4.5/5,
+        // tau_ap = 2 · 0.9 − 1 = 0.8.
         assert_abs_diff_eq!(
             tau_ap(&UNDER_TEST, &REFERENCE).unwrap(),
-            0.7,
+            0.8,
             epsilon = 1e-12
         );
     }
@@ -210,13 +224,21 @@ mod tests {
 
     #[test]
     fn tau_ap_ties_follow_the_documented_rules() {
-        // x = [2, 1, 1]: test order 0, 1, 2 (1 before 2 by index). Item 1: 0 above in x → 1/1.
-        // Item 2: 0 above → yes, 1 tied → no: 1/2. tau_ap = 2/2 · 1.5 − 1 = 0.5 < 1.
+        // Identical rankings with ties agree perfectly: x = [2, 1, 1] orders 0, then {1, 2}
+        // tied. Item 1: above {0}, 1/1; item 2: above {0}, 1/1 (1 is tied, not above). 1.0.
         let tied = [2.0, 1.0, 1.0];
-        assert_abs_diff_eq!(tau_ap(&tied, &tied).unwrap(), 0.5, epsilon = 1e-12);
-        // Ties only in the test ranking [1, 1, 0]: items 0 and 1 are taken in index order 0, 1,
-        // then 2. Against reference [3, 2, 1] that order is right: 1/1, 2/2 → tau_ap = 1.
-        // Against reference [2, 3, 1] it is wrong at the top: 0/1, 2/2 → 2/2 · 1 − 1 = 0.
+        assert_abs_diff_eq!(tau_ap(&tied, &tied).unwrap(), 1.0, epsilon = 1e-12);
+        // A tie in the reference only is not concordant: reference [2, 1, 1], test [3, 2, 1]
+        // orders 0, 1, 2. Item 1: 1/1; item 2: above {0, 1}, only 0 strictly above: 1/2.
+        // tau_ap = 2 · (1.5 / 2) − 1 = 0.5.
+        assert_abs_diff_eq!(
+            tau_ap(&tied, &[3.0, 2.0, 1.0]).unwrap(),
+            0.5,
+            epsilon = 1e-12
+        );
+        // Ties in the test ranking [1, 1, 0] are not compared with each other, whatever the
+        // reference says about them: item 2 has {0, 1} above it, both above it in either
+        // reference, so tau_ap = 1 against [3, 2, 1] and against [2, 3, 1].
         let test = [1.0, 1.0, 0.0];
         assert_abs_diff_eq!(
             tau_ap(&[3.0, 2.0, 1.0], &test).unwrap(),
@@ -225,7 +247,14 @@ mod tests {
         );
         assert_abs_diff_eq!(
             tau_ap(&[2.0, 3.0, 1.0], &test).unwrap(),
-            0.0,
+            1.0,
+            epsilon = 1e-12
+        );
+        // A wrong order across tie groups still counts: reference [1, 2, 3] (2 best) against
+        // test [1, 1, 0]: item 2 has {0, 1} above, neither above it in the reference: 0/2.
+        assert_abs_diff_eq!(
+            tau_ap(&[1.0, 2.0, 3.0], &test).unwrap(),
+            -1.0,
             epsilon = 1e-12
         );
     }
@@ -323,6 +352,11 @@ mod tests {
         #[test]
         fn tau_ap_of_distinct_scores_with_itself_is_one(x in distinct_scores()) {
             prop_assert_eq!(tau_ap(&x, &x).unwrap(), 1.0);
+            // Ties too: rounding to one decimal makes many.
+            let coarse: Vec<f64> = x.iter().map(|v| (v * 10.0).round()).collect();
+            if let Ok(tau) = tau_ap(&coarse, &coarse) {
+                prop_assert_eq!(tau, 1.0);
+            }
             let reversed: Vec<f64> = x.iter().map(|value| -value).collect();
             prop_assert_eq!(tau_ap(&x, &reversed).unwrap(), -1.0);
         }
