@@ -77,9 +77,9 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
         writeln!(out, "\n## Against the complete truth\n")?;
         writeln!(
             out,
-            "| measure | official tau_b | LOU tau_b | control tau_b | classic LOU tau_b |"
+            "| measure | official tau_b | LOU tau_b | control tau_b | trial tau_b | classic LOU tau_b |"
         )?;
-        writeln!(out, "|---|---|---|---|---|")?;
+        writeln!(out, "|---|---|---|---|---|---|")?;
         for (name, m) in &summary.measures {
             if let Some(truth) = &m.truth {
                 writeln!(
@@ -94,11 +94,22 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             }
         }
     }
-    writeln!(out, "\n## Largest rank changes under the LOU ranking\n")?;
+    writeln!(
+        out,
+        "\n## Rank changes under the LOU ranking (largest drops first, up to 5 runs per measure)\n"
+    )?;
     writeln!(out, "| measure | run | team | official rank | LOU rank (mean, min–max) | dominant rank (seeds) |")?;
     writeln!(out, "|---|---|---|---|---|---|")?;
     for name in summary.measures.keys() {
-        let mut rows: Vec<_> = summary.runs.iter().filter(|r| &r.measure == name).collect();
+        let mut rows: Vec<_> = summary
+            .runs
+            .iter()
+            .filter(|r| &r.measure == name)
+            .filter(|r| r.lou_rank.min != r.official_rank || r.lou_rank.max != r.official_rank)
+            .collect();
+        if rows.is_empty() {
+            writeln!(out, "| {name} | (no run changed rank) | | | | |")?;
+        }
         rows.sort_by(|a, b| {
             (b.lou_rank.max - b.official_rank)
                 .total_cmp(&(a.lou_rank.max - a.official_rank))
@@ -126,6 +137,9 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
     writeln!(out, "| measure | officially better | officially worse | official scores | mean LOU scores | t-test p | randomization p |")?;
     writeln!(out, "|---|---|---|---|---|---|---|")?;
     for (name, m) in &summary.measures {
+        if m.swapped_pairs.is_empty() {
+            writeln!(out, "| {name} | (none) | | | | | |")?;
+        }
         for pair in &m.swapped_pairs {
             writeln!(
                 out,
