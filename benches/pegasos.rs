@@ -41,15 +41,20 @@ fn documents(count: usize, is_positive: bool, rng: &mut ChaCha8Rng) -> Vec<Spars
     (0..count).map(|_| document(is_positive, rng)).collect()
 }
 
+/// The training set over `positives` and `negatives`, in the bench's feature space.
+fn training_set<'a>(positives: &'a [SparseVec], negatives: &'a [SparseVec]) -> TrainingSet<'a> {
+    TrainingSet::new(
+        positives.iter().collect(),
+        negatives.iter().collect(),
+        DIMENSION,
+    )
+}
+
 fn fit(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let positives = documents(150, true, &mut rng);
     let negatives = documents(300, false, &mut rng);
-    let training = TrainingSet::new(
-        positives.iter().collect(),
-        negatives.iter().collect(),
-        DIMENSION,
-    );
+    let training = training_set(&positives, &negatives);
     let mut group = c.benchmark_group("fit");
     group.sample_size(10);
     group.throughput(Throughput::Elements(ITERATIONS as u64));
@@ -81,11 +86,7 @@ fn crossover(c: &mut Criterion) {
     for size in [1_000, 2_000, 3_000] {
         let positives = documents(size / 3, true, &mut rng);
         let negatives = documents(size - size / 3, false, &mut rng);
-        let training = TrainingSet::new(
-            positives.iter().collect(),
-            negatives.iter().collect(),
-            DIMENSION,
-        );
+        let training = training_set(&positives, &negatives);
         for (name, solver) in [("dual", Solver::Dual), ("primal", Solver::Primal)] {
             let params = PegasosParams::new()
                 .solver(solver)
@@ -107,11 +108,7 @@ fn score(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let positives = documents(150, true, &mut rng);
     let negatives = documents(300, false, &mut rng);
-    let training = TrainingSet::new(
-        positives.iter().collect(),
-        negatives.iter().collect(),
-        DIMENSION,
-    );
+    let training = training_set(&positives, &negatives);
     let model = PegasosParams::new()
         .check()
         .expect("valid params")

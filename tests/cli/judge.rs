@@ -212,17 +212,14 @@ fn bad_judge_input_is_explained() {
     let task = write_tiny_text_task(&task_dir);
     let out = dir.path().join("out").display().to_string();
     let task_arg = task.display().to_string();
-    let output = run([
-        "judge",
-        "--task",
-        &task_arg,
-        "--out",
-        &out,
-        "--leave-out",
-        "nobody",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let failing_judge = |extra: &[&str]| {
+        let mut args = vec!["judge", "--task", &task_arg, "--out", &out];
+        args.extend_from_slice(extra);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = failing_judge(&["--leave-out", "nobody"]);
     assert!(
         stderr.contains("no such team") && stderr.contains("team0"),
         "{stderr}"
@@ -233,25 +230,13 @@ fn bad_judge_input_is_explained() {
         "1\ttopicbax\n2\t \n3\ttopicdax\n",
     )
     .unwrap();
-    let output = run([
-        "judge",
-        "--task",
-        &task_arg,
-        "--out",
-        &out,
-        "--features",
-        "text",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = failing_judge(&["--features", "text"]);
     assert!(stderr.contains("topic 2 has no text"), "{stderr}");
 
     let mut corpus = std::fs::read_to_string(task_dir.join("corpus.tsv")).unwrap();
     corpus.push_str("a line without a tab\n");
     std::fs::write(task_dir.join("corpus.tsv"), corpus).unwrap();
-    let output = run(["judge", "--task", &task_arg, "--out", &out]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = failing_judge(&[]);
     assert!(
         stderr.contains("corpus.tsv:601: expected doc_id<TAB>text"),
         "{stderr}"
