@@ -408,10 +408,12 @@ struct Gram {
 
 impl Gram {
     /// Computes every pairwise dot product from an inverted index: the training documents'
-    /// entries are grouped by feature (a counting sort), and every pair of documents sharing a
-    /// feature gets its product added. The cost is the sum over features of the squared number
-    /// of documents holding it, at most `documents² · nnz` and far less for sparse text, with
-    /// no branchy sparse merges. Each entry sums its products in increasing feature order.
+    /// entries are grouped by feature (a counting sort), and each row is the sum, over its
+    /// document's features in increasing order, of the products with every document holding
+    /// that feature. The cost is the sum over features of the squared number of documents
+    /// holding it, at most `documents² · nnz` and far less for sparse text, with no branchy
+    /// sparse merges, and each row is written while it sits in L1. Entry `(i, j)` adds the same
+    /// products in the same order as entry `(j, i)`, so the matrix is exactly symmetric.
     fn new(documents: &[&SparseVec], dimension: usize) -> Self {
         let size = documents.len();
         let row_blocks = size.div_ceil(Block::LANES);
@@ -426,43 +428,31 @@ impl Gram {
             starts[feature + 1] += starts[feature];
         }
         let total = starts[dimension] as usize;
-        let mut postings = vec![(0_u32, 0.0_f64); total];
+        let mut postings = vec![(0_u32, 0.0_f32); total];
         let mut next = starts.clone();
         for (pos, document) in documents.iter().enumerate() {
             for &(feature, value) in document.as_pairs() {
                 let slot = &mut next[feature as usize];
-                postings[*slot as usize] = (pos as u32, f64::from(value));
+                postings[*slot as usize] = (pos as u32, value);
                 *slot += 1;
-            }
-        }
-        // Upper triangle (row <= column) in f64, mirrored and rounded once at the end.
-        let mut products = vec![0.0_f64; size * size];
-        for feature in 0..dimension {
-            let list = &postings[starts[feature] as usize..starts[feature + 1] as usize];
-            for (offset, &(row, row_value)) in list.iter().enumerate() {
-                let row_products = &mut products[row as usize * size..][..size];
-                for &(column, column_value) in &list[offset..] {
-                    row_products[column as usize] += row_value * column_value;
-                }
             }
         }
         let mut gram = Self {
             row_blocks,
             blocks: vec![Block::default(); size * row_blocks],
         };
-        for row in 0..size {
-            for column in row..size {
-                let product = products[row * size + column];
-                gram.set(row, column, product);
-                gram.set(column, row, product);
+        for (row, document) in documents.iter().enumerate() {
+            let row_values =
+                &mut flat_mut(&mut gram.blocks[row * row_blocks..][..row_blocks])[..size];
+            for &(feature, value) in document.as_pairs() {
+                let feature = feature as usize;
+                let list = &postings[starts[feature] as usize..starts[feature + 1] as usize];
+                for &(column, column_value) in list {
+                    row_values[column as usize] += f64::from(value) * f64::from(column_value);
+                }
             }
         }
         gram
-    }
-
-    #[inline]
-    fn set(&mut self, row: usize, column: usize, value: f64) {
-        self.blocks[row * self.row_blocks + column / Block::LANES].0[column % Block::LANES] = value;
     }
 
     #[inline]
@@ -497,6 +487,18 @@ fn flat(blocks: &[Block]) -> &[f64] {
     // (64 bytes, its alignment), so a slice of blocks is that many contiguous `f64`s.
     unsafe {
         std::slice::from_raw_parts(blocks.as_ptr().cast::<f64>(), blocks.len() * Block::LANES)
+    }
+}
+
+/// A row of blocks as one contiguous mutable slice of values.
+#[inline]
+fn flat_mut(blocks: &mut [Block]) -> &mut [f64] {
+    // SAFETY: as in `flat`; the borrow of `blocks` is exclusive.
+    unsafe {
+        std::slice::from_raw_parts_mut(
+            blocks.as_mut_ptr().cast::<f64>(),
+            blocks.len() * Block::LANES,
+        )
     }
 }
 
@@ -552,7 +554,10 @@ fn fit_dual(
     let gram = Gram::new(&documents, training.dimension);
     // w = scale * u with u = Σ_j coefficients[j] x_j; scores[i] = u · x_i.
     let mut coefficients = vec![0.0_f64; documents.len()];
-    let mut scores = vec![0.0_f64; gram.row_blocks * Block::LANES];
+    // Whole blocks, so that the scores are 64-byte aligned like the Gram rows: the kernel's
+    // vector loads and stores then never straddle two cache lines.
+    let mut score_blocks = vec![Block::default(); gram.row_blocks];
+    let scores = flat_mut(&mut score_blocks);
     let mut scale = 1.0_f64;
     let mut squared_norm = 0.0_f64;
     let mut projections = 0;
@@ -576,7 +581,7 @@ fn fit_dual(
         let unscaled_step = coefficient / scale;
         coefficients[a] += unscaled_step;
         coefficients[b] -= unscaled_step;
-        kernel(&mut scores, gram.row(a), gram.row(b), unscaled_step);
+        kernel(scores, gram.row(a), gram.row(b), unscaled_step);
 
         if let Some(factor) = projection_factor(lambda, squared_norm) {
             scale *= factor;
@@ -587,7 +592,7 @@ fn fit_dual(
             for coefficient in &mut coefficients {
                 *coefficient *= scale;
             }
-            for score in &mut scores {
+            for score in scores.iter_mut() {
                 *score *= scale;
             }
             scale = 1.0;
