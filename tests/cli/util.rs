@@ -17,8 +17,8 @@ where
     reusesim().args(args).output().expect("the binary runs")
 }
 
-/// The binary's standard output of a successful run, or a panic showing its stderr.
-pub fn stdout_of<I, S>(args: I) -> String
+/// The output of a successful run, or a panic showing its stderr.
+pub fn run_ok<I, S>(args: I) -> Output
 where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
@@ -29,7 +29,16 @@ where
         "reusesim failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout).expect("utf-8 output")
+    output
+}
+
+/// The binary's standard output of a successful run, or a panic showing its stderr.
+pub fn stdout_of<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    String::from_utf8(run_ok(args).stdout).expect("utf-8 output")
 }
 
 /// A file of the shared TREC data, or `None` (with a message) when `REUSESIM_DATA` is unset.
