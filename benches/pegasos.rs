@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reusesim::judge::pegasos::{PegasosParams, Solver};
-use reusesim::judge::sparse::SparseVec;
+use reusesim::base::sparse::SparseVec;
 use reusesim::judge::{Scorer, TrainingSet};
 
 const SEED: u64 = 2024;

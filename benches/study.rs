@@ -12,7 +12,7 @@ use std::time::Instant;
 use reusesim::eval::parse_measures;
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
-use reusesim::judge::collection::{CandidateSource, Collection};
+use reusesim::collection::{CandidateSource, Collection};
 use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
 use reusesim::judge::schedule::Schedule;
 use reusesim::sim::study::{held_out_teams, run_study, StudySettings};

@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use reusesim::eval::format::Format;
 use reusesim::judge::cal::LearnerChoice;
-use reusesim::judge::collection::{CandidateSource, FeatureChoice};
+use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::judge::schedule::Schedule;
 use reusesim::report::plots::FigureFormat;
 

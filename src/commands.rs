@@ -13,7 +13,7 @@ use crate::cli::{
 use reusesim::eval::{self, format, EvalOptions, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
-use reusesim::judge::collection::Collection;
+use reusesim::collection::Collection;
 use reusesim::Warning;
 
 /// Prints a warning on stderr.
@@ -292,7 +292,7 @@ pub fn plot(args: PlotArgs) -> Result<()> {
 
 /// `reusesim synth`.
 pub fn synth(args: SynthArgs) -> Result<()> {
-    use reusesim::judge::collection::CandidateSource;
+    use reusesim::collection::CandidateSource;
     use reusesim::synth::write::TaskLayout;
     let started = std::time::Instant::now();
     let name = args.preset.params().name.to_string();

@@ -5,10 +5,10 @@
 #![warn(missing_docs)]
 
 pub mod audit;
-pub mod error;
+pub mod base;
+pub mod collection;
 pub mod eval;
 pub mod features;
-pub mod ids;
 pub mod io;
 pub mod judge;
 pub mod report;
@@ -16,4 +16,4 @@ pub mod sim;
 pub mod stats;
 pub mod synth;
 
-pub use error::{Error, ParseError, ParseErrorKind, Result, Warning};
+pub use base::error::{Error, LearnerError, ParseError, ParseErrorKind, Result, Warning};

@@ -2,7 +2,7 @@
 //! if not, which documents should be judged?
 //!
 //! This module owns the audit's figures and rules; it reads the task through
-//! [`crate::judge::collection::Collection`], scores with [`crate::eval::score_topic`] (no measure
+//! [`crate::collection::Collection`], scores with [`crate::eval::score_topic`] (no measure
 //! is re-implemented here) and compares with a leave-team-out study ([`crate::sim::study`] or the
 //! `runs.tsv` of an earlier `simulate`). It never prints: [`audit_run`] returns an
 //! [`AuditReport`] and warnings; [`write_markdown`] and serde render it.
@@ -67,15 +67,16 @@ use rand::Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{Error, Result, Warning};
+use crate::base::error::{Error, Result, Warning};
 use crate::eval::{
     score_topic, EvalOptions, Evaluator, Family, GradeCounts, JudgedRanking, Measure,
 };
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
-use crate::judge::collection::{CandidateSource, Collection, DocId, FeatureChoice, TopicData};
+use crate::base::DocId;
+use crate::collection::{CandidateSource, Collection, FeatureChoice, TopicData};
 
 pub use markdown::write_markdown;
 
@@ -710,7 +711,7 @@ fn audit_topic(
     let mut upper = Vec::new();
     score_scenario(&vec![Some(top_grade); unjudged_positions.len()], &mut upper);
 
-    let mut rng = crate::sim::seed::topic_rng(AUDIT_SEED, &topic.id);
+    let mut rng = crate::base::seed::topic_rng(AUDIT_SEED, &topic.id);
     let mut samples = Vec::with_capacity(SAMPLES);
     let mut drawn: Vec<Option<Grade>> = vec![None; unjudged_positions.len()];
     for _ in 0..SAMPLES {
@@ -899,7 +900,7 @@ pub struct StudyRunRow {
 /// # Errors
 /// A [`crate::ParseError`] naming the file and line for a missing file, column or number.
 pub fn read_runs_tsv(path: &Path) -> Result<Vec<StudyRunRow>> {
-    use crate::error::{ParseError, ParseErrorKind};
+    use crate::base::error::{ParseError, ParseErrorKind};
     let text = crate::io::gz::read_to_string(path)?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines

@@ -25,11 +25,12 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::error::Result;
+use crate::base::error::Result;
 use crate::features::runs::run_feature_vector;
-use crate::judge::collection::{Collection, DocId, TopicData, Vectors};
+use crate::base::DocId;
+use crate::collection::{Collection, TopicData, Vectors};
 use crate::judge::logistic::{fit_logistic, DEFAULT_MAX_ITERATIONS};
-use crate::judge::sparse::SparseVec;
+use crate::base::sparse::SparseVec;
 use crate::judge::TrainingSet;
 
 /// The L2 penalty of the audit's logistic regression (linfa-logistic minimises the summed log
@@ -64,7 +65,7 @@ pub struct TopicProbabilities {
 }
 
 fn fold_of(name: &str) -> u64 {
-    crate::sim::seed::splitmix64(crate::sim::seed::fnv1a(name.as_bytes())) % FOLDS
+    crate::base::seed::splitmix64(crate::base::seed::fnv1a(name.as_bytes())) % FOLDS
 }
 
 /// The run features of `docs` for `topic`: every run of the collection counts.

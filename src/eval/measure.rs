@@ -6,9 +6,9 @@
 
 use std::fmt;
 
-use crate::error::Error;
+use crate::base::error::Error;
 use crate::eval::registry::{CutoffRule, Family, FamilyInfo, FAMILIES};
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// One measure to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

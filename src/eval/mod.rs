@@ -16,8 +16,9 @@ mod tests;
 
 use std::collections::BTreeMap;
 
-use crate::error::Warning;
-use crate::io::qrels::{Grade, Qrels};
+use crate::base::error::Warning;
+use crate::base::Grade;
+use crate::io::qrels::Qrels;
 use crate::io::run::Run;
 
 pub use measure::Measure;

@@ -3,7 +3,8 @@
 //! (trec_eval's `RES_RELS`), so the string-keyed evaluator and the id-keyed simulation share one
 //! implementation of each measure.
 
-use crate::io::qrels::{Grade, TopicQrels};
+use crate::base::Grade;
+use crate::io::qrels::TopicQrels;
 
 /// How many judged documents a topic has at each grade, negative grades included.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use crate::eval::measures::{ap, bpref, counts, judged, ncg, ndcg, precision, recall, rr};
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// A measure family: one formula, possibly taking a cutoff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,7 +4,7 @@
 //! held-out team's runs are "unavailable": removed from the features as if the team never
 //! existed. The fraction is feature number `run_count`.
 
-use crate::judge::sparse::SparseVec;
+use crate::base::sparse::SparseVec;
 
 /// The constant of reciprocal-rank fusion (Cormack, Clarke and Büttcher 2009).
 pub const RANK_OFFSET: f64 = 60.0;

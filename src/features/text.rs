@@ -44,9 +44,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::features::porter::stem_in_place;
-use crate::ids::Interner;
+use crate::base::ids::Interner;
 use crate::io::corpus::for_each_document;
 
 /// A sparse feature vector as `(feature index, weight)` pairs, sorted by index, indices

@@ -20,7 +20,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::error::{excerpt, ParseError, ParseErrorKind, Result};
+use crate::base::error::{excerpt, ParseError, ParseErrorKind, Result};
 
 /// The layout named in the error for a line without a tab.
 const EXPECTED_LAYOUT: &str = "doc_id<TAB>text (or id<TAB>url<TAB>title<TAB>body)";

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::base::error::{ParseError, ParseErrorKind};
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 const BUFFER_BYTES: usize = 256 * 1024;

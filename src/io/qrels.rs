@@ -7,11 +7,9 @@ use rustc_hash::FxHashMap;
 use std::io::Write;
 use std::path::Path;
 
-use crate::error::{excerpt, ParseError, ParseErrorKind};
+use crate::base::error::{excerpt, ParseError, ParseErrorKind};
+use crate::base::Grade;
 use crate::io::gz::LineReader;
-
-/// A relevance grade. Negative grades mean "judged, unusable".
-pub type Grade = i32;
 
 /// The judgments of one topic.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap;
 
-use crate::error::{excerpt, ParseError, ParseErrorKind};
+use crate::base::error::{excerpt, ParseError, ParseErrorKind};
 use crate::io::gz::LineReader;
 
 /// One retrieved document with its score.

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::error::{Error, ParseError, ParseErrorKind, Result};
-use crate::io::qrels::{read_qrels, Grade, Qrels};
+use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::base::Grade;
+use crate::io::qrels::{read_qrels, Qrels};
 use crate::io::run::{read_runs, Run};
 use crate::io::teams::{read_teams, Teams};
 use crate::io::topics::{read_topics, Topics};

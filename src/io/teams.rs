@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::error::{excerpt, ParseError, ParseErrorKind};
+use crate::base::error::{excerpt, ParseError, ParseErrorKind};
 use crate::io::gz::LineReader;
 
 /// The team of one run and whether the run was pooled.

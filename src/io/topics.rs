@@ -6,7 +6,7 @@ use std::path::Path;
 
 use quick_xml::events::Event;
 
-use crate::error::{ParseError, ParseErrorKind};
+use crate::base::error::{ParseError, ParseErrorKind};
 use crate::io::gz;
 
 /// Topic id → topic text.

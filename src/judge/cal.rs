@@ -7,15 +7,16 @@
 use rand::Rng;
 use rustc_hash::FxHashSet;
 
-use crate::error::Result;
+use crate::base::error::Result;
 use crate::eval::ranking::is_relevant_grade;
 use crate::features::runs::{pseudo_positive, run_feature_vector};
-use crate::io::qrels::Grade;
-use crate::judge::collection::{CandidateSource, Collection, DocId, TopicData, Vectors};
+use crate::base::Grade;
+use crate::base::DocId;
+use crate::collection::{CandidateSource, Collection, TopicData, Vectors};
 use crate::judge::logistic::{self, fit_logistic};
 use crate::judge::pegasos::{PegasosParams, PegasosValidParams};
 use crate::judge::schedule::Schedule;
-use crate::judge::sparse::SparseVec;
+use crate::base::sparse::SparseVec;
 use crate::judge::{Scorer, TrainingSet};
 
 /// The number of presumed non-relevant documents drawn afresh for every retrain (HiCAL's).
@@ -173,7 +174,7 @@ pub fn judge_topic(
     settings: &JudgeSettings,
 ) -> Result<TopicJudging> {
     let topic = &collection.topics[topic_index];
-    let mut rng = crate::sim::seed::topic_rng(settings.seed, &topic.id);
+    let mut rng = crate::base::seed::topic_rng(settings.seed, &topic.id);
     let level = collection.relevance_level;
     let assess = |doc: DocId| match topic.grades.get(&doc) {
         Some(&grade) => (grade, true),

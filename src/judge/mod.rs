@@ -11,17 +11,16 @@
 //! the judge sees it ([`collection`]); feature extraction lives in [`crate::features`].
 
 pub mod cal;
-pub mod collection;
 pub mod logistic;
 pub mod pegasos;
 pub mod schedule;
-pub mod sparse;
 
-use sparse::SparseVec;
+use crate::base::error::LearnerError;
+use crate::base::sparse::SparseVec;
 
-use crate::error::Error;
+use crate::base::error::Error;
 use crate::io::task::Task;
-use collection::{CandidateSource, FeatureChoice};
+use crate::collection::{CandidateSource, FeatureChoice};
 
 /// Whether the judge uses text features, given the task and the choices made.
 ///
@@ -71,45 +70,6 @@ pub fn excluded_runs(task: &Task, teams: &[String]) -> crate::Result<Vec<bool>> 
         .iter()
         .map(|run| teams.iter().any(|team| team == task.team_of(&run.tag)))
         .collect())
-}
-
-/// Why a learner could not be configured or trained.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum LearnerError {
-    /// The regularisation parameter is zero, negative or not finite.
-    #[error("lambda must be a positive, finite number, found {0}")]
-    InvalidLambda(f64),
-    /// The logistic regularisation parameter is zero, negative or not finite.
-    #[error("alpha must be a positive, finite number, found {0}")]
-    InvalidAlpha(f64),
-    /// The number of iterations is zero.
-    #[error("iterations must be at least 1, found 0")]
-    ZeroIterations,
-    /// The training set has no positive document.
-    #[error("the training set must hold at least one positive document, found none")]
-    NoPositives,
-    /// The training set has no negative document.
-    #[error("the training set must hold at least one negative document, found none")]
-    NoNegatives,
-    /// A sparse vector was given a NaN or infinite value.
-    #[error("feature {feature} has value {value}; values must be finite")]
-    NonFiniteValue {
-        /// The feature index.
-        feature: u32,
-        /// The value given.
-        value: f32,
-    },
-    /// A training document uses a feature outside the declared dimension.
-    #[error("feature {feature} is outside the training set's dimension {dimension}")]
-    FeatureOutOfRange {
-        /// The offending feature index.
-        feature: u32,
-        /// The declared number of features.
-        dimension: usize,
-    },
-    /// linfa-logistic refused the problem; the message is its own.
-    #[error("logistic regression failed: {0}")]
-    Logistic(String),
 }
 
 /// The documents one retrain learns from, borrowed from wherever they are owned (the corpus, a

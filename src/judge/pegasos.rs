@@ -30,8 +30,9 @@
 
 use rand::Rng;
 
-use super::sparse::SparseVec;
-use super::{LearnerError, Scorer, TrainingSet};
+use crate::base::sparse::SparseVec;
+use super::{Scorer, TrainingSet};
+use crate::base::error::LearnerError;
 use crate::Result;
 
 /// The default regularisation parameter (HiCAL's).

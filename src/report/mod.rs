@@ -8,7 +8,7 @@ pub mod summary;
 
 use std::path::Path;
 
-use crate::error::Result;
+use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 use crate::judge::cal::{to_qrels, write_traces};
 use crate::sim::study::StudyOutcome;

@@ -546,7 +546,7 @@ pub fn deviations(
     budget: Option<usize>,
 ) -> Vec<String> {
     use crate::judge::cal::LearnerChoice;
-    use crate::judge::collection::CandidateSource;
+    use crate::collection::CandidateSource;
     let mut deviations = Vec::new();
     if !use_text {
         deviations.push(

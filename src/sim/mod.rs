@@ -1,5 +1,4 @@
 //! Simulation plumbing shared by the judge and the leave-team-out study.
 
 pub mod scoring;
-pub mod seed;
 pub mod study;

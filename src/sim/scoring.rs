@@ -4,8 +4,10 @@
 //! measure functions `reusesim eval` uses (so both agree by construction, and a test checks it).
 
 use crate::eval::{self, GradeCounts, JudgedRanking, Measure};
-use crate::io::qrels::{Grade, Qrels};
-use crate::judge::collection::{Collection, DocId};
+use crate::base::Grade;
+use crate::io::qrels::Qrels;
+use crate::base::DocId;
+use crate::collection::Collection;
 
 /// One topic of a qrels, ready for scoring.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,11 +9,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::error::Result;
+use crate::base::error::Result;
 use crate::eval::Measure;
 use crate::io::task::Task;
 use crate::judge::cal::{judge_topic, pool_of, JudgeSettings, TopicJudging};
-use crate::judge::collection::{Collection, DocId};
+use crate::base::DocId;
+use crate::collection::Collection;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 
 /// What the study does.

@@ -17,9 +17,9 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 use crate::features::text::stemmed_terms;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 use crate::synth::presets::PresetParams;
 use crate::synth::{sub_seed, Part};
 

@@ -32,8 +32,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashSet;
 
-use crate::error::{Error, Result};
-use crate::io::qrels::{Grade, Qrels};
+use crate::base::error::{Error, Result};
+use crate::base::Grade;
+use crate::io::qrels::Qrels;
 use crate::io::run::Run;
 use crate::io::teams::{TeamEntry, Teams};
 use crate::io::topics::Topics;
@@ -66,7 +67,7 @@ pub enum Part {
     Budgets = 8,
 }
 
-pub use crate::sim::seed::splitmix64;
+pub use crate::base::seed::splitmix64;
 
 /// Combines a key with a value: `splitmix64(key ^ splitmix64(value))`.
 pub fn mix(key: u64, value: u64) -> u64 {
@@ -381,7 +382,7 @@ pub fn build_task(
     judge: &crate::judge::cal::JudgeSettings,
 ) -> Result<SynthReport> {
     use crate::judge::cal::{judge_trial, to_qrels};
-    use crate::judge::collection::Collection;
+    use crate::collection::Collection;
     let world = generate(preset, seed)?;
     write::write_task(&world, out_dir, layout, None)?;
     let task = crate::io::task::Task::open(&out_dir.join("task.toml"))?;

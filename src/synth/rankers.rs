@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 use crate::io::run::{RankedDoc, Run, RunTopic};
 use crate::synth::corpus::{Corpus, DocumentRole, TopicalIndex};
 use crate::synth::presets::PresetParams;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::{Compression, GzBuilder};
 
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 use crate::io::atomic::write_atomically;
 use crate::io::qrels::Qrels;
 use crate::synth::rankers::score_text;

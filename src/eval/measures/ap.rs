@@ -3,7 +3,7 @@
 //! Cite: Buckley and Voorhees, "Evaluating evaluation measure stability", SIGIR 2000.
 
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// The mean of the precision at each relevant retrieved document, over all relevant documents.
 pub fn average_precision(

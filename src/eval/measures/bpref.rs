@@ -4,7 +4,7 @@
 //! "Retrieval evaluation with incomplete information", SIGIR 2004.
 
 use crate::eval::ranking::{is_relevant_grade, JudgedRanking};
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// bpref over the whole ranking (or the top `cutoff`).
 pub fn bpref(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {

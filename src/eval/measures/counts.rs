@@ -2,7 +2,7 @@
 //! summary over topics is a sum, not a mean, as in trec_eval.
 
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// The number of retrieved documents (in the top `cutoff`, if given).
 pub fn retrieved(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {

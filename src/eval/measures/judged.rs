@@ -7,7 +7,7 @@
 //!   grade ("in the pool but unjudged") counts as unjudged.
 
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// The judged fraction of the top min(`cutoff`, retrieved).
 pub fn judged(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {

@@ -4,7 +4,7 @@
 //! grades; grades <= 0 gain nothing.
 
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// Gain in the top `cutoff` over the ideal gain in the top `cutoff`; 0 when nothing is relevant.
 pub fn ncg(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {

@@ -4,7 +4,7 @@
 //! (trec_eval's default). Cite: Järvelin and Kekäläinen, ACM TOIS 20(4), 2002.
 
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// The log2(rank + 1) discount of the document at 0-based position `pos`.
 #[inline]

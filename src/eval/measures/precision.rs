@@ -3,7 +3,7 @@
 //! Also `Rprec`: precision at rank R, R the number of relevant documents.
 
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// Relevant documents in the top `cutoff`, divided by `cutoff`.
 pub fn precision(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {

@@ -2,7 +2,7 @@
 //! documents (0 when the topic has none).
 
 use crate::eval::ranking::JudgedRanking;
-use crate::io::qrels::Grade;
+use crate::base::Grade;
 
 /// Relevant documents in the top `cutoff` (all retrieved without one) over all relevant ones.
 pub fn recall(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {

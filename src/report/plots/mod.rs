@@ -27,7 +27,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 use crate::io::atomic::write_atomically;
 use results::StudyResults;
 

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{excerpt, ParseError, ParseErrorKind, Result};
+use crate::base::error::{excerpt, ParseError, ParseErrorKind, Result};
 
 /// One run's figures for one measure (a row of `runs.tsv`).
 #[derive(Debug, Clone, PartialEq)]

@@ -3,6 +3,9 @@
 
 use std::collections::HashMap;
 
+/// An interned document: its dense id in the collection's [`Interner`].
+pub type DocId = u32;
+
 /// Maps names to dense ids (0, 1, 2, ... in first-seen order) and back.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {

@@ -5,7 +5,7 @@
 //! Unlike Sofia-ML there is no bias feature: HiCAL's pairwise ROC loop trains on differences of
 //! documents, in which a bias cancels (see [`crate::judge::pegasos`]).
 
-use super::LearnerError;
+use crate::base::error::LearnerError;
 
 /// A sparse vector of `f32` values indexed by `u32` feature.
 ///

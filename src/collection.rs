@@ -6,15 +6,14 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 use crate::features::text::TextFeatures;
-use crate::ids::Interner;
-use crate::io::qrels::{Grade, Qrels};
+use crate::base::ids::Interner;
+use crate::base::DocId;
+use crate::base::Grade;
+use crate::io::qrels::Qrels;
 use crate::io::task::Task;
-use crate::judge::sparse::SparseVec;
-
-/// An interned document.
-pub type DocId = u32;
+use crate::base::sparse::SparseVec;
 
 /// Which features the judge learns from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -218,7 +217,7 @@ impl Collection {
             .collect();
         let is_sampled = |name: &str| {
             sample_rate >= 1.0
-                || (crate::sim::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64) < sample_rate
+                || (crate::base::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64) < sample_rate
         };
         let features =
             TextFeatures::from_corpus(corpus, |name| needed.contains(name) || is_sampled(name))?;

@@ -105,7 +105,7 @@ pub enum Error {
     },
     /// A learner could not be configured or trained.
     #[error(transparent)]
-    Learner(#[from] crate::judge::LearnerError),
+    Learner(#[from] LearnerError),
     /// The inputs are individually valid but do not fit together, or a setting is invalid.
     #[error("{0}")]
     Invalid(String),
@@ -176,4 +176,43 @@ pub enum Warning {
         /// Whether the task's run of that tag contributed to the pool.
         is_pooled: bool,
     },
+}
+
+/// Why a learner could not be configured or trained.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LearnerError {
+    /// The regularisation parameter is zero, negative or not finite.
+    #[error("lambda must be a positive, finite number, found {0}")]
+    InvalidLambda(f64),
+    /// The logistic regularisation parameter is zero, negative or not finite.
+    #[error("alpha must be a positive, finite number, found {0}")]
+    InvalidAlpha(f64),
+    /// The number of iterations is zero.
+    #[error("iterations must be at least 1, found 0")]
+    ZeroIterations,
+    /// The training set has no positive document.
+    #[error("the training set must hold at least one positive document, found none")]
+    NoPositives,
+    /// The training set has no negative document.
+    #[error("the training set must hold at least one negative document, found none")]
+    NoNegatives,
+    /// A sparse vector was given a NaN or infinite value.
+    #[error("feature {feature} has value {value}; values must be finite")]
+    NonFiniteValue {
+        /// The feature index.
+        feature: u32,
+        /// The value given.
+        value: f32,
+    },
+    /// A training document uses a feature outside the declared dimension.
+    #[error("feature {feature} is outside the training set's dimension {dimension}")]
+    FeatureOutOfRange {
+        /// The offending feature index.
+        feature: u32,
+        /// The declared number of features.
+        dimension: usize,
+    },
+    /// linfa-logistic refused the problem; the message is its own.
+    #[error("logistic regression failed: {0}")]
+    Logistic(String),
 }
