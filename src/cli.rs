@@ -2,13 +2,22 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
+use reusesim::base::choice::Choice;
 
 use reusesim::eval::format::Format;
 use reusesim::judge::cal::LearnerChoice;
 use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::judge::schedule::Schedule;
 use reusesim::report::plots::FigureFormat;
+
+/// A value parser for a library setting with named variants: clap lists and checks the names,
+/// the library owns them.
+fn choice<T: Choice + Clone + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::ALL.iter().map(|variant| variant.name()))
+        .map(|name| T::from_name(&name).expect("clap accepts only the listed names"))
+}
 
 /// Tests whether IR test collections built by pooling plus active-learning judging are reusable.
 #[derive(Debug, Parser)]
@@ -78,7 +87,7 @@ pub struct AuditArgs {
     #[arg(long, value_name = "LIST", default_value = reusesim::audit::DEFAULT_AUDIT_MEASURES)]
     pub measures: String,
     /// Features of the judge model: text (needs a corpus and topics), runs, or auto.
-    #[arg(long, value_enum, default_value_t = FeatureChoice::Auto)]
+    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = FeatureChoice::Auto)]
     pub features: FeatureChoice,
     /// Output layout.
     #[arg(long, value_enum, default_value_t = AuditFormat::Md)]
@@ -92,19 +101,19 @@ pub struct AuditArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct JudgeArgs {
     /// Features: text (HiCAL's, needs a corpus and topics), runs, or auto (text when possible).
-    #[arg(long, value_enum, default_value_t = FeatureChoice::Auto)]
+    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = FeatureChoice::Auto)]
     pub features: FeatureChoice,
     /// The learner retrained after each batch.
-    #[arg(long, value_enum, default_value_t = LearnerChoice::Pegasos)]
+    #[arg(long, value_parser = choice::<LearnerChoice>(), default_value_t = LearnerChoice::Pegasos)]
     pub learner: LearnerChoice,
     /// Pegasos iterations per retrain (HiCAL: 200000).
     #[arg(long, default_value_t = reusesim::judge::pegasos::DEFAULT_ITERATIONS)]
     pub iterations: usize,
     /// Batch schedule: bmi (batches grow by ceil(B/10)) or one (retrain after every judgment).
-    #[arg(long, value_enum, default_value_t = Schedule::Bmi)]
+    #[arg(long, value_parser = choice::<Schedule>(), default_value_t = Schedule::Bmi)]
     pub schedule: Schedule,
     /// Candidates: documents the runs retrieved for the topic, or the whole corpus (HiCAL's).
-    #[arg(long, value_enum, default_value_t = CandidateSource::Retrieved)]
+    #[arg(long, value_parser = choice::<CandidateSource>(), default_value_t = CandidateSource::Retrieved)]
     pub candidates: CandidateSource,
     /// Pool depth (default: the task's).
     #[arg(long, value_name = "K")]
@@ -162,7 +171,7 @@ pub struct PlotArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Which files to write for each figure.
-    #[arg(long, value_enum, default_value_t = FigureFormat::Both)]
+    #[arg(long, value_parser = choice::<FigureFormat>(), default_value_t = FigureFormat::Both)]
     pub format: FigureFormat,
 }
 
@@ -171,7 +180,7 @@ pub struct PlotArgs {
 pub struct SynthArgs {
     /// The shape: default (passage-like, small enough for a fast study) or dl19 (TREC DL 2019
     /// document-task shape).
-    #[arg(long, value_enum, default_value_t = reusesim::synth::Preset::Default)]
+    #[arg(long, value_parser = choice::<reusesim::synth::Preset>(), default_value_t = reusesim::synth::Preset::Default)]
     pub preset: reusesim::synth::Preset,
     /// The seed.
     #[arg(long, default_value_t = 2019)]
@@ -232,7 +241,7 @@ pub struct EvalArgs {
     #[arg(short = 'M', long = "max-docs", value_name = "N")]
     pub max_docs: Option<usize>,
     /// Output layout.
-    #[arg(long, value_enum, default_value_t = Format::Trec)]
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Trec)]
     pub format: Format,
     /// The qrels file (`qid iter docid grade`; plain or gzip).
     pub qrels: PathBuf,

@@ -2,6 +2,7 @@
 //! the runs that retrieved them, the assessor's grades by document id, and the document vectors
 //! (text features read from the corpus once, or run features built per trial).
 
+use crate::base::choice::choice_enum;
 use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -15,26 +16,26 @@ use crate::io::qrels::Qrels;
 use crate::io::task::Task;
 use crate::base::sparse::SparseVec;
 
-/// Which features the judge learns from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FeatureChoice {
-    /// Text when the task has a corpus and topics, else runs.
-    Auto,
-    /// HiCAL's tf-idf text features.
-    Text,
-    /// Run features (one per run, plus the fraction of runs).
-    Runs,
+choice_enum! {
+    /// Which features the judge learns from.
+    pub enum FeatureChoice {
+        /// Text when the task has a corpus and topics, else runs.
+        Auto = "auto",
+        /// HiCAL's tf-idf text features.
+        Text = "text",
+        /// Run features (one per run, plus the fraction of runs).
+        Runs = "runs",
+    }
 }
 
-/// Where CAL looks for documents to judge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CandidateSource {
-    /// Every document a run of the task retrieved for the topic, at full depth.
-    Retrieved,
-    /// The whole corpus (HiCAL's choice); text features only.
-    Corpus,
+choice_enum! {
+    /// Where CAL looks for documents to judge.
+    pub enum CandidateSource {
+        /// Every document a run of the task retrieved for the topic, at full depth.
+        Retrieved = "retrieved",
+        /// The whole corpus (HiCAL's choice); text features only.
+        Corpus = "corpus",
+    }
 }
 
 /// A corpus at most this large (bytes on disk) has every document's vector kept, so random

@@ -1,5 +1,6 @@
 //! The base layer: what every other module may use and nothing here imports from above.
 //!
+//! - [`choice`]: settings with a fixed list of names, spelled once for CLI, JSON and reports;
 //! - [`error`]: the crate's error types (file and line for bad input, learner errors, warnings);
 //! - [`ids`]: interned names and the document id;
 //! - [`relevance`]: grades and the one rule that decides relevance;
@@ -9,6 +10,7 @@
 //! Layers above: io → eval, features → collection → judge → sim → report → audit → cli
 //! (see the README's architecture paragraph).
 
+pub mod choice;
 pub mod error;
 pub mod ids;
 pub mod relevance;

@@ -2,21 +2,23 @@
 //! topic or `all`, TAB, value to 4 decimals, counts as integers), JSON (run tag → measure →
 //! `all` or topic → value at full precision), or TSV (`run measure topic value`).
 
+use crate::base::choice::choice_enum;
 use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
 use crate::eval::{Measure, RunEvaluation};
 
-/// An output layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// trec_eval's text layout.
-    Trec,
-    /// One JSON object.
-    Json,
-    /// Tab-separated values with a header.
-    Tsv,
+choice_enum! {
+    /// An output layout.
+    pub enum Format {
+        /// trec_eval's text layout.
+        Trec = "trec",
+        /// One JSON object.
+        Json = "json",
+        /// Tab-separated values with a header.
+        Tsv = "tsv",
+    }
 }
 
 /// Writes evaluations in `format`; per-topic values only when `per_topic` (trec_eval `-q`).

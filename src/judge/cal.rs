@@ -4,6 +4,7 @@
 //! judgment budget is spent. The assessor is simulated by a qrels: its grade when it judged the
 //! document, else 0 and "never officially judged".
 
+use crate::base::choice::choice_enum;
 use rand::Rng;
 use rustc_hash::FxHashSet;
 
@@ -22,14 +23,14 @@ use crate::judge::{Scorer, TrainingSet};
 /// The number of presumed non-relevant documents drawn afresh for every retrain (HiCAL's).
 pub const RANDOM_NEGATIVES: usize = 100;
 
-/// The learner the judge retrains.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LearnerChoice {
-    /// HiCAL's logistic Pegasos in a pairwise ROC loop.
-    Pegasos,
-    /// L2-regularised logistic regression (linfa-logistic), for dense run features.
-    Logistic,
+choice_enum! {
+    /// The learner the judge retrains.
+    pub enum LearnerChoice {
+        /// HiCAL's logistic Pegasos in a pairwise ROC loop.
+        Pegasos = "pegasos",
+        /// L2-regularised logistic regression (linfa-logistic), for dense run features.
+        Logistic = "logistic",
+    }
 }
 
 /// How one judging run is done.

@@ -1,14 +1,16 @@
 //! Batch schedules: how many documents each CAL batch judges before the model is retrained.
 
-/// A batch schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Schedule {
-    /// BMI / AutoTAR (Cormack and Grossman): B starts at 1 and grows by ceil(B/10) after each
-    /// batch, so retrains thin out as judging goes on.
-    Bmi,
-    /// Retrain after every judgment (the web mode NIST assessors used).
-    One,
+use crate::base::choice::choice_enum;
+
+choice_enum! {
+    /// A batch schedule.
+    pub enum Schedule {
+        /// BMI / AutoTAR (Cormack and Grossman): B starts at 1 and grows by ceil(B/10) after each
+        /// batch, so retrains thin out as judging goes on.
+        Bmi = "bmi",
+        /// Retrain after every judgment (the web mode NIST assessors used).
+        One = "one",
+    }
 }
 
 impl Schedule {

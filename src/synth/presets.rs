@@ -5,17 +5,19 @@
 //! 2019 document task (43 topics, 11 teams, 38 runs, 150 to 600 judgments per topic) and is
 //! meant for benchmarks. This module holds numbers only; [`super::generate`] uses them.
 
+use crate::base::choice::choice_enum;
 use std::ops::RangeInclusive;
 
-/// A named collection shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
-pub enum Preset {
-    /// Passage-like and small: 14 topics, 9 teams, 27 runs, 20,000 documents of 40 to 60
-    /// distinct terms, 80 to 300 judgments per topic.
-    Default,
-    /// TREC DL 2019 document-task shape: 43 topics, 11 teams, 38 runs, 200,000 documents of
-    /// about 200 distinct terms, 150 to 600 judgments per topic.
-    Dl19,
+choice_enum! {
+    /// A named collection shape.
+    pub enum Preset {
+        /// Passage-like and small: 14 topics, 9 teams, 27 runs, 20,000 documents of 40 to 60
+        /// distinct terms, 80 to 300 judgments per topic.
+        Default = "default",
+        /// TREC DL 2019 document-task shape: 43 topics, 11 teams, 38 runs, 200,000 documents of
+        /// about 200 distinct terms, 150 to 600 judgments per topic.
+        Dl19 = "dl19",
+    }
 }
 
 /// The numbers that shape a synthetic collection.
@@ -114,15 +116,6 @@ impl Preset {
                 pool_depth: 10,
             },
         }
-    }
-}
-
-impl std::fmt::Display for Preset {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str(match self {
-            Preset::Default => "default",
-            Preset::Dl19 => "dl19",
-        })
     }
 }
 

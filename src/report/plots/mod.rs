@@ -21,6 +21,7 @@ mod scatter;
 mod tau;
 mod truth;
 
+use crate::base::choice::choice_enum;
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
@@ -38,15 +39,16 @@ pub const HEIGHT: u32 = 700;
 /// Width of the legend column at the right of each figure.
 const LEGEND_WIDTH: u32 = 210;
 
-/// Which files to write for each figure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FigureFormat {
-    /// PNG only.
-    Png,
-    /// SVG only.
-    Svg,
-    /// PNG and SVG.
-    Both,
+choice_enum! {
+    /// Which files to write for each figure.
+    pub enum FigureFormat {
+        /// PNG only.
+        Png = "png",
+        /// SVG only.
+        Svg = "svg",
+        /// PNG and SVG.
+        Both = "both",
+    }
 }
 
 impl FigureFormat {
