@@ -194,13 +194,13 @@ impl Collection {
     fn read_text_features(&mut self, task: &Task) -> Result<()> {
         let corpus = task.manifest.corpus.as_deref().ok_or_else(|| {
             Error::Invalid(format!(
-                "task {}: text features need a corpus; use --features runs",
+                "task {}: text features need a corpus (run features do not)",
                 task.manifest.name
             ))
         })?;
         let topic_texts = task.topics.as_ref().ok_or_else(|| {
             Error::Invalid(format!(
-                "task {}: text features need topic texts; use --features runs",
+                "task {}: text features need topic texts (run features do not)",
                 task.manifest.name
             ))
         })?;

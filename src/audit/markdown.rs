@@ -136,7 +136,7 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
         if report.to_judge.len() > LISTED_DOCUMENTS {
             writeln!(
                 out,
-                "\n… {} more (all of them with --emit-pool or --format json).",
+                "\n… {} more (all of them in the JSON report and the emitted pool).",
                 report.to_judge.len() - LISTED_DOCUMENTS
             )?;
         }

@@ -779,7 +779,7 @@ fn compare_with_study(
         StudySource::Skip => Ok((
             collection,
             StudyComparison {
-                source: "skipped (--study-seeds 0)".to_string(),
+                source: "skipped: no study seeds".to_string(),
                 measures: Vec::new(),
             },
         )),

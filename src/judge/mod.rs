@@ -46,7 +46,7 @@ pub fn resolve_features(
     };
     if candidates == CandidateSource::Corpus && !use_text {
         return Err(Error::Invalid(
-            "--candidates corpus needs text features (a corpus to draw candidates from)".into(),
+            "corpus candidates need text features (a corpus to draw candidates from)".into(),
         ));
     }
     Ok(use_text)
@@ -60,7 +60,7 @@ pub fn excluded_runs(task: &Task, teams: &[String]) -> crate::Result<Vec<bool>> 
     let known = task.teams.team_names();
     if let Some(unknown) = teams.iter().find(|team| !known.contains(&team.as_str())) {
         return Err(Error::Invalid(format!(
-            "--leave-out {unknown:?}: no such team in task {}; teams: {}",
+            "no team {unknown:?} in task {}; teams: {}",
             task.manifest.name,
             known.join(", ")
         )));

@@ -110,7 +110,7 @@ pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<S
             for team in teams {
                 if !pooled.contains(team.as_str()) {
                     return Err(crate::Error::Invalid(format!(
-                        "--teams {team:?}: not a team with a pooled run in task {}; teams: {}",
+                        "team {team:?} has no pooled run in task {}; teams with one: {}",
                         task.manifest.name,
                         pooled.iter().copied().collect::<Vec<_>>().join(", ")
                     )));

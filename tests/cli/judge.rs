@@ -221,7 +221,7 @@ fn bad_judge_input_is_explained() {
     };
     let stderr = failing_judge(&["--leave-out", "nobody"]);
     assert!(
-        stderr.contains("no such team") && stderr.contains("team0"),
+        stderr.contains("no team") && stderr.contains("team0"),
         "{stderr}"
     );
 
