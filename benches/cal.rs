@@ -9,9 +9,9 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
+use reusesim::collection::{CandidateSource, Collection};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{judge_topic, JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
-use reusesim::collection::{CandidateSource, Collection};
 use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
 use reusesim::judge::schedule::Schedule;
 

@@ -11,8 +11,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use reusesim::judge::pegasos::{PegasosParams, Solver};
 use reusesim::base::sparse::SparseVec;
+use reusesim::judge::pegasos::{PegasosParams, Solver};
 use reusesim::judge::{Scorer, TrainingSet};
 
 const SEED: u64 = 2024;

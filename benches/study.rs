@@ -9,10 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use reusesim::collection::{CandidateSource, Collection};
 use reusesim::eval::parse_measures;
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
-use reusesim::collection::{CandidateSource, Collection};
 use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
 use reusesim::judge::schedule::Schedule;
 use reusesim::sim::study::{held_out_teams, run_study, StudySettings};
@@ -80,7 +80,7 @@ fn main() {
         keep_qrels: false,
     };
     let teams = held_out_teams(&task, None).unwrap();
-    let outcome = run_study(&task, collection, &settings, teams, &|_, _| {}).expect("study runs");
+    let outcome = run_study(&task, &collection, &settings, teams, &|_, _| {}).expect("study runs");
     let total = started.elapsed().as_secs_f64();
     let judging = total - prepared;
     println!("study_dl19_{seeds}_seeds: {total:.1} s wall ({prepared:.1} s reading the corpus and building features)");

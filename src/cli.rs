@@ -6,11 +6,15 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use reusesim::base::choice::Choice;
 
-use reusesim::eval::format::Format;
-use reusesim::judge::cal::LearnerChoice;
+use reusesim::audit::{AuditSettings, StudySource};
 use reusesim::collection::{CandidateSource, FeatureChoice};
+use reusesim::eval::format::Format;
+use reusesim::eval::{self, EvalOptions};
+use reusesim::io::task::Task;
+use reusesim::judge::cal::{JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
 use reusesim::judge::schedule::Schedule;
 use reusesim::report::plots::FigureFormat;
+use reusesim::sim::study::StudySettings;
 
 /// A value parser for a library setting with named variants: clap lists and checks the names,
 /// the library owns them.
@@ -248,6 +252,77 @@ pub struct EvalArgs {
     /// Run files or directories of run files (plain or gzip).
     #[arg(required = true)]
     pub runs: Vec<PathBuf>,
+}
+
+// The command line mapped into the library's settings types, each validated once.
+
+impl JudgeArgs {
+    /// The judge settings for `task` (the trial seed `seed`) and whether text features are used.
+    pub fn settings(&self, task: &Task, seed: u64) -> reusesim::Result<(JudgeSettings, bool)> {
+        let use_text = reusesim::judge::resolve_features(task, self.features, self.candidates)?;
+        let settings = JudgeSettings {
+            seed,
+            learner: self.learner,
+            iterations: self.iterations,
+            schedule: self.schedule,
+            candidates: self.candidates,
+            pool_depth: self.pool_depth.unwrap_or(task.pool_depth),
+            random_negatives: RANDOM_NEGATIVES,
+        };
+        Ok((settings.check()?, use_text))
+    }
+}
+
+impl SimulateArgs {
+    /// The study settings for `task` and whether text features are used.
+    pub fn settings(&self, task: &Task) -> reusesim::Result<(StudySettings, bool)> {
+        let (judge, use_text) = self.judge.settings(task, 0)?;
+        let settings = StudySettings {
+            seeds: self.seeds,
+            measures: eval::parse_measures(&[self.measures.as_str()])?,
+            teams: self.teams.clone(),
+            judge,
+            budget: self.judge.budget,
+            keep_qrels: self.keep_qrels,
+        };
+        Ok((settings, use_text))
+    }
+}
+
+impl EvalArgs {
+    /// The evaluation options.
+    pub fn options(&self) -> reusesim::Result<EvalOptions> {
+        let measures = if self.measures.is_empty() {
+            eval::parse_measures(&[eval::DEFAULT_MEASURES])?
+        } else {
+            eval::parse_measures(&self.measures)?
+        };
+        Ok(EvalOptions {
+            measures,
+            relevance_level: reusesim::base::relevance::check_relevance_level(
+                self.relevance_level,
+            )?,
+            complete: self.complete,
+            max_docs: self.max_docs,
+        })
+    }
+}
+
+impl AuditArgs {
+    /// The audit settings.
+    pub fn settings(&self) -> reusesim::Result<AuditSettings> {
+        let study = match (&self.results, self.study_seeds) {
+            (Some(dir), _) => StudySource::Results(dir.clone()),
+            (None, 0) => StudySource::Skip,
+            (None, seeds) => StudySource::OnTheSpot { seeds },
+        };
+        Ok(AuditSettings {
+            measures: eval::parse_measures(&[self.measures.as_str()])?,
+            features: self.features,
+            budget: self.budget,
+            study,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::base::error::{Error, Result};
-use crate::features::text::TextFeatures;
 use crate::base::ids::Interner;
+use crate::base::sparse::SparseVec;
 use crate::base::DocId;
 use crate::base::Grade;
+use crate::features::text::TextFeatures;
 use crate::io::qrels::Qrels;
 use crate::io::task::Task;
-use crate::base::sparse::SparseVec;
 
 choice_enum! {
     /// Which features the judge learns from.
@@ -218,7 +218,8 @@ impl Collection {
             .collect();
         let is_sampled = |name: &str| {
             sample_rate >= 1.0
-                || (crate::base::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64) < sample_rate
+                || (crate::base::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64)
+                    < sample_rate
         };
         let features =
             TextFeatures::from_corpus(corpus, |name| needed.contains(name) || is_sampled(name))?;

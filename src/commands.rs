@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    AuditArgs, AuditFormat, EvalArgs, JudgeArgs, JudgeCommandArgs, PlotArgs, SimulateArgs,
-    SynthArgs,
+    AuditArgs, AuditFormat, EvalArgs, JudgeCommandArgs, PlotArgs, SimulateArgs, SynthArgs,
 };
-use reusesim::eval::{self, format, EvalOptions, Evaluator};
-use reusesim::io::task::Task;
-use reusesim::judge::cal::{self, JudgeSettings, RANDOM_NEGATIVES};
 use reusesim::collection::Collection;
+use reusesim::eval::{self, format, Evaluator};
+use reusesim::io::task::Task;
+use reusesim::judge::cal::{self, JudgeSettings};
+use reusesim::sim::analysis::files::{to_qrels, write_traces};
 use reusesim::Warning;
 
 /// Prints a warning on stderr.
@@ -23,19 +23,9 @@ pub fn warn(warning: &Warning) {
 
 /// `reusesim eval`.
 pub fn eval(args: EvalArgs) -> Result<()> {
-    let measures = if args.measures.is_empty() {
-        eval::parse_measures(&[eval::DEFAULT_MEASURES])?
-    } else {
-        eval::parse_measures(&args.measures)?
-    };
+    let options = args.options()?;
     let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
     let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
-    let options = EvalOptions {
-        measures,
-        relevance_level: args.relevance_level,
-        complete: args.complete,
-        max_docs: args.max_docs,
-    };
     let evaluator = Evaluator::new(&qrels, options);
     let evaluations = eval::evaluate_runs(&evaluator, &runs);
     evaluations.iter().flat_map(|e| &e.warnings).for_each(warn);
@@ -100,27 +90,12 @@ pub fn with_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + 
     Ok(pool.install(work))
 }
 
-/// The judge settings and whether text features are used, from the command line and the task.
-pub fn judge_settings(task: &Task, args: &JudgeArgs, seed: u64) -> Result<(JudgeSettings, bool)> {
-    let use_text = reusesim::judge::resolve_features(task, args.features, args.candidates)?;
-    let settings = JudgeSettings {
-        seed,
-        learner: args.learner,
-        iterations: args.iterations,
-        schedule: args.schedule,
-        candidates: args.candidates,
-        pool_depth: args.pool_depth.unwrap_or(task.pool_depth),
-        random_negatives: RANDOM_NEGATIVES,
-    };
-    Ok((settings, use_text))
-}
-
 /// `reusesim judge`.
 pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let task = open_task(args.task.as_deref())?;
     let excluded_runs = reusesim::judge::excluded_runs(&task, &args.leave_out)?;
-    let (settings, use_text) = judge_settings(&task, &args.judge, args.seed)?;
+    let (settings, use_text) = args.judge.settings(&task, args.seed)?;
     let budget = args.judge.budget;
     let spinner = spinner(&format!("judging {}", task.manifest.name));
     let (collection, judgings) = with_threads(args.judge.threads, || -> Result<_> {
@@ -141,10 +116,10 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
              the whole pool is kept"
         );
     }
-    let qrels = cal::to_qrels(&collection, &judgings);
+    let qrels = to_qrels(&collection, &judgings);
     reusesim::io::atomic::write_atomically(&args.out.join("qrels"), |out| qrels.write_trec(out))?;
     reusesim::io::atomic::write_atomically(&args.out.join("trace.tsv"), |out| {
-        cal::write_traces(out, &collection, &judgings)
+        write_traces(out, &collection, &judgings)
     })?;
     let retrains: usize = judgings.iter().map(|j| j.retrains).sum();
     eprintln!(
@@ -186,66 +161,22 @@ fn spinner(message: &str) -> indicatif::ProgressBar {
 
 /// `reusesim simulate`, and `reusesim` without a subcommand.
 pub fn simulate(args: SimulateArgs) -> Result<()> {
-    use reusesim::report::summary::{SettingsSummary, StudySummary};
-    use reusesim::sim::study::{self, StudySettings};
-    let started = std::time::Instant::now();
     let task = open_task(args.task.as_deref())?;
-    let measures = eval::parse_measures(&[args.measures.as_str()])?;
-    let (judge, use_text) = judge_settings(&task, &args.judge, 0)?;
-    let held_out = study::held_out_teams(&task, args.teams.as_deref())?;
+    let (settings, use_text) = args.settings(&task)?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&task.manifest.name));
-    let settings = StudySettings {
-        seeds: args.seeds,
-        measures: measures.clone(),
-        teams: args.teams.clone(),
-        judge: judge.clone(),
-        budget: args.judge.budget,
-        keep_qrels: args.keep_qrels,
-    };
     let bar = progress_bar(&format!("simulating {}", task.manifest.name));
-    let outcome = with_threads(args.judge.threads, || -> Result<_> {
-        let collection = Collection::prepare(&task, &task.qrels, use_text)?;
-        let progress = |done: usize, total: usize| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        };
-        Ok(study::run_study(
-            &task,
-            collection,
-            &settings,
-            held_out.clone(),
-            &progress,
-        )?)
+    let progress = |done: usize, total: usize| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    };
+    let report = with_threads(args.judge.threads, || {
+        reusesim::report::simulate(&task, &settings, use_text, &out, &progress)
     })??;
     bar.finish_and_clear();
-    let summary_settings = SettingsSummary {
-        seeds: args.seeds,
-        measures: measures.iter().map(ToString::to_string).collect(),
-        held_out_teams: held_out,
-        features: if use_text { "text" } else { "runs" }.to_string(),
-        deviations: reusesim::report::summary::deviations(&judge, use_text, args.judge.budget),
-        judge,
-        budget: args.judge.budget,
-        relevance_level: task.manifest.relevance_level,
-    };
-    let summary = StudySummary::new(
-        &task.manifest.name,
-        summary_settings,
-        &outcome,
-        started.elapsed().as_secs_f64(),
-    );
-    reusesim::report::write_study(&out, &summary, &outcome)?;
-    let figures_started = std::time::Instant::now();
-    let figures = reusesim::report::plots::plot_results(
-        &out,
-        &out.join("figures"),
-        reusesim::report::plots::FigureFormat::Both,
-    )
-    .context("drawing the figures")?;
-    let figures_secs = figures_started.elapsed().as_secs_f64();
+    let summary = &report.summary;
     for (name, figures) in &summary.measures {
         if let Some(tau) = &figures.lou.tau_b {
             eprintln!(
@@ -257,17 +188,14 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         }
     }
     eprintln!(
-        "reusesim: {} trials, {} distinct units, {} retrains in {:.1} s; wrote {}",
+        "reusesim: {} trials, {} distinct units, {} retrains in {:.1} s; wrote {} and {} figure \
+         files",
         summary.simulations.trials,
         summary.simulations.distinct_units,
         summary.simulations.retrains,
         summary.elapsed_seconds,
-        out.display()
-    );
-    eprintln!(
-        "reusesim: drew {} figure files in {figures_secs:.2} s into {}",
-        figures.len(),
-        out.join("figures").display()
+        out.display(),
+        report.figures.len()
     );
     Ok(())
 }
@@ -306,13 +234,11 @@ pub fn synth(args: SynthArgs) -> Result<()> {
     };
     let judge = JudgeSettings {
         seed: args.seed,
-        learner: cal::LearnerChoice::Pegasos,
         iterations: args.iterations,
-        schedule: reusesim::judge::schedule::Schedule::Bmi,
         candidates: CandidateSource::Corpus,
-        pool_depth: args.preset.params().pool_depth,
-        random_negatives: RANDOM_NEGATIVES,
-    };
+        ..JudgeSettings::hical(args.preset.params().pool_depth)
+    }
+    .check()?;
     let spinner = spinner(&format!("generating and judging {name}"));
     let report = with_threads(args.threads, || {
         reusesim::synth::build_task(args.preset, args.seed, &task_dir, &layout, &judge)
@@ -334,21 +260,11 @@ pub fn synth(args: SynthArgs) -> Result<()> {
 
 /// `reusesim audit`.
 pub fn audit(args: AuditArgs) -> Result<()> {
-    use reusesim::audit::{self, AuditSettings, StudySource};
+    use reusesim::audit;
     let task = open_task(args.task.as_deref())?;
     let run = reusesim::io::run::read_run(&args.run)
         .with_context(|| format!("reading run {}", args.run.display()))?;
-    let study = match (&args.results, args.study_seeds) {
-        (Some(dir), _) => StudySource::Results(dir.clone()),
-        (None, 0) => StudySource::Skip,
-        (None, seeds) => StudySource::OnTheSpot { seeds },
-    };
-    let settings = AuditSettings {
-        measures: eval::parse_measures(&[args.measures.as_str()])?,
-        features: args.features,
-        budget: args.budget,
-        study,
-    };
+    let settings = args.settings()?;
     let spinner = spinner(&format!("auditing {}", run.tag));
     let (report, warnings) =
         with_threads(args.threads, || audit::audit_run(task, run, &settings))??;

@@ -26,11 +26,11 @@
 use rustc_hash::FxHashMap;
 
 use crate::base::error::Result;
-use crate::features::runs::run_feature_vector;
+use crate::base::sparse::SparseVec;
 use crate::base::DocId;
 use crate::collection::{Collection, TopicData, Vectors};
+use crate::features::runs::run_feature_vector;
 use crate::judge::logistic::{fit_logistic, DEFAULT_MAX_ITERATIONS};
-use crate::base::sparse::SparseVec;
 use crate::judge::TrainingSet;
 
 /// The L2 penalty of the audit's logistic regression (linfa-logistic minimises the summed log

@@ -12,7 +12,10 @@ pub trait Choice: Copy + Sized + 'static {
 
     /// The variant called `name`, if any.
     fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|choice| choice.name() == name)
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|choice| choice.name() == name)
     }
 }
 

@@ -7,8 +7,8 @@
 use std::fmt;
 
 use crate::base::error::Error;
-use crate::eval::registry::{CutoffRule, Family, FamilyInfo, FAMILIES};
 use crate::base::Grade;
+use crate::eval::registry::{CutoffRule, Family, FamilyInfo, FAMILIES};
 
 /// One measure to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

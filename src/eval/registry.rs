@@ -2,9 +2,9 @@
 //! how topics are summarised, the function that computes it, and its help text. A new measure
 //! is one entry here plus its file in `measures/`.
 
+use crate::base::Grade;
 use crate::eval::measures::{ap, bpref, counts, judged, ncg, ndcg, precision, recall, rr};
 use crate::eval::ranking::JudgedRanking;
-use crate::base::Grade;
 
 /// A measure family: one formula, possibly taking a cutoff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -45,8 +45,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
-use crate::features::porter::stem_in_place;
 use crate::base::ids::Interner;
+use crate::features::porter::stem_in_place;
 use crate::io::corpus::for_each_document;
 
 /// A sparse feature vector as `(feature index, weight)` pairs, sorted by index, indices

@@ -9,15 +9,15 @@ use rand::Rng;
 use rustc_hash::FxHashSet;
 
 use crate::base::error::Result;
+use crate::base::sparse::SparseVec;
+use crate::base::DocId;
+use crate::base::Grade;
+use crate::collection::{CandidateSource, Collection, TopicData, Vectors};
 use crate::eval::ranking::is_relevant_grade;
 use crate::features::runs::{pseudo_positive, run_feature_vector};
-use crate::base::Grade;
-use crate::base::DocId;
-use crate::collection::{CandidateSource, Collection, TopicData, Vectors};
 use crate::judge::logistic::{self, fit_logistic};
 use crate::judge::pegasos::{PegasosParams, PegasosValidParams};
 use crate::judge::schedule::Schedule;
-use crate::base::sparse::SparseVec;
 use crate::judge::{Scorer, TrainingSet};
 
 /// The number of presumed non-relevant documents drawn afresh for every retrain (HiCAL's).
@@ -36,7 +36,8 @@ choice_enum! {
 /// How one judging run is done.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct JudgeSettings {
-    /// The trial seed.
+    /// The trial seed (set per trial by a study; reported as the study's list of seeds).
+    #[serde(skip)]
     pub seed: u64,
     /// The learner.
     pub learner: LearnerChoice,
@@ -50,6 +51,35 @@ pub struct JudgeSettings {
     pub pool_depth: usize,
     /// Presumed non-relevant documents per retrain.
     pub random_negatives: usize,
+}
+
+impl JudgeSettings {
+    /// HiCAL's settings as TREC DL ran them, with candidates from the runs and the given pool
+    /// depth: Pegasos with 200,000 iterations, BMI batches, 100 random negatives, seed 0.
+    pub fn hical(pool_depth: usize) -> Self {
+        Self {
+            seed: 0,
+            learner: LearnerChoice::Pegasos,
+            iterations: crate::judge::pegasos::DEFAULT_ITERATIONS,
+            schedule: Schedule::Bmi,
+            candidates: CandidateSource::Retrieved,
+            pool_depth,
+            random_negatives: RANDOM_NEGATIVES,
+        }
+    }
+
+    /// Checks the settings once, before any judging.
+    ///
+    /// # Errors
+    /// [`crate::Error::Invalid`] for zero iterations.
+    pub fn check(self) -> Result<Self> {
+        if self.iterations == 0 {
+            return Err(crate::Error::Invalid(
+                "the learner needs at least 1 iteration per retrain, found 0".into(),
+            ));
+        }
+        Ok(self)
+    }
 }
 
 /// One judged document of a trace.

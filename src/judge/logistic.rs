@@ -13,9 +13,9 @@ use linfa::prelude::*;
 use linfa_logistic::LogisticRegression;
 use ndarray::{Array1, Array2};
 
-use crate::base::sparse::SparseVec;
 use super::{Scorer, TrainingSet};
 use crate::base::error::LearnerError;
+use crate::base::sparse::SparseVec;
 use crate::Result;
 
 /// A fitted logistic regression: `P(relevant | x) = 1 / (1 + exp(−(w·x + intercept)))`.

@@ -19,8 +19,8 @@ use crate::base::error::LearnerError;
 use crate::base::sparse::SparseVec;
 
 use crate::base::error::Error;
-use crate::io::task::Task;
 use crate::collection::{CandidateSource, FeatureChoice};
+use crate::io::task::Task;
 
 /// Whether the judge uses text features, given the task and the choices made.
 ///

@@ -30,9 +30,9 @@
 
 use rand::Rng;
 
-use crate::base::sparse::SparseVec;
 use super::{Scorer, TrainingSet};
 use crate::base::error::LearnerError;
+use crate::base::sparse::SparseVec;
 use crate::Result;
 
 /// The default regularisation parameter (HiCAL's).

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::report::summary::StudySummary;
+use crate::sim::analysis::StudySummary;
 use crate::stats::Spread;
 
 fn fmt_spread(spread: &Option<Spread>) -> String {
@@ -26,8 +26,9 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
     writeln!(
         out,
         "{} seeds; each seed judges a control trial and one trial per held-out team ({} teams); \
-         {} features, {:?} learner ({} iterations), {:?} schedule, {:?} candidates, pool depth {}.\n",
-        settings.seeds,
+         features `{}`, learner `{}` ({} iterations), schedule `{}`, candidates `{}`, pool depth \
+         {}.\n",
+        settings.seeds.len(),
         settings.held_out_teams.len(),
         settings.features,
         settings.judge.learner,

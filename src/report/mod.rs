@@ -1,21 +1,55 @@
-//! The outputs of a study (DESIGN section 6): `summary.json`, `runs.tsv`, `trials.tsv`,
-//! `heldout.tsv`, `lou.tsv`, `report.md`, and with `--keep-qrels` every trial's simulated qrels
-//! and trace. Every file is written atomically.
+//! Rendering a study: `summary.json` (serde), `report.md` and the figures; the tables, kept
+//! qrels and traces are written through [`crate::sim::analysis::files`], which owns their
+//! columns. Every file is written atomically.
 
 pub mod markdown;
 pub mod plots;
-pub mod summary;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::base::error::Result;
+use crate::collection::Collection;
 use crate::io::atomic::write_atomically;
-use crate::judge::cal::{to_qrels, write_traces};
-use crate::sim::study::StudyOutcome;
-use summary::StudySummary;
+use crate::io::task::Task;
+use crate::sim::analysis::files::{to_qrels, write_table, write_traces, CONTROL};
+use crate::sim::analysis::{SettingsSummary, StudySummary};
+use crate::sim::study::{held_out_teams, run_study, StudyOutcome, StudySettings};
 
-fn optional(value: Option<f64>) -> String {
-    value.map_or_else(|| "NA".to_string(), |v| v.to_string())
+/// A finished study: its summary and the figure files drawn.
+#[derive(Debug)]
+pub struct StudyReport {
+    /// The statistics, as written to `summary.json` and the tables.
+    pub summary: StudySummary,
+    /// The figure files written, in order.
+    pub figures: Vec<PathBuf>,
+}
+
+/// Runs the leave-team-out study of `task` and writes every output and figure into `out`.
+/// `use_text` chooses text features (see [`crate::judge::resolve_features`]); `progress(done,
+/// total)` is called as judging units finish.
+///
+/// # Errors
+/// Unknown held-out teams, corpus and learner errors, and write errors.
+pub fn simulate(
+    task: &Task,
+    settings: &StudySettings,
+    use_text: bool,
+    out: &Path,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<StudyReport> {
+    let started = std::time::Instant::now();
+    let held_out = held_out_teams(task, settings.teams.as_deref())?;
+    let collection = Collection::prepare(task, &task.qrels, use_text)?;
+    let outcome = run_study(task, &collection, settings, held_out.clone(), progress)?;
+    let summary = StudySummary::new(
+        &task.manifest.name,
+        SettingsSummary::new(task, settings, held_out, use_text),
+        &outcome,
+        started.elapsed().as_secs_f64(),
+    );
+    write_study(out, &summary, &outcome)?;
+    let figures = plots::plot_results(out, &out.join("figures"), plots::FigureFormat::Both)?;
+    Ok(StudyReport { summary, figures })
 }
 
 /// Writes every output of a study into `dir`.
@@ -27,89 +61,10 @@ pub fn write_study(dir: &Path, summary: &StudySummary, outcome: &StudyOutcome) -
         serde_json::to_writer_pretty(&mut *out, summary)?;
         writeln!(out)
     })?;
-    write_atomically(&dir.join("runs.tsv"), |out| {
-        writeln!(
-            out,
-            "run\tteam\tmeasure\tofficial_score\tofficial_rank\tlou_score_mean\tlou_score_min\t\
-             lou_score_max\tlou_rank_min\tlou_rank_mean\tlou_rank_max\tdominant_rank\t\
-             dominant_rank_frequency\ttruth_score"
-        )?;
-        for row in &summary.runs {
-            writeln!(
-                out,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                row.run,
-                row.team,
-                row.measure,
-                row.official_score,
-                row.official_rank,
-                row.lou_score.mean,
-                row.lou_score.min,
-                row.lou_score.max,
-                row.lou_rank.min,
-                row.lou_rank.mean,
-                row.lou_rank.max,
-                row.dominant_rank,
-                row.dominant_rank_frequency,
-                optional(row.truth_score)
-            )?;
-        }
-        Ok(())
-    })?;
-    write_atomically(&dir.join("lou.tsv"), |out| {
-        writeln!(out, "seed\trun\tteam\tmeasure\tscore\trank")?;
-        for row in &summary.runs {
-            for (seed, (score, rank)) in (1..).zip(&row.lou_by_seed) {
-                writeln!(
-                    out,
-                    "{seed}\t{}\t{}\t{}\t{score}\t{rank}",
-                    row.run, row.team, row.measure
-                )?;
-            }
-        }
-        Ok(())
-    })?;
-    write_atomically(&dir.join("trials.tsv"), |out| {
-        writeln!(
-            out,
-            "seed\theld_out\tmeasure\ttau_b\ttau_ap\toverlap\trecall"
-        )?;
-        for row in &summary.trials {
-            writeln!(
-                out,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                row.seed,
-                row.held_out.as_deref().unwrap_or("control"),
-                row.measure,
-                optional(row.tau_b),
-                optional(row.tau_ap),
-                row.overlap,
-                row.recall
-            )?;
-        }
-        Ok(())
-    })?;
-    write_atomically(&dir.join("heldout.tsv"), |out| {
-        writeln!(
-            out,
-            "seed\tteam\trun\tmeasure\tscore\trank\tofficial_score\tofficial_rank"
-        )?;
-        for row in &summary.held_out {
-            writeln!(
-                out,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                row.seed,
-                row.team,
-                row.run,
-                row.measure,
-                row.score,
-                row.rank,
-                row.official_score,
-                row.official_rank
-            )?;
-        }
-        Ok(())
-    })?;
+    write_table(dir, &summary.runs)?;
+    write_table(dir, &summary.lou)?;
+    write_table(dir, &summary.trials)?;
+    write_table(dir, &summary.held_out)?;
     write_atomically(&dir.join("report.md"), |out| {
         markdown::write_report(out, summary)
     })?;
@@ -119,16 +74,16 @@ pub fn write_study(dir: &Path, summary: &StudySummary, outcome: &StudyOutcome) -
         };
         let name = format!(
             "{}-s{}",
-            trial.trial.held_out.as_deref().unwrap_or("control"),
+            trial.trial.held_out.as_deref().unwrap_or(CONTROL),
             trial.trial.seed
         );
-        let qrels = to_qrels(&outcome.collection, judgings);
+        let qrels = to_qrels(outcome.collection, judgings);
         write_atomically(&dir.join("qrels").join(format!("{name}.qrels")), |out| {
             qrels.write_trec(out)
         })?;
         write_atomically(
             &dir.join("qrels").join(format!("{name}.trace.tsv")),
-            |out| write_traces(out, &outcome.collection, judgings),
+            |out| write_traces(out, outcome.collection, judgings),
         )?;
     }
     Ok(())

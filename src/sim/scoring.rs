@@ -3,11 +3,11 @@
 //! position plus the topic's grade counts; scoring is then array lookups feeding the same
 //! measure functions `reusesim eval` uses (so both agree by construction, and a test checks it).
 
-use crate::eval::{self, GradeCounts, JudgedRanking, Measure};
-use crate::base::Grade;
-use crate::io::qrels::Qrels;
 use crate::base::DocId;
+use crate::base::Grade;
 use crate::collection::Collection;
+use crate::eval::{self, GradeCounts, JudgedRanking, Measure};
+use crate::io::qrels::Qrels;
 
 /// One topic of a qrels, ready for scoring.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 use crate::base::error::Result;
+use crate::base::DocId;
+use crate::collection::Collection;
 use crate::eval::Measure;
 use crate::io::task::Task;
 use crate::judge::cal::{judge_topic, pool_of, JudgeSettings, TopicJudging};
-use crate::base::DocId;
-use crate::collection::Collection;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 
 /// What the study does.
@@ -63,9 +63,9 @@ pub struct TrialOutcome {
 
 /// Everything the study computed, before statistics.
 #[derive(Debug)]
-pub struct StudyOutcome {
+pub struct StudyOutcome<'c> {
     /// The collection (runs, topics, documents).
-    pub collection: Collection,
+    pub collection: &'c Collection,
     /// The teams held out, in order.
     pub held_out_teams: Vec<String>,
     /// Every run scored on the official qrels.
@@ -136,13 +136,13 @@ struct UnitKey {
 ///
 /// # Errors
 /// Judge errors (a learner that cannot train).
-pub fn run_study(
+pub fn run_study<'c>(
     task: &Task,
-    collection: Collection,
+    collection: &'c Collection,
     settings: &StudySettings,
     held_out_teams: Vec<String>,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<StudyOutcome> {
+) -> Result<StudyOutcome<'c>> {
     let trials = plan_trials(task, settings.seeds, &held_out_teams);
     let topic_count = collection.topics.len();
     let mut keys: BTreeMap<UnitKey, usize> = BTreeMap::new();
@@ -155,7 +155,7 @@ pub fn run_study(
                 topic: topic_index,
                 seed: trial.seed,
                 pool: pool_of(
-                    &collection,
+                    collection,
                     topic,
                     &trial.excluded_runs,
                     settings.judge.pool_depth,
@@ -186,7 +186,7 @@ pub fn run_study(
                 .budget
                 .unwrap_or(collection.topics[topic_index].grades.len());
             let judging = judge_topic(
-                &collection,
+                collection,
                 topic_index,
                 &trial.excluded_runs,
                 budget,
@@ -197,15 +197,15 @@ pub fn run_study(
         })
         .collect::<Result<_>>()?;
 
-    let scorer = RunScorer::new(&collection, settings.measures.clone());
-    let official_grades = qrels_grades(&collection, &task.qrels);
+    let scorer = RunScorer::new(collection, settings.measures.clone());
+    let official_grades = qrels_grades(collection, &task.qrels);
     let official = scorer.score(&official_grades, |_| true);
     let truth = task
         .truth
         .as_ref()
-        .map(|truth| scorer.score(&qrels_grades(&collection, truth), |_| true));
+        .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
     let classic_lou =
-        classic_lou_scores(&collection, &scorer, &official_grades, &official, settings);
+        classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
     let pools_over_budget = unit_of
         .iter()
         .flatten()
@@ -229,7 +229,7 @@ pub fn run_study(
                     )
                 })
                 .collect();
-            let (overlap, recall) = agreement(&collection, &topic_judgings);
+            let (overlap, recall) = agreement(collection, &topic_judgings);
             TrialOutcome {
                 scores: scorer.score(&grades, |_| true),
                 judgings: settings

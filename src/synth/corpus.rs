@@ -18,8 +18,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use crate::base::error::{Error, Result};
-use crate::features::text::stemmed_terms;
 use crate::base::Grade;
+use crate::features::text::stemmed_terms;
 use crate::synth::presets::PresetParams;
 use crate::synth::{sub_seed, Part};
 

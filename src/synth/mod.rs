@@ -381,8 +381,8 @@ pub fn build_task(
     layout: &write::TaskLayout,
     judge: &crate::judge::cal::JudgeSettings,
 ) -> Result<SynthReport> {
-    use crate::judge::cal::{judge_trial, to_qrels};
     use crate::collection::Collection;
+    use crate::judge::cal::{judge_trial, to_qrels};
     let world = generate(preset, seed)?;
     write::write_task(&world, out_dir, layout, None)?;
     let task = crate::io::task::Task::open(&out_dir.join("task.toml"))?;

@@ -3,8 +3,8 @@
 //! penalty; unjudged documents and negative grades are skipped. Cite: Buckley and Voorhees,
 //! "Retrieval evaluation with incomplete information", SIGIR 2004.
 
-use crate::eval::ranking::{is_relevant_grade, JudgedRanking};
 use crate::base::Grade;
+use crate::eval::ranking::{is_relevant_grade, JudgedRanking};
 
 /// bpref over the whole ranking (or the top `cutoff`).
 pub fn bpref(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {

@@ -1,8 +1,8 @@
 //! Counts: `num_ret` / `NumRet`, `num_rel` / `NumRel`, `num_rel_ret` / `NumRelRet`. Their
 //! summary over topics is a sum, not a mean, as in trec_eval.
 
-use crate::eval::ranking::JudgedRanking;
 use crate::base::Grade;
+use crate::eval::ranking::JudgedRanking;
 
 /// The number of retrieved documents (in the top `cutoff`, if given).
 pub fn retrieved(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {

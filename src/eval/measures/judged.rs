@@ -6,8 +6,8 @@
 //!   k; documents past the end of a short run count as judged, and, as in trec_eval, a negative
 //!   grade ("in the pool but unjudged") counts as unjudged.
 
-use crate::eval::ranking::JudgedRanking;
 use crate::base::Grade;
+use crate::eval::ranking::JudgedRanking;
 
 /// The judged fraction of the top min(`cutoff`, retrieved).
 pub fn judged(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {

@@ -3,8 +3,8 @@
 //! evaluations using reinforcement learning for web search", SIGIR 2018). Gains are the raw
 //! grades; grades <= 0 gain nothing.
 
-use crate::eval::ranking::JudgedRanking;
 use crate::base::Grade;
+use crate::eval::ranking::JudgedRanking;
 
 /// Gain in the top `cutoff` over the ideal gain in the top `cutoff`; 0 when nothing is relevant.
 pub fn ncg(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {

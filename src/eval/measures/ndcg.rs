@@ -3,8 +3,8 @@
 //! is log2(rank + 1), and the ideal ranking orders all judged documents of the topic by grade
 //! (trec_eval's default). Cite: Järvelin and Kekäläinen, ACM TOIS 20(4), 2002.
 
-use crate::eval::ranking::JudgedRanking;
 use crate::base::Grade;
+use crate::eval::ranking::JudgedRanking;
 
 /// The log2(rank + 1) discount of the document at 0-based position `pos`.
 #[inline]

@@ -2,8 +2,8 @@
 //! non-relevant: 4 relevant among 15 retrieved gives P_20 = 4/20 (trec_eval's convention).
 //! Also `Rprec`: precision at rank R, R the number of relevant documents.
 
-use crate::eval::ranking::JudgedRanking;
 use crate::base::Grade;
+use crate::eval::ranking::JudgedRanking;
 
 /// Relevant documents in the top `cutoff`, divided by `cutoff`.
 pub fn precision(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {

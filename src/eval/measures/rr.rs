@@ -1,7 +1,7 @@
 //! Reciprocal rank: `recip_rank` / `RR`, and `RR@k` (0 when no relevant document is in the top k).
 
-use crate::eval::ranking::JudgedRanking;
 use crate::base::Grade;
+use crate::eval::ranking::JudgedRanking;
 
 /// One over the rank of the first relevant document in the top `cutoff`, or 0.
 pub fn reciprocal_rank(

@@ -11,12 +11,11 @@
 //!
 //! Each figure is written as PNG and/or SVG, atomically, with the embedded DejaVu Sans font
 //! ([`font`]). This module reads files and writes files; it never prints and does not compute
-//! the study's statistics (those are in [`crate::report::summary`] and on disk).
+//! the study's statistics (those are in [`crate::sim::analysis`] and on disk).
 
 mod bitmap;
 pub mod font;
 mod rank_change;
-pub mod results;
 mod scatter;
 mod tau;
 mod truth;
@@ -30,7 +29,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::base::error::{Error, Result};
 use crate::io::atomic::write_atomically;
-use results::StudyResults;
+use crate::sim::analysis::StudyResults;
 
 /// Width of every figure, in pixels (SVG user units).
 pub const WIDTH: u32 = 1200;
@@ -269,11 +268,11 @@ fn team_colour(teams: &[String], team: &str) -> RGBColor {
 
 /// The caption naming task, measure and number of trials.
 fn caption(results: &StudyResults, measure: &str, what: &str) -> String {
-    let trials = results.seeds * (1 + results.held_out_teams.len() as u64);
+    let trials = results.seeds.len() * (1 + results.held_out_teams.len());
     format!(
         "{} · {measure} · {what} · {trials} trials: {} seeds × (control + {} held-out teams)",
         results.task,
-        results.seeds,
+        results.seeds.len(),
         results.held_out_teams.len()
     )
 }

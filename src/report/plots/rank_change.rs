@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::results::StudyResults;
 use super::{
     caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour, text,
     widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
 };
+use crate::sim::analysis::StudyResults;
 
 /// The least horizontal room (pixels) a rotated run label needs.
 const MIN_LABEL_SPACING: f64 = 14.0;
@@ -91,8 +91,8 @@ pub(super) fn draw<DB: DrawingBackend>(
         let colour = team_colour(&teams, &run.team);
         chart.draw_series(std::iter::once(Rectangle::new(
             [
-                (x - 0.12, -run.lou_rank_min + 0.3),
-                (x + 0.12, -run.lou_rank_max - 0.3),
+                (x - 0.12, -run.lou_rank.min + 0.3),
+                (x + 0.12, -run.lou_rank.max - 0.3),
             ],
             colour.mix(0.35).filled(),
         )))?;
@@ -147,7 +147,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     let mut entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Line),
         LegendEntry::new(
-            format!("LOU rank, {} seeds", results.seeds),
+            format!("LOU rank, {} seeds", results.seeds.len()),
             BLACK,
             Mark::Dot,
         ),

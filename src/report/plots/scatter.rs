@@ -7,11 +7,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::results::StudyResults;
 use super::{
     caption, draw_legend, layout, team_colour, text, DrawResult, LegendEntry, Mark,
     AXIS_TITLE_SIZE, LABEL_SIZE,
 };
+use crate::sim::analysis::StudyResults;
 
 /// How many of the runs farthest from the diagonal get their tag written beside them.
 const LABELLED_RUNS: usize = 5;
@@ -25,7 +25,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     let teams = results.teams();
     let highest = runs
         .iter()
-        .flat_map(|run| [run.official_score, run.lou_score_max])
+        .flat_map(|run| [run.official_score, run.lou_score.max])
         .fold(0.0, f64::max);
     let top = if highest > 0.0 { highest * 1.05 } else { 1.0 };
 
@@ -62,13 +62,13 @@ pub(super) fn draw<DB: DrawingBackend>(
         let colour = team_colour(&teams, &run.team);
         chart.draw_series(std::iter::once(PathElement::new(
             vec![
-                (run.official_score, run.lou_score_min),
-                (run.official_score, run.lou_score_max),
+                (run.official_score, run.lou_score.min),
+                (run.official_score, run.lou_score.max),
             ],
             colour.mix(0.6).stroke_width(3),
         )))?;
         chart.draw_series(std::iter::once(Circle::new(
-            (run.official_score, run.lou_score_mean),
+            (run.official_score, run.lou_score.mean),
             5,
             colour.filled(),
         )))?;
@@ -79,14 +79,14 @@ pub(super) fn draw<DB: DrawingBackend>(
     let mut farthest = runs.clone();
     farthest.sort_by(|a, b| {
         let gap =
-            |run: &&super::results::RunResult| (run.lou_score_mean - run.official_score).abs();
+            |run: &&crate::sim::analysis::RunRow| (run.lou_score.mean - run.official_score).abs();
         gap(b).total_cmp(&gap(a)).then_with(|| a.run.cmp(&b.run))
     });
     // Pixel positions of the labels drawn so far, so that close points get stacked labels
     // instead of overlapping ones.
     let mut placed: Vec<(i32, i32)> = Vec::new();
     for run in farthest.iter().take(LABELLED_RUNS) {
-        let (x, point_y) = chart.backend_coord(&(run.official_score, run.lou_score_mean));
+        let (x, point_y) = chart.backend_coord(&(run.official_score, run.lou_score.mean));
         let mut y = point_y;
         while placed.iter().any(|&(px, py)| {
             (px - x).abs() < LABEL_CLEARANCE_X && (py - y).abs() < LABEL_CLEARANCE_Y

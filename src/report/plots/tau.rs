@@ -6,11 +6,11 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::results::StudyResults;
 use super::{
     caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour, text,
     widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
 };
+use crate::sim::analysis::StudyResults;
 
 /// The usual threshold for equivalent rankings.
 const EQUIVALENCE_THRESHOLD: f64 = 0.9;
@@ -116,7 +116,7 @@ pub(super) fn draw<DB: DrawingBackend>(
 
     let entries = vec![
         LegendEntry::new(
-            format!("one trial (of {} seeds)", results.seeds),
+            format!("one trial (of {} seeds)", results.seeds.len()),
             CONTROL_COLOUR,
             Mark::Dot,
         ),

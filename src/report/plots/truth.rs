@@ -7,11 +7,11 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::results::StudyResults;
 use super::{
     caption, draw_legend, layout, text, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
     PALETTE,
 };
+use crate::sim::analysis::StudyResults;
 use crate::stats::{official_ranks, tau_b};
 
 pub(super) fn draw<DB: DrawingBackend>(
@@ -26,7 +26,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .collect();
     let truth: Vec<f64> = runs.iter().filter_map(|run| run.truth_score).collect();
     let official: Vec<f64> = runs.iter().map(|run| run.official_score).collect();
-    let lou_mean: Vec<f64> = runs.iter().map(|run| run.lou_score_mean).collect();
+    let lou_mean: Vec<f64> = runs.iter().map(|run| run.lou_score.mean).collect();
     let truth_ranks = official_ranks(&truth);
     let describe = |tau: Result<f64, _>| {
         tau.map_or_else(|_| "n/a".to_string(), |tau: f64| format!("{tau:.3}"))
@@ -68,8 +68,8 @@ pub(super) fn draw<DB: DrawingBackend>(
     for (run, &truth_rank) in runs.iter().zip(&truth_ranks) {
         chart.draw_series(std::iter::once(Rectangle::new(
             [
-                (truth_rank - 0.12, -run.lou_rank_min + 0.3),
-                (truth_rank + 0.12, -run.lou_rank_max - 0.3),
+                (truth_rank - 0.12, -run.lou_rank.min + 0.3),
+                (truth_rank + 0.12, -run.lou_rank.max - 0.3),
             ],
             lou_colour.mix(0.35).filled(),
         )))?;
@@ -77,7 +77,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     chart.draw_series(
         runs.iter()
             .zip(&truth_ranks)
-            .map(|(run, &x)| Circle::new((x, -run.lou_rank_mean), 5, lou_colour.filled())),
+            .map(|(run, &x)| Circle::new((x, -run.lou_rank.mean), 5, lou_colour.filled())),
     )?;
     chart.draw_series(
         runs.iter()

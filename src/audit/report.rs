@@ -1,0 +1,114 @@
+//! What the audit reports: its overall figures per measure, the documents to judge, and the
+//! report as a whole (rendered by serde and [`super::markdown`]).
+
+use serde::Serialize;
+
+use super::study::StudyComparison;
+use super::topic::{Coverage, ScoreInterval, TopicAudit};
+use crate::base::Grade;
+
+/// The overall figures of one measure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeasureAudit {
+    /// Score interval and expectation (means over topics).
+    #[serde(flatten)]
+    pub score: ScoreInterval,
+    /// Rank among the task's other runs at the upper end of the interval.
+    pub rank_best: f64,
+    /// Rank at the lower end.
+    pub rank_worst: f64,
+    /// Rank at the expected score.
+    pub rank_expected: f64,
+    /// The number of runs ranked (the task's runs other than the audited one, plus it).
+    pub runs_ranked: usize,
+    /// The study's largest score drop of a pooled run for this measure, if known.
+    pub lou_max_score_drop: Option<f64>,
+    /// Whether the measure is at risk (see the module docs).
+    pub is_at_risk: bool,
+}
+
+/// One document to judge.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PoolEntry {
+    /// The topic id.
+    pub topic: String,
+    /// The document id.
+    pub docid: String,
+    /// Its rank in the run.
+    pub rank: usize,
+    /// Its probability of relevance.
+    pub probability: f64,
+    /// probability / log2(rank + 1).
+    pub priority: f64,
+}
+
+/// The settings in force, for the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditSettingsSummary {
+    /// `text` or `runs`.
+    pub features: String,
+    /// A grade >= this is relevant.
+    pub relevance_level: Grade,
+    /// [`super::AUDIT_DEPTH`].
+    pub depth: usize,
+    /// [`super::model::AUDIT_ALPHA`].
+    pub alpha: f64,
+    /// [`super::model::FOLDS`].
+    pub folds: u64,
+    /// [`super::SAMPLES`].
+    pub samples: usize,
+    /// [`super::AUDIT_SEED`].
+    pub seed: u64,
+    /// [`super::MIN_JUDGE_PROBABILITY`].
+    pub min_judge_probability: f64,
+    /// The budget, if any.
+    pub budget: Option<usize>,
+}
+
+/// Everything the audit found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditReport {
+    /// The one-line verdict.
+    pub verdict: String,
+    /// The task's name.
+    pub task: String,
+    /// The audited run's tag.
+    pub run: String,
+    /// The run file.
+    pub run_file: String,
+    /// Whether a task run carries the same tag, and whether it was pooled.
+    pub in_task: Option<bool>,
+    /// The settings.
+    pub settings: AuditSettingsSummary,
+    /// The topics audited.
+    pub topics_audited: usize,
+    /// Coverage over all audited topics (means; counts summed).
+    pub coverage: Coverage,
+    /// Per measure.
+    pub measures: Vec<MeasureAudit>,
+    /// The leave-team-out comparison.
+    pub study: StudyComparison,
+    /// The documents proposed for judging before the budget cap.
+    pub candidates: usize,
+    /// The documents to judge, in priority order (budget applied).
+    pub to_judge: Vec<PoolEntry>,
+    /// Per topic.
+    pub topics: Vec<TopicAudit>,
+    /// Wall time.
+    pub elapsed_seconds: f64,
+}
+
+/// Writes `qid docid probability` lines in priority order.
+///
+/// # Errors
+/// When writing fails.
+pub fn write_pool(out: &mut dyn std::io::Write, entries: &[PoolEntry]) -> std::io::Result<()> {
+    for entry in entries {
+        writeln!(
+            out,
+            "{} {} {:.6}",
+            entry.topic, entry.docid, entry.probability
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! The statistics of one measure: the official ranking against the LOU ranking of every seed,
+//! every trial's ranking, the control, classic leave-out-uniques, the truth, and swapped pairs.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{
+    ClassicSummary, ControlSummary, HeldOutRow, LouRow, LouSummary, MeasureSummary, RunRow,
+    SwappedPair, TrialRow, TrialsSummary, TruthSummary, RANDOMIZATION_SEED,
+};
+use crate::sim::scoring::ScoreTable;
+use crate::sim::study::StudyOutcome;
+use crate::stats::{
+    dominant_rank, official_ranks, paired_t_test, randomization_test, swapped_pairs,
+    RankComparison, Spread, DEFAULT_RANDOMIZATION_PERMUTATIONS,
+};
+
+fn spread(values: impl IntoIterator<Item = f64>) -> Option<Spread> {
+    Spread::of(&values.into_iter().collect::<Vec<_>>())
+}
+
+fn spread_of_options(values: impl IntoIterator<Item = Option<f64>>) -> Option<Spread> {
+    let values: Option<Vec<f64>> = values.into_iter().collect();
+    values.and_then(|values| Spread::of(&values))
+}
+
+/// The scores of one measure, arranged for the statistics.
+pub(super) struct MeasureFigures<'o> {
+    outcome: &'o StudyOutcome<'o>,
+    measure: usize,
+    name: &'o str,
+    official: Vec<f64>,
+    /// The seeds, in trial order.
+    seeds: Vec<u64>,
+    /// lou[seed][run]
+    lou: Vec<Vec<f64>>,
+}
+
+impl<'o> MeasureFigures<'o> {
+    pub(super) fn new(outcome: &'o StudyOutcome<'o>, measure: usize, name: &'o str) -> Self {
+        let official = outcome.official.measure(measure);
+        let mut seeds: Vec<u64> = outcome.trials.iter().map(|t| t.trial.seed).collect();
+        seeds.dedup();
+        let lou = seeds
+            .iter()
+            .map(|&seed| {
+                let of_seed = |held_out: Option<&str>| {
+                    outcome
+                        .trials
+                        .iter()
+                        .find(|t| t.trial.seed == seed && t.trial.held_out.as_deref() == held_out)
+                        .expect("every seed has a control and a trial per held-out team")
+                };
+                let control = of_seed(None);
+                outcome
+                    .collection
+                    .runs
+                    .iter()
+                    .enumerate()
+                    .map(|(run, info)| {
+                        let is_held_out = outcome.held_out_teams.contains(&info.team);
+                        let trial = if is_held_out {
+                            of_seed(Some(&info.team))
+                        } else {
+                            control
+                        };
+                        trial.scores.summary[run][measure]
+                    })
+                    .collect()
+            })
+            .collect();
+        Self {
+            outcome,
+            measure,
+            name,
+            official,
+            seeds,
+            lou,
+        }
+    }
+
+    fn compare(&self, other: &[f64]) -> RankComparison {
+        RankComparison::new(&self.official, other).expect("one score per run on both sides")
+    }
+
+    pub(super) fn summary(&self) -> MeasureSummary {
+        let lou: Vec<RankComparison> = self.lou.iter().map(|scores| self.compare(scores)).collect();
+        let held_out_trials: Vec<RankComparison> = self
+            .outcome
+            .trials
+            .iter()
+            .filter(|t| t.trial.held_out.is_some())
+            .map(|t| self.compare(&t.scores.measure(self.measure)))
+            .collect();
+        let controls: Vec<_> = self
+            .outcome
+            .trials
+            .iter()
+            .filter(|t| t.trial.held_out.is_none())
+            .collect();
+        let classic = self.compare(&self.outcome.classic_lou.measure(self.measure));
+        let truth = self.outcome.truth.as_ref().map(|truth| {
+            let truth_scores = truth.measure(self.measure);
+            let against_truth = |scores: &[f64]| crate::stats::tau_b(&truth_scores, scores).ok();
+            TruthSummary {
+                official_tau_b: against_truth(&self.official),
+                official_tau_ap: crate::stats::tau_ap(&truth_scores, &self.official).ok(),
+                lou_tau_b: spread_of_options(self.lou.iter().map(|s| against_truth(s))),
+                control_tau_b: spread_of_options(
+                    controls
+                        .iter()
+                        .map(|t| against_truth(&t.scores.measure(self.measure))),
+                ),
+                trials_tau_b: spread_of_options(
+                    self.outcome
+                        .trials
+                        .iter()
+                        .filter(|t| t.trial.held_out.is_some())
+                        .map(|t| against_truth(&t.scores.measure(self.measure))),
+                ),
+                classic_lou_tau_b: against_truth(&self.outcome.classic_lou.measure(self.measure)),
+            }
+        });
+        MeasureSummary {
+            lou: LouSummary {
+                tau_b: spread_of_options(lou.iter().map(|c| c.tau_b)),
+                tau_ap: spread_of_options(lou.iter().map(|c| c.tau_ap)),
+                max_drop: spread(lou.iter().map(|c| c.max_drop)),
+                runs_changed: spread(lou.iter().map(|c| c.runs_changed as f64)),
+            },
+            trials: TrialsSummary {
+                tau_b: spread_of_options(held_out_trials.iter().map(|c| c.tau_b)),
+                tau_ap: spread_of_options(held_out_trials.iter().map(|c| c.tau_ap)),
+            },
+            control: ControlSummary {
+                overlap: spread(controls.iter().map(|t| t.overlap)),
+                recall: spread(controls.iter().map(|t| t.recall)),
+                tau_b: spread_of_options(
+                    controls
+                        .iter()
+                        .map(|t| self.compare(&t.scores.measure(self.measure)).tau_b),
+                ),
+            },
+            classic_lou: ClassicSummary {
+                tau_b: classic.tau_b,
+                tau_ap: classic.tau_ap,
+                max_drop: classic.max_drop,
+                runs_changed: classic.runs_changed,
+            },
+            truth,
+            swapped_pairs: self.swapped_pairs(),
+        }
+    }
+
+    fn swapped_pairs(&self) -> Vec<SwappedPair> {
+        let runs = self.outcome.collection.runs.len();
+        let lou_mean: Vec<f64> = (0..runs)
+            .map(|run| self.lou.iter().map(|s| s[run]).sum::<f64>() / self.lou.len() as f64)
+            .collect();
+        let pairs = swapped_pairs(&self.official, &lou_mean).expect("equal lengths");
+        pairs
+            .into_iter()
+            .map(|(better, worse)| {
+                let (a, b) =
+                    paired_topic_scores(&self.outcome.official, better, worse, self.measure);
+                let mut rng = ChaCha8Rng::seed_from_u64(RANDOMIZATION_SEED);
+                let tag = |run: usize| self.outcome.collection.runs[run].tag.clone();
+                SwappedPair {
+                    better: tag(better),
+                    worse: tag(worse),
+                    official: [self.official[better], self.official[worse]],
+                    lou_mean: [lou_mean[better], lou_mean[worse]],
+                    t_test_p: paired_t_test(&a, &b).ok().map(|t| t.p_value),
+                    randomization_p: randomization_test(
+                        &a,
+                        &b,
+                        DEFAULT_RANDOMIZATION_PERMUTATIONS,
+                        &mut rng,
+                    )
+                    .ok(),
+                    topics: a.len(),
+                }
+            })
+            .collect()
+    }
+
+    /// The rows of `runs.tsv` and `lou.tsv` (per run, its LOU score and rank in every seed).
+    pub(super) fn run_rows(&self) -> (Vec<RunRow>, Vec<LouRow>) {
+        let official_ranking = official_ranks(&self.official);
+        let lou_ranks: Vec<Vec<f64>> = self.lou.iter().map(|s| official_ranks(s)).collect();
+        let truth = self.outcome.truth.as_ref().map(|t| t.measure(self.measure));
+        let (mut runs, mut lou) = (Vec::new(), Vec::new());
+        for (run, info) in self.outcome.collection.runs.iter().enumerate() {
+            let scores: Vec<f64> = self.lou.iter().map(|s| s[run]).collect();
+            let ranks: Vec<f64> = lou_ranks.iter().map(|r| r[run]).collect();
+            let dominant = dominant_rank(&ranks).expect("at least one seed");
+            runs.push(RunRow {
+                run: info.tag.clone(),
+                team: info.team.clone(),
+                measure: self.name.to_string(),
+                official_score: self.official[run],
+                official_rank: official_ranking[run],
+                lou_score: Spread::of(&scores).expect("finite scores"),
+                lou_rank: Spread::of(&ranks).expect("finite ranks"),
+                dominant_rank: dominant.rank,
+                dominant_rank_frequency: dominant.frequency,
+                truth_score: truth.as_ref().map(|t| t[run]),
+            });
+            lou.extend(self.seeds.iter().zip(scores.iter().zip(&ranks)).map(
+                |(&seed, (&score, &rank))| LouRow {
+                    seed,
+                    run: info.tag.clone(),
+                    team: info.team.clone(),
+                    measure: self.name.to_string(),
+                    score,
+                    rank,
+                },
+            ));
+        }
+        (runs, lou)
+    }
+
+    pub(super) fn trial_rows(&self) -> Vec<TrialRow> {
+        self.outcome
+            .trials
+            .iter()
+            .map(|t| {
+                let comparison = self.compare(&t.scores.measure(self.measure));
+                TrialRow {
+                    seed: t.trial.seed,
+                    held_out: t.trial.held_out.clone(),
+                    measure: self.name.to_string(),
+                    tau_b: comparison.tau_b,
+                    tau_ap: comparison.tau_ap,
+                    overlap: t.overlap,
+                    recall: t.recall,
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn held_out_rows(&self) -> Vec<HeldOutRow> {
+        let official_ranking = official_ranks(&self.official);
+        let mut rows = Vec::new();
+        for t in &self.outcome.trials {
+            let Some(team) = &t.trial.held_out else {
+                continue;
+            };
+            let scores = t.scores.measure(self.measure);
+            let ranks = official_ranks(&scores);
+            for (run, info) in self.outcome.collection.runs.iter().enumerate() {
+                if &info.team == team {
+                    rows.push(HeldOutRow {
+                        seed: t.trial.seed,
+                        team: team.clone(),
+                        run: info.tag.clone(),
+                        measure: self.name.to_string(),
+                        score: scores[run],
+                        rank: ranks[run],
+                        official_score: self.official[run],
+                        official_rank: official_ranking[run],
+                    });
+                }
+            }
+        }
+        rows
+    }
+}
+
+/// Per-topic official scores of two runs over the topics both were scored on.
+fn paired_topic_scores(
+    table: &ScoreTable,
+    first: usize,
+    second: usize,
+    measure: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    table.per_topic[first]
+        .iter()
+        .zip(&table.per_topic[second])
+        .filter_map(|(a, b)| Some((a.as_ref()?[measure], b.as_ref()?[measure])))
+        .unzip()
+}

@@ -1,0 +1,286 @@
+//! The study's results: the statistics (DESIGN section 5) computed from its scores (the
+//! official ranking, the leave-out-uniques (LOU) ranking per seed, each trial's ranking, the
+//! control's agreement with the official qrels, classic leave-out-uniques, swapped pairs with
+//! their significance, every ranking against the truth when there is one), the rows of the
+//! result tables, and the files themselves ([`files`]). Rendering (JSON, Markdown, figures) is
+//! `report`'s.
+
+mod figures;
+pub mod files;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::io::task::Task;
+use crate::sim::study::{StudyOutcome, StudySettings};
+use crate::stats::Spread;
+use figures::MeasureFigures;
+pub use files::{HeldOutRow, LouRow, RunRow, StudyResults, TrialRow};
+
+/// The seed of the randomization tests' sign flips (fixed, so reports are reproducible).
+pub const RANDOMIZATION_SEED: u64 = 2021;
+
+/// Settings as reported, with every departure from HiCAL named.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettingsSummary {
+    /// The seeds of the trials.
+    pub seeds: Vec<u64>,
+    /// The measures, canonical names.
+    pub measures: Vec<String>,
+    /// The teams held out.
+    pub held_out_teams: Vec<String>,
+    /// `text` or `runs`.
+    pub features: String,
+    /// The judge's settings.
+    pub judge: crate::judge::cal::JudgeSettings,
+    /// A fixed per-topic budget, if one replaced the official counts.
+    pub budget: Option<usize>,
+    /// The relevance level.
+    pub relevance_level: i32,
+    /// Every way the simulation departs from HiCAL as TREC DL ran it.
+    pub deviations: Vec<String>,
+}
+
+impl SettingsSummary {
+    /// The settings of a study of `task`, as reported.
+    pub fn new(
+        task: &Task,
+        settings: &StudySettings,
+        held_out_teams: Vec<String>,
+        use_text: bool,
+    ) -> Self {
+        Self {
+            seeds: (1..=settings.seeds).collect(),
+            measures: settings.measures.iter().map(ToString::to_string).collect(),
+            held_out_teams,
+            features: if use_text { "text" } else { "runs" }.to_string(),
+            deviations: deviations(&settings.judge, use_text, settings.budget),
+            judge: settings.judge.clone(),
+            budget: settings.budget,
+            relevance_level: task.manifest.relevance_level,
+        }
+    }
+}
+
+/// Work done.
+#[derive(Debug, Clone, Serialize)]
+pub struct SimulationCounts {
+    /// Trials (controls included).
+    pub trials: usize,
+    /// (trial, topic) units.
+    pub units: usize,
+    /// Distinct units judged (identical ones shared).
+    pub distinct_units: usize,
+    /// Model fits.
+    pub retrains: usize,
+    /// Units whose pool alone exceeded the budget (the whole pool was kept).
+    pub pools_over_budget: usize,
+}
+
+/// The LOU ranking (each run on its own team's held-out qrels) against the official one.
+#[derive(Debug, Clone, Serialize)]
+pub struct LouSummary {
+    /// Kendall's tau_b over seeds.
+    pub tau_b: Option<Spread>,
+    /// tau_ap over seeds.
+    pub tau_ap: Option<Spread>,
+    /// The largest rank drop over seeds.
+    pub max_drop: Option<Spread>,
+    /// Runs whose rank changed, over seeds.
+    pub runs_changed: Option<Spread>,
+}
+
+/// Every trial's ranking of all runs against the official one.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrialsSummary {
+    /// tau_b over all leave-team-out trials.
+    pub tau_b: Option<Spread>,
+    /// tau_ap over all leave-team-out trials.
+    pub tau_ap: Option<Spread>,
+}
+
+/// The control trials (nothing held out) against the official qrels.
+#[derive(Debug, Clone, Serialize)]
+pub struct ControlSummary {
+    /// The fraction of official judgments the control qrels hold.
+    pub overlap: Option<Spread>,
+    /// The fraction of officially relevant documents found.
+    pub recall: Option<Spread>,
+    /// tau_b of the run ranking on the control qrels against the official ranking.
+    pub tau_b: Option<Spread>,
+}
+
+/// Classic leave-out-uniques on the official qrels.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClassicSummary {
+    /// tau_b against the official ranking.
+    pub tau_b: Option<f64>,
+    /// tau_ap against the official ranking.
+    pub tau_ap: Option<f64>,
+    /// The largest rank drop.
+    pub max_drop: f64,
+    /// Runs whose rank changed.
+    pub runs_changed: usize,
+}
+
+/// Rankings against the complete truth (synthetic tasks).
+#[derive(Debug, Clone, Serialize)]
+pub struct TruthSummary {
+    /// The official ranking's tau_b against the truth ranking.
+    pub official_tau_b: Option<f64>,
+    /// The official ranking's tau_ap against the truth ranking.
+    pub official_tau_ap: Option<f64>,
+    /// The LOU rankings' tau_b against the truth, over seeds.
+    pub lou_tau_b: Option<Spread>,
+    /// The control rankings' tau_b against the truth, over seeds.
+    pub control_tau_b: Option<Spread>,
+    /// Every held-out trial's ranking of all runs against the truth.
+    pub trials_tau_b: Option<Spread>,
+    /// Classic LOU's tau_b against the truth.
+    pub classic_lou_tau_b: Option<f64>,
+}
+
+/// Two runs whose order under the mean LOU scores differs from the official order.
+#[derive(Debug, Clone, Serialize)]
+pub struct SwappedPair {
+    /// The officially better run.
+    pub better: String,
+    /// The officially worse run.
+    pub worse: String,
+    /// Official scores.
+    pub official: [f64; 2],
+    /// Mean LOU scores over seeds.
+    pub lou_mean: [f64; 2],
+    /// The paired t-test p-value of the official per-topic difference (two-sided).
+    pub t_test_p: Option<f64>,
+    /// The sign-flip randomization test p-value (10,000 permutations, fixed seed).
+    pub randomization_p: Option<f64>,
+    /// Topics both runs were scored on.
+    pub topics: usize,
+}
+
+/// All statistics for one measure.
+#[derive(Debug, Clone, Serialize)]
+pub struct MeasureSummary {
+    /// LOU ranking figures.
+    pub lou: LouSummary,
+    /// Per-trial ranking figures.
+    pub trials: TrialsSummary,
+    /// Control figures.
+    pub control: ControlSummary,
+    /// Classic leave-out-uniques figures.
+    pub classic_lou: ClassicSummary,
+    /// Truth figures, on tasks with a truth file.
+    pub truth: Option<TruthSummary>,
+    /// Swapped pairs with significance tests.
+    pub swapped_pairs: Vec<SwappedPair>,
+}
+
+/// The whole report of a study.
+#[derive(Debug, Clone, Serialize)]
+pub struct StudySummary {
+    /// Task name.
+    pub task: String,
+    /// Settings and deviations.
+    pub settings: SettingsSummary,
+    /// Per measure (canonical name).
+    pub measures: BTreeMap<String, MeasureSummary>,
+    /// Work done.
+    pub simulations: SimulationCounts,
+    /// Wall time of the study.
+    pub elapsed_seconds: f64,
+    /// Rows of runs.tsv.
+    #[serde(skip)]
+    pub runs: Vec<RunRow>,
+    /// Rows of lou.tsv.
+    #[serde(skip)]
+    pub lou: Vec<LouRow>,
+    /// Rows of trials.tsv.
+    #[serde(skip)]
+    pub trials: Vec<TrialRow>,
+    /// Rows of heldout.tsv.
+    #[serde(skip)]
+    pub held_out: Vec<HeldOutRow>,
+}
+
+impl StudySummary {
+    /// Computes every statistic of `outcome`.
+    pub fn new(
+        task_name: &str,
+        settings: SettingsSummary,
+        outcome: &StudyOutcome,
+        elapsed_seconds: f64,
+    ) -> Self {
+        let mut measures = BTreeMap::new();
+        let (mut runs, mut lou, mut trials, mut held_out) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (index, name) in settings.measures.iter().enumerate() {
+            let figures = MeasureFigures::new(outcome, index, name);
+            measures.insert(name.clone(), figures.summary());
+            let (run_rows, lou_rows) = figures.run_rows();
+            runs.extend(run_rows);
+            lou.extend(lou_rows);
+            trials.extend(figures.trial_rows());
+            held_out.extend(figures.held_out_rows());
+        }
+        Self {
+            task: task_name.to_string(),
+            settings,
+            measures,
+            simulations: SimulationCounts {
+                trials: outcome.trials.len(),
+                units: outcome.units,
+                distinct_units: outcome.distinct_units,
+                retrains: outcome.retrains,
+                pools_over_budget: outcome.pools_over_budget,
+            },
+            elapsed_seconds,
+            runs,
+            lou,
+            trials,
+            held_out,
+        }
+    }
+}
+
+/// Every way the given settings depart from HiCAL as TREC Deep Learning ran it (text features,
+/// the whole corpus as candidates, 200,000 Pegasos iterations, BMI batches, official budgets).
+pub fn deviations(
+    judge: &crate::judge::cal::JudgeSettings,
+    use_text: bool,
+    budget: Option<usize>,
+) -> Vec<String> {
+    use crate::collection::CandidateSource;
+    use crate::judge::cal::LearnerChoice;
+    let mut deviations = Vec::new();
+    if !use_text {
+        deviations.push(
+            "run features (1/(60+rank) per run plus the fraction of runs) instead of HiCAL's \
+             text features: the task has no corpus"
+                .to_string(),
+        );
+    }
+    if judge.candidates == CandidateSource::Retrieved {
+        deviations.push(
+            "candidates are the documents the runs retrieved, not the whole corpus; official \
+             judgments of documents no run retrieved are carried over unchanged"
+                .to_string(),
+        );
+    }
+    if judge.learner == LearnerChoice::Logistic {
+        deviations.push("logistic regression (linfa) instead of HiCAL's Pegasos".to_string());
+    } else if judge.iterations != crate::judge::pegasos::DEFAULT_ITERATIONS {
+        deviations.push(format!(
+            "{} Pegasos iterations per retrain instead of HiCAL's {}",
+            judge.iterations,
+            crate::judge::pegasos::DEFAULT_ITERATIONS
+        ));
+    }
+    if let Some(budget) = budget {
+        deviations.push(format!(
+            "a fixed budget of {budget} judgments per topic instead of the official counts"
+        ));
+    }
+    deviations
+}
