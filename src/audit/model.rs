@@ -158,7 +158,7 @@ pub fn topic_probabilities(
     let mut judged: Vec<(DocId, bool)> = topic
         .grades
         .iter()
-        .map(|(&doc, &grade)| (doc, grade >= relevance_level))
+        .map(|(&doc, &grade)| (doc, crate::base::is_relevant(grade, relevance_level)))
         .collect();
     judged.sort_unstable();
     let positives = judged.iter().filter(|(_, is_rel)| *is_rel).count();

@@ -3,7 +3,7 @@
 //! (trec_eval's `RES_RELS`), so the string-keyed evaluator and the id-keyed simulation share one
 //! implementation of each measure.
 
-use crate::base::Grade;
+use crate::base::{is_relevant, Grade};
 use crate::io::qrels::TopicQrels;
 
 /// How many judged documents a topic has at each grade, negative grades included.
@@ -50,7 +50,7 @@ impl GradeCounts {
     pub fn relevant(&self, relevance_level: Grade) -> usize {
         self.counts
             .iter()
-            .filter(|&&(grade, _)| is_relevant_grade(grade, relevance_level))
+            .filter(|&&(grade, _)| is_relevant(grade, relevance_level))
             .map(|&(_, count)| count)
             .sum()
     }
@@ -59,7 +59,7 @@ impl GradeCounts {
     pub fn nonrelevant(&self, relevance_level: Grade) -> usize {
         self.counts
             .iter()
-            .filter(|&&(grade, _)| grade >= 0 && grade < relevance_level)
+            .filter(|&&(grade, _)| grade >= 0 && !is_relevant(grade, relevance_level))
             .map(|&(_, count)| count)
             .sum()
     }
@@ -72,12 +72,6 @@ impl GradeCounts {
             .filter(|&&(grade, _)| grade > 0)
             .flat_map(|&(grade, count)| std::iter::repeat_n(f64::from(grade), count))
     }
-}
-
-/// Whether a judged grade counts as relevant at `relevance_level`.
-#[inline]
-pub fn is_relevant_grade(grade: Grade, relevance_level: Grade) -> bool {
-    grade >= 0 && grade >= relevance_level
 }
 
 /// One run's ranking for one topic, with grades looked up.
@@ -99,7 +93,7 @@ impl JudgedRanking<'_> {
     /// Whether the document at 0-based position `pos` is relevant.
     #[inline]
     pub fn is_relevant_at(&self, pos: usize, relevance_level: Grade) -> bool {
-        matches!(self.grades[pos], Some(grade) if is_relevant_grade(grade, relevance_level))
+        matches!(self.grades[pos], Some(grade) if is_relevant(grade, relevance_level))
     }
 
     /// The grades of the top `cutoff` documents (all of them without a cutoff).
@@ -115,7 +109,7 @@ impl JudgedRanking<'_> {
     pub fn relevant_retrieved(&self, cutoff: Option<usize>, relevance_level: Grade) -> usize {
         self.top(cutoff)
             .iter()
-            .filter(|grade| matches!(grade, Some(g) if is_relevant_grade(*g, relevance_level)))
+            .filter(|grade| matches!(grade, Some(g) if is_relevant(*g, relevance_level)))
             .count()
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 
 use super::*;
@@ -80,6 +81,77 @@ fn ncg_judged_and_unjudged_by_hand() {
     // unj@10 divides by 10 whatever the run length (trec_eval 10).
     assert_eq!(values["unj_2/1"], 0.5);
     assert_eq!(values["unj_10/1"], 0.1);
+}
+
+/// One topic for the hand-computed examples: grades a=2, b=0, c=1, d=1, e=0, f=2, so R = 4
+/// relevant (a, c, d, f) and N = 2 judged non-relevant (b, e); the run ranks b, a, x
+/// (unjudged), c, e, d and misses f. Relevant documents sit at ranks 2, 4 and 6.
+fn hand_example(measures: &str) -> BTreeMap<String, f64> {
+    let qrels = qrels_of(&[
+        ("1", "a", 2),
+        ("1", "b", 0),
+        ("1", "c", 1),
+        ("1", "d", 1),
+        ("1", "e", 0),
+        ("1", "f", 2),
+    ]);
+    let run = run_of(&[("1", &["b", "a", "x", "c", "e", "d"])]);
+    scores(&qrels, &run, measures, false)
+}
+
+#[test]
+fn map_and_map_cut_by_hand() {
+    let values = hand_example("map map_cut.2,4");
+    // AP: precision at each relevant rank (1/2, 2/4, 3/6), summed over R = 4 (f never found).
+    assert_abs_diff_eq!(values["map/1"], (0.5 + 0.5 + 0.5) / 4.0, epsilon = 1e-12);
+    // AP@k: only the relevant documents of the top k count; the denominator stays R.
+    assert_abs_diff_eq!(values["map_cut_2/1"], 0.5 / 4.0, epsilon = 1e-12);
+    assert_abs_diff_eq!(values["map_cut_4/1"], (0.5 + 0.5) / 4.0, epsilon = 1e-12);
+}
+
+#[test]
+fn ndcg_and_ndcg_cut_by_hand() {
+    let values = hand_example("ndcg ndcg_cut.3");
+    let discount = |rank: f64| (rank + 1.0).log2();
+    // Gains are the raw grades: a (2) at rank 2, c (1) at 4, d (1) at 6.
+    let dcg = 2.0 / discount(2.0) + 1.0 / discount(4.0) + 1.0 / discount(6.0);
+    // The ideal ranks every judged document by grade: 2, 2, 1, 1, 0, 0.
+    let ideal =
+        2.0 / discount(1.0) + 2.0 / discount(2.0) + 1.0 / discount(3.0) + 1.0 / discount(4.0);
+    assert_abs_diff_eq!(values["ndcg/1"], dcg / ideal, epsilon = 1e-12);
+    let dcg_3 = 2.0 / discount(2.0);
+    let ideal_3 = 2.0 / discount(1.0) + 2.0 / discount(2.0) + 1.0 / discount(3.0);
+    assert_abs_diff_eq!(values["ndcg_cut_3/1"], dcg_3 / ideal_3, epsilon = 1e-12);
+}
+
+#[test]
+fn bpref_by_hand() {
+    // trec_eval: 1/R * sum over retrieved relevant r of 1 - min(#judged non-relevant above r,
+    // R) / min(R, N). a has b above (1), c has b (1; x is unjudged), d has b and e (2).
+    let values = hand_example("bpref");
+    let denominator = 2.0; // min(R = 4, N = 2)
+    let expected = ((1.0 - 1.0 / denominator) + (1.0 - 1.0 / denominator) + 0.0) / 4.0;
+    assert_abs_diff_eq!(values["bpref/1"], expected, epsilon = 1e-12);
+}
+
+#[test]
+fn rprec_and_recall_by_hand() {
+    let values = hand_example("Rprec recall.1,5,10");
+    // R-precision: precision at rank R = 4, where a and c are relevant.
+    assert_abs_diff_eq!(values["Rprec/1"], 2.0 / 4.0, epsilon = 1e-12);
+    // Recall@k: relevant documents in the top k over R.
+    assert_abs_diff_eq!(values["recall_1/1"], 0.0, epsilon = 1e-12);
+    assert_abs_diff_eq!(values["recall_5/1"], 2.0 / 4.0, epsilon = 1e-12);
+    assert_abs_diff_eq!(values["recall_10/1"], 3.0 / 4.0, epsilon = 1e-12);
+}
+
+#[test]
+fn recip_rank_and_rr_at_k_by_hand() {
+    let values = hand_example("recip_rank RR@1 RR@3");
+    // The first relevant document is at rank 2; RR@1 sees no relevant document.
+    assert_abs_diff_eq!(values["recip_rank/1"], 0.5, epsilon = 1e-12);
+    assert_abs_diff_eq!(values["recip_rank_1/1"], 0.0, epsilon = 1e-12);
+    assert_abs_diff_eq!(values["recip_rank_3/1"], 0.5, epsilon = 1e-12);
 }
 
 #[test]

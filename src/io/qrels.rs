@@ -55,10 +55,10 @@ impl TopicQrels {
         self.grades.values().copied()
     }
 
-    /// The number of documents with grade >= `relevance_level`.
+    /// The number of documents with a relevant grade at `relevance_level`.
     pub fn relevant_count(&self, relevance_level: Grade) -> usize {
         self.grades()
-            .filter(|&grade| grade >= relevance_level)
+            .filter(|&grade| crate::base::is_relevant(grade, relevance_level))
             .count()
     }
 }

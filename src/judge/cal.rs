@@ -9,11 +9,11 @@ use rand::Rng;
 use rustc_hash::FxHashSet;
 
 use crate::base::error::Result;
+use crate::base::is_relevant;
 use crate::base::sparse::SparseVec;
 use crate::base::DocId;
 use crate::base::Grade;
 use crate::collection::{CandidateSource, Collection, TopicData, Vectors};
-use crate::eval::ranking::is_relevant_grade;
 use crate::features::runs::{pseudo_positive, run_feature_vector};
 use crate::judge::logistic::{self, fit_logistic};
 use crate::judge::pegasos::{PegasosParams, PegasosValidParams};
@@ -237,9 +237,7 @@ pub fn judge_topic(
         }
     }
     let is_pool_over_budget = carried + trace.len() > budget;
-    let pool_has_relevant = trace
-        .iter()
-        .any(|step| is_relevant_grade(step.grade, level));
+    let pool_has_relevant = trace.iter().any(|step| is_relevant(step.grade, level));
     let empty = SparseVec::empty();
     let seed = seed_vector(collection, topic, excluded_runs, pool_has_relevant);
     let dimension = match &collection.vectors {
@@ -263,7 +261,7 @@ pub fn judge_topic(
         let mut negatives: Vec<&SparseVec> = Vec::new();
         for step in &trace {
             let vector = candidates.vector(step.doc, &empty);
-            if is_relevant_grade(step.grade, level) {
+            if is_relevant(step.grade, level) {
                 positives.push(vector);
             } else {
                 negatives.push(vector);

@@ -290,7 +290,7 @@ fn agreement(collection: &Collection, judgings: &[&TopicJudging]) -> (f64, f64) 
         let simulated: BTreeSet<DocId> = judging.judgments.iter().map(|&(doc, _)| doc).collect();
         for (doc, &grade) in official {
             official_total += 1;
-            let is_relevant = grade >= level && grade >= 0;
+            let is_relevant = crate::base::is_relevant(grade, level);
             relevant_total += usize::from(is_relevant);
             if simulated.contains(doc) {
                 overlap += 1;

@@ -396,13 +396,24 @@ pub fn build_task(
     let relevant_total: Vec<usize> = collection
         .topics
         .iter()
-        .map(|topic| topic.grades.values().filter(|&&g| g >= level).count())
+        .map(|topic| {
+            topic
+                .grades
+                .values()
+                .filter(|&&g| crate::base::is_relevant(g, level))
+                .count()
+        })
         .collect();
     Ok(SynthReport {
         judgments: judgings.iter().map(|j| j.judgments.len()).collect(),
         relevant_found: judgings
             .iter()
-            .map(|j| j.judgments.iter().filter(|&&(_, g)| g >= level).count())
+            .map(|j| {
+                j.judgments
+                    .iter()
+                    .filter(|&&(_, g)| crate::base::is_relevant(g, level))
+                    .count()
+            })
             .collect(),
         relevant_total,
         retrains: judgings.iter().map(|j| j.retrains).sum(),

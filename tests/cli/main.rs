@@ -1,6 +1,7 @@
 //! The integration tests: one binary, modules by theme. They run the built `reusesim` binary.
-//! Tests that need the real TREC data read it from `$REUSESIM_DATA`; they are skipped with a
-//! message when the variable is unset and fail when it is set but a file is missing.
+//! Tests that need the real TREC data read it from `$REUSESIM_DATA` and are marked
+//! `#[ignore = "needs REUSESIM_DATA"]`: run them with `-- --include-ignored`; they fail when the
+//! variable is unset or a file is missing.
 
 mod util;
 

@@ -41,15 +41,14 @@ where
     String::from_utf8(run_ok(args).stdout).expect("utf-8 output")
 }
 
-/// A file of the shared TREC data, or `None` (with a message) when `REUSESIM_DATA` is unset.
+/// A file of the shared TREC data. Tests that call it are marked
+/// `#[ignore = "needs REUSESIM_DATA"]`, so a run without the data lists them as ignored.
 ///
 /// # Panics
-/// When `REUSESIM_DATA` is set and the file is missing: CI must not skip silently.
-pub fn data_file(relative: &str) -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("REUSESIM_DATA") else {
-        eprintln!("skipped: REUSESIM_DATA is unset, so {relative} is not available");
-        return None;
-    };
+/// When `REUSESIM_DATA` is unset, or set and the file is missing: CI must not skip silently.
+pub fn data_file(relative: &str) -> PathBuf {
+    let root = std::env::var_os("REUSESIM_DATA")
+        .unwrap_or_else(|| panic!("this test needs REUSESIM_DATA (for {relative})"));
     let path = Path::new(&root).join(relative);
     assert!(
         path.exists(),
@@ -58,7 +57,7 @@ pub fn data_file(relative: &str) -> Option<PathBuf> {
     );
     // Absolute, because tests write task manifests into temporary folders that point here,
     // and CI gives a relative REUSESIM_DATA.
-    Some(std::fs::canonicalize(&path).expect("an existing path has a canonical form"))
+    std::fs::canonicalize(&path).expect("an existing path has a canonical form")
 }
 
 /// Parses `measure<TAB>topic<TAB>value` lines (trec_eval's layout) into triples.
@@ -280,12 +279,12 @@ pub struct Covid {
 }
 
 /// The TREC-COVID round-1 files, or `None` when `REUSESIM_DATA` is unset.
-pub fn covid_round1() -> Option<Covid> {
-    Some(Covid {
-        runs: data_file("trec-covid/round1/runs")?,
-        qrels: data_file("trec-covid/qrels/qrels.covid-round1.txt")?,
-        leaderboard: data_file("trec-covid/leaderboards/round1.leaderboard.csv")?,
-    })
+pub fn covid_round1() -> Covid {
+    Covid {
+        runs: data_file("trec-covid/round1/runs"),
+        qrels: data_file("trec-covid/qrels/qrels.covid-round1.txt"),
+        leaderboard: data_file("trec-covid/leaderboards/round1.leaderboard.csv"),
+    }
 }
 
 /// The `all` rows of `reusesim eval --format tsv` output: (run, measure) → value.

@@ -18,8 +18,7 @@ pub fn average_precision(
     let mut relevant_so_far = 0usize;
     let mut precision_sum = 0.0;
     for (pos, grade) in ranking.top(cutoff).iter().enumerate() {
-        if matches!(grade, Some(g) if crate::eval::ranking::is_relevant_grade(*g, relevance_level))
-        {
+        if matches!(grade, Some(g) if crate::base::is_relevant(*g, relevance_level)) {
             relevant_so_far += 1;
             precision_sum += relevant_so_far as f64 / (pos + 1) as f64;
         }

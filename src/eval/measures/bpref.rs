@@ -3,8 +3,9 @@
 //! penalty; unjudged documents and negative grades are skipped. Cite: Buckley and Voorhees,
 //! "Retrieval evaluation with incomplete information", SIGIR 2004.
 
+use crate::base::is_relevant;
 use crate::base::Grade;
-use crate::eval::ranking::{is_relevant_grade, JudgedRanking};
+use crate::eval::ranking::JudgedRanking;
 
 /// bpref over the whole ranking (or the top `cutoff`).
 pub fn bpref(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {
@@ -20,7 +21,7 @@ pub fn bpref(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Gr
         if *grade < 0 {
             continue;
         }
-        if is_relevant_grade(*grade, relevance_level) {
+        if is_relevant(*grade, relevance_level) {
             sum += if nonrelevant_so_far > 0 {
                 1.0 - nonrelevant_so_far.min(relevant_total) as f64 / denominator
             } else {
