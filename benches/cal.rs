@@ -9,11 +9,10 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use reusesim::collection::{CandidateSource, Collection};
+use reusesim::collection::Collection;
 use reusesim::io::task::Task;
-use reusesim::judge::cal::{judge_topic, JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
-use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
-use reusesim::judge::schedule::Schedule;
+use reusesim::judge::cal::judge_topic;
+use reusesim::judge::settings::JudgeSettings;
 
 fn one_topic(criterion: &mut Criterion) {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/task.toml");
@@ -21,12 +20,7 @@ fn one_topic(criterion: &mut Criterion) {
     let collection = Collection::prepare(&task, &task.qrels, true).expect("features build");
     let settings = JudgeSettings {
         seed: 1,
-        learner: LearnerChoice::Pegasos,
-        iterations: DEFAULT_ITERATIONS,
-        schedule: Schedule::Bmi,
-        candidates: CandidateSource::Retrieved,
-        pool_depth: task.pool_depth,
-        random_negatives: RANDOM_NEGATIVES,
+        ..JudgeSettings::hical(task.pool_depth)
     };
     let excluded = vec![false; task.runs.len()];
     let budget = collection.topics[0].grades.len();

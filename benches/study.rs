@@ -9,24 +9,27 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use reusesim::base::choice::Choice;
 use reusesim::collection::{CandidateSource, Collection};
 use reusesim::eval::parse_measures;
 use reusesim::io::task::Task;
-use reusesim::judge::cal::{JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
-use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
 use reusesim::judge::schedule::Schedule;
+use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::study::{held_out_teams, run_study, StudySettings};
 use reusesim::synth::{build_task, write::TaskLayout, Preset};
 
+/// HiCAL's settings with the candidates and the schedule (`REUSESIM_BENCH_SCHEDULE`, default
+/// `bmi`) asked for.
 fn judge_settings(seed: u64, candidates: CandidateSource) -> JudgeSettings {
+    let schedule = std::env::var("REUSESIM_BENCH_SCHEDULE")
+        .ok()
+        .map(|name| Schedule::from_name(&name).expect("REUSESIM_BENCH_SCHEDULE is bmi or one"))
+        .unwrap_or(Schedule::Bmi);
     JudgeSettings {
         seed,
-        learner: LearnerChoice::Pegasos,
-        iterations: DEFAULT_ITERATIONS,
-        schedule: Schedule::Bmi,
         candidates,
-        pool_depth: 10,
-        random_negatives: RANDOM_NEGATIVES,
+        schedule,
+        ..JudgeSettings::hical(10)
     }
 }
 

@@ -11,8 +11,8 @@ use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
 use reusesim::eval::{self, EvalOptions};
 use reusesim::io::task::Task;
-use reusesim::judge::cal::{JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
 use reusesim::judge::schedule::Schedule;
+use reusesim::judge::settings::{JudgeSettings, LearnerChoice, Withhold, RANDOM_NEGATIVES};
 use reusesim::report::plots::FigureFormat;
 use reusesim::sim::study::StudySettings;
 
@@ -125,6 +125,19 @@ pub struct JudgeArgs {
     /// A fixed number of judgments per topic instead of the official count N_t.
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
+    /// What a trial leaving a team out also withholds from the simulated assessor: none (the
+    /// team's runs only), or uniques (also its unique relevant documents: the bound classic
+    /// leave-out-uniques assumes).
+    #[arg(long, value_parser = choice::<Withhold>(), default_value_t = Withhold::None)]
+    pub withhold: Withhold,
+    /// With --withhold uniques: a document is the team's own when one of its runs retrieved it
+    /// within depth K (default: at any depth).
+    #[arg(long, value_name = "K")]
+    pub unique_depth: Option<usize>,
+    /// A judged grade >= L trains the judge as positive (HiCAL and NIST: 1, every grade > 0),
+    /// separate from the evaluation's relevance level.
+    #[arg(long, value_name = "L", default_value_t = 1)]
+    pub train_level: i32,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -268,6 +281,9 @@ impl JudgeArgs {
             candidates: self.candidates,
             pool_depth: self.pool_depth.unwrap_or(task.pool_depth),
             random_negatives: RANDOM_NEGATIVES,
+            train_level: self.train_level,
+            withhold: self.withhold,
+            unique_depth: self.unique_depth,
         };
         Ok((settings.check()?, use_text))
     }

@@ -69,8 +69,12 @@ pub struct TopicData {
     /// For each retrieved document (same order), the (run index, 1-based rank) of every run
     /// that retrieved it.
     pub hits: Vec<Vec<(u32, u32)>>,
-    /// Each run's ranking for the topic (run index order), best first.
+    /// Each run's ranking for the topic (run index order), best first in trec_eval's order
+    /// (score descending, ties by docno descending).
     pub rankings: Vec<Vec<DocId>>,
+    /// Each run's ranking in NIST's pooling order (ties by docno ascending): the order pools
+    /// and leave-out-uniques are taken in.
+    pub pool_rankings: Vec<Vec<DocId>>,
     /// The assessor's grades.
     pub grades: FxHashMap<DocId, Grade>,
     /// The text seed (the topic text's vector), in text mode.
@@ -88,6 +92,15 @@ pub struct RunInfo {
     pub is_pooled: bool,
 }
 
+/// The uniform sample kept of a corpus too large to hold (see [`FULL_CORPUS_MAX_BYTES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CorpusSample {
+    /// Documents in the sample.
+    pub sampled: usize,
+    /// Documents in the corpus.
+    pub total: usize,
+}
+
 /// The prepared task.
 #[derive(Debug)]
 pub struct Collection {
@@ -101,8 +114,15 @@ pub struct Collection {
     pub vectors: Vectors,
     /// The documents random negatives are drawn from, sorted.
     pub negative_pool: Vec<DocId>,
-    /// Every document with a vector, sorted: the candidates of `--candidates corpus`.
+    /// The corpus documents candidates are drawn from with corpus candidates, sorted: every
+    /// corpus document, or the uniform sample of a large corpus (the same as random negatives).
     pub corpus_docs: Vec<DocId>,
+    /// Per document id, the rank ties between equal scores are broken by (lower first): its
+    /// position in the corpus file (documents outside the corpus after them, by id), or without
+    /// a corpus its id, the order documents were first seen in (qrels topics, then runs).
+    pub tie_rank: Vec<u32>,
+    /// When a large corpus is sampled: how many documents the sample holds, of how many.
+    pub corpus_sample: Option<CorpusSample>,
     /// The relevance level.
     pub relevance_level: Grade,
 }
@@ -145,6 +165,21 @@ impl Collection {
                         .unwrap_or_default()
                 })
                 .collect();
+            let pool_rankings: Vec<Vec<DocId>> = task
+                .runs
+                .iter()
+                .map(|run| {
+                    run.topic(topic_id)
+                        .map(|ranking| {
+                            ranking
+                                .pooling_order()
+                                .into_iter()
+                                .map(|doc| docs.intern(&doc.docid))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect();
             let mut hits_by_doc: BTreeMap<DocId, Vec<(u32, u32)>> = BTreeMap::new();
             for (run_index, ranking) in rankings.iter().enumerate() {
                 for (pos, &doc) in ranking.iter().enumerate() {
@@ -163,6 +198,7 @@ impl Collection {
                 retrieved: hits_by_doc.keys().copied().collect(),
                 hits: hits_by_doc.into_values().collect(),
                 rankings,
+                pool_rankings,
                 grades,
                 text_seed: None,
             });
@@ -174,6 +210,8 @@ impl Collection {
             vectors: Vectors::Runs,
             negative_pool: Vec::new(),
             corpus_docs: Vec::new(),
+            tie_rank: Vec::new(),
+            corpus_sample: None,
             relevance_level: task.manifest.relevance_level,
         };
         if use_text {
@@ -187,6 +225,7 @@ impl Collection {
             pool.sort_unstable();
             pool.dedup();
             collection.negative_pool = pool;
+            collection.tie_rank = (0..collection.docs.len() as u32).collect();
         }
         Ok(collection)
     }
@@ -224,6 +263,7 @@ impl Collection {
         let features =
             TextFeatures::from_corpus(corpus, |name| needed.contains(name) || is_sampled(name))?;
         let mut vectors = vec![SparseVec::empty(); self.docs.len()];
+        let mut corpus_order = Vec::new();
         for (name, pairs) in features.documents() {
             let doc = self.docs.intern(name);
             let vector = SparseVec::from_pairs(pairs.to_vec())?;
@@ -233,11 +273,18 @@ impl Collection {
             if is_sampled(name) {
                 self.negative_pool.push(doc);
             }
-            self.corpus_docs.push(doc);
+            corpus_order.push(doc);
             vectors[doc as usize] = vector;
         }
+        self.tie_rank = corpus_tie_ranks(self.docs.len(), &corpus_order);
         self.negative_pool.sort_unstable();
-        self.corpus_docs.sort_unstable();
+        self.corpus_docs = self.negative_pool.clone();
+        if sample_rate < 1.0 {
+            self.corpus_sample = Some(CorpusSample {
+                sampled: self.negative_pool.len(),
+                total: features.document_count(),
+            });
+        }
         for topic in &mut self.topics {
             let text = topic_texts.text(&topic.id).filter(|t| !t.trim().is_empty());
             let text = text.ok_or_else(|| {
@@ -266,4 +313,17 @@ impl Collection {
     pub fn topic_index(&self, id: &str) -> Option<usize> {
         self.topics.iter().position(|topic| topic.id == id)
     }
+}
+
+/// Tie ranks from the corpus order: a document's position in the corpus file, documents
+/// outside the corpus after every corpus document, by id.
+fn corpus_tie_ranks(document_count: usize, corpus_order: &[DocId]) -> Vec<u32> {
+    let outside = u32::try_from(corpus_order.len()).expect("fewer than 2^32 documents");
+    let mut ranks: Vec<u32> = (0..document_count as u32)
+        .map(|doc| outside + doc)
+        .collect();
+    for (position, &doc) in corpus_order.iter().enumerate() {
+        ranks[doc as usize] = position as u32;
+    }
+    ranks
 }

@@ -12,7 +12,8 @@ use crate::cli::{
 use reusesim::collection::Collection;
 use reusesim::eval::{self, format, Evaluator};
 use reusesim::io::task::Task;
-use reusesim::judge::cal::{self, JudgeSettings};
+use reusesim::judge::cal;
+use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
 use reusesim::Warning;
 
@@ -122,8 +123,10 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
         write_traces(out, &collection, &judgings)
     })?;
     let retrains: usize = judgings.iter().map(|j| j.retrains).sum();
+    let withheld: usize = judgings.iter().map(|j| j.withheld).sum();
     eprintln!(
-        "reusesim: judged {} topics, {} judgments, {retrains} retrains in {:.1} s; wrote {}",
+        "reusesim: judged {} topics, {} judgments ({withheld} documents withheld), {retrains} \
+         retrains in {:.1} s; wrote {}",
         judgings.len(),
         qrels.len(),
         started.elapsed().as_secs_f64(),

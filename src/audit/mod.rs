@@ -208,7 +208,7 @@ pub fn audit_run(
     let use_text =
         crate::judge::resolve_features(&task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(&task, &task.qrels, use_text)?;
-    let study = study::compare_with_study(&task, &collection, settings, use_text, &run_tag)?;
+    let study = study::compare_with_study(&task, &collection, settings, &run_tag)?;
     let topic_outcomes: Vec<TopicOutcome> = collection
         .topics
         .par_iter()

@@ -9,7 +9,7 @@ use super::{AuditSettings, MAX_SPOT_STUDY_UNITS, SPOT_STUDY_ITERATIONS};
 use crate::base::error::Result;
 use crate::collection::Collection;
 use crate::io::task::Task;
-use crate::judge::cal::JudgeSettings;
+use crate::judge::settings::JudgeSettings;
 use crate::sim::analysis::files::{read_table, TableRow};
 use crate::sim::analysis::{RunRow, SettingsSummary, StudySummary};
 use crate::sim::study::{held_out_teams, run_study, StudySettings};
@@ -62,7 +62,6 @@ pub(super) fn compare_with_study(
     task: &Task,
     collection: &Collection,
     settings: &AuditSettings,
-    use_text: bool,
     audited_tag: &str,
 ) -> Result<StudyComparison> {
     let (source, rows) = match &settings.study {
@@ -81,7 +80,7 @@ pub(super) fn compare_with_study(
                 );
                 (source, Vec::new())
             } else {
-                let summary = spot_study(task, collection, settings, *seeds, held_out, use_text)?;
+                let summary = spot_study(task, collection, settings, *seeds, held_out)?;
                 let source = format!(
                     "a study run on the spot: {seeds} seeds, {SPOT_STUDY_ITERATIONS} Pegasos \
                      iterations per retrain"
@@ -105,7 +104,6 @@ fn spot_study(
     settings: &AuditSettings,
     seeds: u64,
     held_out: Vec<String>,
-    use_text: bool,
 ) -> Result<StudySummary> {
     let study_settings = StudySettings {
         seeds,
@@ -125,7 +123,7 @@ fn spot_study(
         held_out.clone(),
         &|_, _| {},
     )?;
-    let summary_settings = SettingsSummary::new(task, &study_settings, held_out, use_text);
+    let summary_settings = SettingsSummary::new(task, collection, &study_settings, held_out);
     Ok(StudySummary::new(
         &task.manifest.name,
         summary_settings,

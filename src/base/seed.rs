@@ -4,8 +4,9 @@
 //!
 //! The mixing function: the topic id's bytes are hashed with 64-bit FNV-1a, then
 //! `splitmix64(splitmix64(trial_seed) ^ topic_hash)` is the 64-bit seed given to
-//! `ChaCha8Rng::seed_from_u64`. It is part of the output format: changing it changes every
-//! simulated qrels.
+//! `ChaCha8Rng::seed_from_u64`; retrain i of the judge uses that generator's stream i
+//! ([`iteration_rng`]). It is part of the output format: changing it changes every simulated
+//! qrels.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -35,6 +36,15 @@ pub fn topic_rng(trial_seed: u64, topic: &str) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(topic_seed(trial_seed, topic))
 }
 
+/// The random stream of retrain number `retrain` of one (trial seed, topic): stream `retrain`
+/// of the ChaCha8 generator keyed by [`topic_seed`]. Two trials of one seed draw the same
+/// numbers at the same retrain, however differently their earlier retrains consumed theirs.
+pub fn iteration_rng(trial_seed: u64, topic: &str, retrain: usize) -> ChaCha8Rng {
+    let mut rng = topic_rng(trial_seed, topic);
+    rng.set_stream(retrain as u64);
+    rng
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +57,14 @@ mod tests {
         assert_eq!(splitmix64(0), 0xe220_a839_7b1d_cdaf);
         assert_ne!(topic_seed(1, "301"), topic_seed(2, "301"));
         assert_ne!(topic_seed(1, "301"), topic_seed(1, "302"));
+    }
+
+    #[test]
+    fn retrains_draw_from_their_own_streams() {
+        use rand::Rng;
+        let draw = |retrain| iteration_rng(3, "301", retrain).random::<u64>();
+        assert_eq!(draw(4), draw(4));
+        assert_ne!(draw(4), draw(5));
+        assert_ne!(draw(1), topic_rng(3, "301").random::<u64>());
     }
 }

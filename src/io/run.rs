@@ -30,6 +30,18 @@ pub struct RunTopic {
     pub docs: Vec<RankedDoc>,
 }
 
+impl RunTopic {
+    /// The documents in NIST's pooling order: score descending, ties by docno ascending (the
+    /// reverse of trec_eval's tie order; on TREC DL only this order puts every pooled run's top
+    /// 10 in the official qrels).
+    pub fn pooling_order(&self) -> Vec<&RankedDoc> {
+        let mut docs: Vec<&RankedDoc> = self.docs.iter().collect();
+        // The documents are in trec_eval's order already; a stable sort only reverses ties.
+        docs.sort_by(|a, b| pooling_order(a, b));
+        docs
+    }
+}
+
 /// One run: a tag and a ranking per topic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
@@ -66,6 +78,14 @@ pub fn trec_order(a: &RankedDoc, b: &RankedDoc) -> Ordering {
     b.score
         .total_cmp(&a.score)
         .then_with(|| b.docid.as_bytes().cmp(a.docid.as_bytes()))
+}
+
+/// NIST's pooling order: score descending (as single-precision floats, as [`trec_order`]), ties
+/// broken by docid ascending (byte order).
+pub fn pooling_order(a: &RankedDoc, b: &RankedDoc) -> Ordering {
+    b.score
+        .total_cmp(&a.score)
+        .then_with(|| a.docid.as_bytes().cmp(b.docid.as_bytes()))
 }
 
 const RUN_COLUMNS: &str = "6 columns (qid Q0 docid rank score tag)";

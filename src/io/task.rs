@@ -244,7 +244,8 @@ impl Task {
 }
 
 /// The largest depth `k` such that, on every judged topic, every given run's top `k` documents
-/// are all judged (the pool depth of a collection built from those runs).
+/// in pooling order (ties by docno ascending, as NIST pooled) are all judged: the pool depth of
+/// a collection built from those runs.
 pub fn fully_judged_depth(runs: &[&Run], qrels: &Qrels) -> usize {
     let mut depth = usize::MAX;
     for run in runs {
@@ -253,8 +254,8 @@ pub fn fully_judged_depth(runs: &[&Run], qrels: &Qrels) -> usize {
                 continue;
             };
             let judged_prefix = ranking
-                .docs
-                .iter()
+                .pooling_order()
+                .into_iter()
                 .take_while(|doc| judgments.grade(&doc.docid).is_some())
                 .count();
             if judged_prefix < ranking.docs.len() {
@@ -358,5 +359,38 @@ mod tests {
             error.to_string().contains("expected a team for run \"A\""),
             "{error}"
         );
+    }
+}
+
+#[cfg(test)]
+mod pooling_order_tests {
+    use super::*;
+    use crate::io::run::read_run;
+
+    #[test]
+    fn issue_11_a_tie_at_the_pool_depth_goes_to_the_lower_docno() {
+        // The 10th and 11th documents tie on score: trec_eval ranks d11 before d10 (docno
+        // descending); NIST pooled d10 (docno ascending).
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = String::new();
+        for rank in 1..=9 {
+            text += &format!("1 Q0 d0{rank} {rank} {} r\n", 100 - rank);
+        }
+        text += "1 Q0 d10 10 5 r\n1 Q0 d11 11 5 r\n1 Q0 d12 12 1 r\n";
+        std::fs::write(dir.path().join("r"), text).unwrap();
+        let run = read_run(&dir.path().join("r")).unwrap();
+        let topic = run.topic("1").unwrap();
+        assert_eq!(&*topic.docs[9].docid, "d11", "trec_eval's order");
+        let pooled: Vec<&str> = topic.pooling_order().iter().map(|d| &*d.docid).collect();
+        assert_eq!(pooled[9], "d10");
+        assert_eq!(pooled[10], "d11");
+        // A qrels judging the top 9 and d10 (NIST's pool) is fully judged to depth 10.
+        let mut qrels = Qrels::default();
+        let judged = qrels.topics.entry("1".into()).or_default();
+        for rank in 1..=9 {
+            judged.insert(&format!("d0{rank}"), 0);
+        }
+        judged.insert("d10", 1);
+        assert_eq!(fully_judged_depth(&[&run], &qrels), 10);
     }
 }

@@ -1,93 +1,35 @@
 //! The CAL loop for one topic (DESIGN section 3, "A judging run for one topic"): carry the
 //! official judgments no run could reach, judge the pool as one batch, then let the model pick
-//! batches of the highest-scoring unjudged candidates, retraining after each, until the topic's
-//! judgment budget is spent. The assessor is simulated by a qrels: its grade when it judged the
-//! document, else 0 and "never officially judged".
+//! lists of the highest-scoring unjudged candidates, retraining as HiCAL's engine does
+//! ([`crate::judge::schedule`]), until the topic's judgment budget is spent. The assessor is
+//! simulated by a qrels: its grade when it judged the document, else 0 and "never officially
+//! judged". Documents a leave-out trial withholds are never candidates, judged or carried.
+//!
+//! Randomness: retrain number i of a topic draws its random negatives and Pegasos pairs from
+//! stream i of the (seed, topic) generator ([`crate::base::seed::iteration_rng`]), so two trials
+//! of one seed draw the same random numbers at the same retrain, and their difference is the
+//! leave-out effect rather than the luck of the draw.
 
-use crate::base::choice::choice_enum;
 use rand::Rng;
 use rustc_hash::FxHashSet;
 
 use crate::base::error::Result;
-use crate::base::is_relevant;
 use crate::base::sparse::SparseVec;
-use crate::base::DocId;
-use crate::base::Grade;
+use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::{CandidateSource, Collection, TopicData, Vectors};
 use crate::features::runs::{pseudo_positive, run_feature_vector};
 use crate::judge::logistic::{self, fit_logistic};
 use crate::judge::pegasos::{PegasosParams, PegasosValidParams};
-use crate::judge::schedule::Schedule;
+use crate::judge::schedule::BatchPlanner;
+use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::{Scorer, TrainingSet};
-
-/// The number of presumed non-relevant documents drawn afresh for every retrain (HiCAL's).
-pub const RANDOM_NEGATIVES: usize = 100;
-
-choice_enum! {
-    /// The learner the judge retrains.
-    pub enum LearnerChoice {
-        /// HiCAL's logistic Pegasos in a pairwise ROC loop.
-        Pegasos = "pegasos",
-        /// L2-regularised logistic regression (linfa-logistic), for dense run features.
-        Logistic = "logistic",
-    }
-}
-
-/// How one judging run is done.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct JudgeSettings {
-    /// The trial seed (set per trial by a study; reported as the study's list of seeds).
-    #[serde(skip)]
-    pub seed: u64,
-    /// The learner.
-    pub learner: LearnerChoice,
-    /// Pegasos iterations per retrain.
-    pub iterations: usize,
-    /// The batch schedule.
-    pub schedule: Schedule,
-    /// Where candidates come from.
-    pub candidates: CandidateSource,
-    /// The pool depth (top k of every pooled run).
-    pub pool_depth: usize,
-    /// Presumed non-relevant documents per retrain.
-    pub random_negatives: usize,
-}
-
-impl JudgeSettings {
-    /// HiCAL's settings as TREC DL ran them, with candidates from the runs and the given pool
-    /// depth: Pegasos with 200,000 iterations, BMI batches, 100 random negatives, seed 0.
-    pub fn hical(pool_depth: usize) -> Self {
-        Self {
-            seed: 0,
-            learner: LearnerChoice::Pegasos,
-            iterations: crate::judge::pegasos::DEFAULT_ITERATIONS,
-            schedule: Schedule::Bmi,
-            candidates: CandidateSource::Retrieved,
-            pool_depth,
-            random_negatives: RANDOM_NEGATIVES,
-        }
-    }
-
-    /// Checks the settings once, before any judging.
-    ///
-    /// # Errors
-    /// [`crate::Error::Invalid`] for zero iterations.
-    pub fn check(self) -> Result<Self> {
-        if self.iterations == 0 {
-            return Err(crate::Error::Invalid(
-                "the learner needs at least 1 iteration per retrain, found 0".into(),
-            ));
-        }
-        Ok(self)
-    }
-}
 
 /// One judged document of a trace.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TraceStep {
     /// 1-based position in the judging order.
     pub step: u32,
-    /// 0 for the pool, then 1, 2, ... for CAL batches.
+    /// 0 for the pool, else the number of the retrain whose list proposed it (1 for the first).
     pub batch: u32,
     /// The document.
     pub doc: DocId,
@@ -116,25 +58,57 @@ pub struct TopicJudging {
     pub is_pool_over_budget: bool,
     /// How many times the model was trained.
     pub retrains: usize,
+    /// How many documents were withheld from the simulated assessor.
+    pub withheld: usize,
 }
 
-/// The pool of one topic: the top `pool_depth` of every pooled run not excluded, sorted.
+/// The pool of one topic: the top `pool_depth` (in NIST's pooling order) of every pooled run
+/// not excluded, less the withheld documents, sorted.
 pub fn pool_of(
     collection: &Collection,
     topic: &TopicData,
     excluded_runs: &[bool],
+    withheld: &[DocId],
     pool_depth: usize,
 ) -> Vec<DocId> {
     let mut pool: Vec<DocId> = topic
-        .rankings
+        .pool_rankings
         .iter()
         .enumerate()
         .filter(|&(run, _)| collection.runs[run].is_pooled && !excluded_runs[run])
         .flat_map(|(_, ranking)| ranking.iter().take(pool_depth).copied())
+        .filter(|doc| withheld.binary_search(doc).is_err())
         .collect();
     pool.sort_unstable();
     pool.dedup();
     pool
+}
+
+/// The documents a trial withholds from the simulated assessor on one topic, sorted: with
+/// [`Withhold::Uniques`], the excluded runs' unique documents (official grade > 0, retrieved by
+/// an excluded run within the unique depth, and by no other run at any depth); else none.
+pub fn withheld_documents(
+    topic: &TopicData,
+    excluded_runs: &[bool],
+    settings: &JudgeSettings,
+) -> Vec<DocId> {
+    if settings.withhold == Withhold::None {
+        return Vec::new();
+    }
+    let depth = settings.unique_depth.unwrap_or(usize::MAX);
+    topic
+        .retrieved
+        .iter()
+        .zip(&topic.hits)
+        .filter(|(doc, hits)| {
+            topic.grades.get(doc).is_some_and(|&grade| grade > 0)
+                && hits
+                    .iter()
+                    .any(|&(run, rank)| excluded_runs[run as usize] && rank as usize <= depth)
+                && hits.iter().all(|&(run, _)| excluded_runs[run as usize])
+        })
+        .map(|(&doc, _)| doc)
+        .collect()
 }
 
 /// The candidates of a topic and their vectors for one trial.
@@ -192,6 +166,77 @@ impl<'c> CandidateVectors<'c> {
     }
 }
 
+/// One topic being judged: what is judged so far, and what may still be proposed.
+struct TopicState<'c> {
+    collection: &'c Collection,
+    topic: &'c TopicData,
+    settings: &'c JudgeSettings,
+    candidates: CandidateVectors<'c>,
+    /// Judged, carried or withheld: never proposed.
+    unavailable: FxHashSet<DocId>,
+    /// The pool and CAL judgments, in order.
+    trace: Vec<TraceStep>,
+    /// The positive seed, if any (see [`seed_vector`]).
+    seed: Option<SparseVec>,
+    learner: Learner,
+    dimension: usize,
+    empty: SparseVec,
+}
+
+impl<'c> TopicState<'c> {
+    /// Records a judgment by the simulated assessor.
+    fn record(&mut self, doc: DocId, batch: u32, score: f32) {
+        let (grade, is_official) = match self.topic.grades.get(&doc) {
+            Some(&grade) => (grade, true),
+            None => (0, false),
+        };
+        self.unavailable.insert(doc);
+        self.trace.push(TraceStep {
+            step: u32::try_from(self.trace.len() + 1).expect("fewer than 2^32 judgments"),
+            batch,
+            doc,
+            score,
+            grade,
+            is_official,
+        });
+    }
+
+    /// Retrain number `retrain`: trains on the judged documents, the seed and fresh random
+    /// negatives, and returns the `list_size` best unavailable-free candidates, best first.
+    fn propose(&self, retrain: usize, list_size: usize) -> Result<Vec<(f32, u32, DocId)>> {
+        let mut rng = crate::base::seed::iteration_rng(self.settings.seed, &self.topic.id, retrain);
+        let mut positives: Vec<&SparseVec> = self.seed.iter().collect();
+        let mut negatives: Vec<&SparseVec> = Vec::new();
+        for step in &self.trace {
+            let vector = self.candidates.vector(step.doc, &self.empty);
+            if is_relevant(step.grade, self.settings.train_level) {
+                positives.push(vector);
+            } else {
+                negatives.push(vector);
+            }
+        }
+        let negative_pool = &self.collection.negative_pool;
+        for _ in 0..self.settings.random_negatives.min(negative_pool.len()) {
+            let doc = negative_pool[rng.random_range(0..negative_pool.len())];
+            negatives.push(self.candidates.vector(doc, &self.empty));
+        }
+        let training = TrainingSet::new(positives, negatives, self.dimension);
+        let model = self.learner.train(&training, &mut rng)?;
+        let mut scored: Vec<(f32, u32, DocId)> = self
+            .candidates
+            .docs
+            .iter()
+            .filter(|doc| !self.unavailable.contains(doc))
+            .map(|&doc| {
+                let score = model.score(self.candidates.vector(doc, &self.empty));
+                (score, self.collection.tie_rank[doc as usize], doc)
+            })
+            .collect();
+        select_batch(&mut scored, list_size);
+        Ok(scored)
+    }
+}
+
 /// Judges one topic for one trial. `excluded_runs[r]` removes run `r` from the pool and (with
 /// run features) from the features; `budget` is the topic's N_t.
 ///
@@ -205,115 +250,102 @@ pub fn judge_topic(
     settings: &JudgeSettings,
 ) -> Result<TopicJudging> {
     let topic = &collection.topics[topic_index];
-    let mut rng = crate::base::seed::topic_rng(settings.seed, &topic.id);
-    let level = collection.relevance_level;
-    let assess = |doc: DocId| match topic.grades.get(&doc) {
-        Some(&grade) => (grade, true),
-        None => (0, false),
-    };
+    let withheld = withheld_documents(topic, excluded_runs, settings);
     let candidates = CandidateVectors::new(collection, topic, settings.candidates, excluded_runs);
-    let mut judgments = match settings.candidates {
-        CandidateSource::Retrieved => carried_judgments(topic, candidates.docs),
+    let judgments = match settings.candidates {
+        CandidateSource::Retrieved => carried_judgments(topic, candidates.docs, &withheld),
         CandidateSource::Corpus => Vec::new(),
     };
-    let mut judged: FxHashSet<DocId> = judgments.iter().map(|&(doc, _)| doc).collect();
-    let carried = judgments.len();
-    let pool = pool_of(collection, topic, excluded_runs, settings.pool_depth);
-    let mut trace: Vec<TraceStep> = Vec::with_capacity(budget.max(pool.len()));
-    let record = |doc: DocId, batch: u32, score: f32, trace: &mut Vec<TraceStep>| {
-        let (grade, is_official) = assess(doc);
-        trace.push(TraceStep {
-            step: u32::try_from(trace.len() + 1).expect("fewer than 2^32 judgments"),
-            batch,
-            doc,
-            score,
-            grade,
-            is_official,
-        });
+    let pool = pool_of(
+        collection,
+        topic,
+        excluded_runs,
+        &withheld,
+        settings.pool_depth,
+    );
+    let mut state = TopicState {
+        collection,
+        topic,
+        settings,
+        candidates,
+        unavailable: judgments
+            .iter()
+            .map(|&(doc, _)| doc)
+            .chain(withheld.iter().copied())
+            .collect(),
+        trace: Vec::with_capacity(budget.max(pool.len())),
+        seed: None,
+        learner: Learner::new(settings)?,
+        dimension: match &collection.vectors {
+            Vectors::Text { dimension, .. } => *dimension,
+            Vectors::Runs => collection.runs.len() + 1,
+        },
+        empty: SparseVec::empty(),
     };
     for &doc in &pool {
-        if judged.insert(doc) {
-            record(doc, 0, f32::NAN, &mut trace);
-        }
+        state.record(doc, 0, f32::NAN);
     }
-    let is_pool_over_budget = carried + trace.len() > budget;
-    let pool_has_relevant = trace.iter().any(|step| is_relevant(step.grade, level));
-    let empty = SparseVec::empty();
-    let seed = seed_vector(collection, topic, excluded_runs, pool_has_relevant);
-    let dimension = match &collection.vectors {
-        Vectors::Text { dimension, .. } => *dimension,
-        Vectors::Runs => collection.runs.len() + 1,
-    };
-    let learner = Learner::new(settings)?;
-    let mut retrains = 0;
-    let mut scored: Vec<(f32, DocId)> = Vec::new();
-    let mut batch_sizes = settings.schedule.batch_sizes();
-    let mut batch = 0u32;
-    while carried + trace.len() < budget {
-        let remaining = budget - carried - trace.len();
-        let batch_size = batch_sizes
-            .next()
-            .expect("schedules never end")
-            .min(remaining);
-        // Text mode always has the topic seed; run mode has the pseudo-positive seed unless
-        // the pool holds a relevant document: positives are never empty.
-        let mut positives: Vec<&SparseVec> = seed.iter().collect();
-        let mut negatives: Vec<&SparseVec> = Vec::new();
-        for step in &trace {
-            let vector = candidates.vector(step.doc, &empty);
-            if is_relevant(step.grade, level) {
-                positives.push(vector);
-            } else {
-                negatives.push(vector);
-            }
-        }
-        for _ in 0..settings
-            .random_negatives
-            .min(collection.negative_pool.len())
-        {
-            let doc = collection.negative_pool[rng.random_range(0..collection.negative_pool.len())];
-            negatives.push(candidates.vector(doc, &empty));
-        }
-        let training = TrainingSet::new(positives, negatives, dimension);
-        let model = learner.train(&training, &mut rng)?;
-        retrains += 1;
-        scored.clear();
-        scored.extend(
-            candidates
-                .docs
-                .iter()
-                .filter(|doc| !judged.contains(doc))
-                .map(|&doc| (model.score(candidates.vector(doc, &empty)), doc)),
-        );
-        if scored.is_empty() {
-            break;
-        }
-        select_batch(&mut scored, batch_size);
-        batch += 1;
-        for &(score, doc) in &scored {
-            judged.insert(doc);
-            record(doc, batch, score, &mut trace);
-        }
-    }
-    judgments.extend(trace.iter().map(|step| (step.doc, step.grade)));
+    let carried = judgments.len();
+    let is_pool_over_budget = carried + state.trace.len() > budget;
+    let pool_has_relevant = state
+        .trace
+        .iter()
+        .any(|step| is_relevant(step.grade, settings.train_level));
+    state.seed = seed_vector(collection, topic, excluded_runs, pool_has_relevant);
+    let retrains = run_cal(&mut state, carried, budget, !pool.is_empty())?;
+    let mut judgments = judgments;
+    judgments.extend(state.trace.iter().map(|step| (step.doc, step.grade)));
     Ok(TopicJudging {
         topic: topic_index,
         judgments,
-        trace,
+        trace: state.trace,
         carried,
         pool_size: pool.len(),
         is_pool_over_budget,
         retrains,
+        withheld: withheld.len(),
     })
 }
 
+/// The CAL phase: iterations as the schedule makes them due, one judgment at a time from the
+/// latest list, until `carried` plus the trace reaches `budget`. Returns the retrains made.
+fn run_cal(state: &mut TopicState, carried: usize, budget: usize, has_pool: bool) -> Result<usize> {
+    let mut planner = BatchPlanner::new(state.settings.schedule);
+    if has_pool {
+        // Iteration 0 ran on the seed alone, but the pool was recorded before any document of
+        // its list was judged: its list is never used, so it is not computed.
+        planner.start_iteration();
+    }
+    let mut retrains = 0;
+    let mut list: std::vec::IntoIter<(f32, u32, DocId)> = Vec::new().into_iter();
+    while carried + state.trace.len() < budget {
+        if planner.is_due(state.trace.len()) {
+            let list_size = planner.start_iteration();
+            retrains += 1;
+            list = state.propose(retrains, list_size)?.into_iter();
+        }
+        let Some((score, _, doc)) = list.next() else {
+            break; // no unjudged candidate is left
+        };
+        let batch = u32::try_from(retrains).expect("fewer than 2^32 retrains");
+        state.record(doc, batch, score);
+    }
+    Ok(retrains)
+}
+
 /// The official judgments of documents outside `candidates` (sorted): HiCAL found them through
-/// their text, no run retrieved them, so no team owns them; they are carried over unchanged.
-fn carried_judgments(topic: &TopicData, candidates: &[DocId]) -> Vec<(DocId, Grade)> {
+/// their text, no run retrieved them, so no team owns them; they are carried over unchanged,
+/// except withheld ones.
+fn carried_judgments(
+    topic: &TopicData,
+    candidates: &[DocId],
+    withheld: &[DocId],
+) -> Vec<(DocId, Grade)> {
     let mut carried: Vec<(DocId, Grade)> = topic
         .grades
         .iter()
         .filter(|(doc, _)| candidates.binary_search(doc).is_err())
+        .filter(|(doc, _)| withheld.binary_search(doc).is_err())
         .map(|(&doc, &grade)| (doc, grade))
         .collect();
     carried.sort_unstable();
@@ -372,10 +404,12 @@ impl Learner {
     }
 }
 
-/// Keeps the `batch_size` best of `scored` (highest score first, ties broken by the lower
-/// document id), best first, without sorting the rest.
-pub fn select_batch(scored: &mut Vec<(f32, DocId)>, batch_size: usize) {
-    let best_first = |a: &(f32, DocId), b: &(f32, DocId)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+/// Keeps the `batch_size` best of `scored` (score, tie rank, document): highest score first,
+/// ties to the lower tie rank (the document first in the corpus file, as HiCAL's heap), best
+/// first, without sorting the rest.
+pub fn select_batch(scored: &mut Vec<(f32, u32, DocId)>, batch_size: usize) {
+    let best_first =
+        |a: &(f32, u32, DocId), b: &(f32, u32, DocId)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
     if batch_size == 0 {
         scored.clear();
         return;
@@ -408,50 +442,6 @@ pub fn judge_trial(
         .collect()
 }
 
-/// The simulated qrels of a judged trial.
-pub fn to_qrels(collection: &Collection, judgings: &[TopicJudging]) -> crate::io::qrels::Qrels {
-    let mut qrels = crate::io::qrels::Qrels::default();
-    for judging in judgings {
-        let topic = qrels
-            .topics
-            .entry(collection.topics[judging.topic].id.as_str().into())
-            .or_default();
-        for &(doc, grade) in &judging.judgments {
-            topic.insert(collection.docs.name(doc), grade);
-        }
-    }
-    qrels
-}
-
-/// Writes traces as TSV: `topic step batch docid score grade official` (score `NaN` for pool
-/// documents, official `1` or `0`).
-///
-/// # Errors
-/// When writing fails.
-pub fn write_traces(
-    out: &mut dyn std::io::Write,
-    collection: &Collection,
-    judgings: &[TopicJudging],
-) -> std::io::Result<()> {
-    writeln!(out, "topic\tstep\tbatch\tdocid\tscore\tgrade\tofficial")?;
-    for judging in judgings {
-        let topic = &collection.topics[judging.topic].id;
-        for step in &judging.trace {
-            writeln!(
-                out,
-                "{topic}\t{}\t{}\t{}\t{}\t{}\t{}",
-                step.step,
-                step.batch,
-                collection.docs.name(step.doc),
-                step.score,
-                step.grade,
-                u8::from(step.is_official)
-            )?;
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,10 +454,11 @@ mod tests {
             batch_size in 0usize..70,
         ) {
             // Few distinct scores, so ties are common and the tie rule is exercised.
-            let scored: Vec<(f32, DocId)> = scores
+            // Tie ranks run opposite to document ids, so the tie rule must use the rank.
+            let scored: Vec<(f32, u32, DocId)> = scores
                 .iter()
                 .enumerate()
-                .map(|(doc, &score)| (f32::from(score), doc as DocId))
+                .map(|(doc, &score)| (f32::from(score), 1000 - doc as u32, doc as DocId))
                 .rev()
                 .collect();
             let mut selected = scored.clone();

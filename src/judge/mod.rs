@@ -14,6 +14,7 @@ pub mod cal;
 pub mod logistic;
 pub mod pegasos;
 pub mod schedule;
+pub mod settings;
 
 use crate::base::error::LearnerError;
 use crate::base::sparse::SparseVec;

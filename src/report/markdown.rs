@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use crate::judge::settings::Withhold;
 use crate::sim::analysis::StudySummary;
 use crate::stats::Spread;
 
@@ -21,6 +22,19 @@ fn fmt_value(value: Option<f64>) -> String {
 /// # Errors
 /// When writing fails.
 pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    write_intro(out, summary)?;
+    write_rankings(out, summary)?;
+    write_paired(out, summary)?;
+    write_control(out, summary)?;
+    write_truth(out, summary)?;
+    write_rank_changes(out, summary)?;
+    write_swapped_pairs(out, summary)?;
+    write_figure_links(out, summary)?;
+    write_settings(out, summary)
+}
+
+/// The title, what was run, and how to read the tables.
+fn write_intro(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     let settings = &summary.settings;
     writeln!(out, "# Reusability study: {}\n", summary.task)?;
     writeln!(
@@ -39,10 +53,32 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
     )?;
     writeln!(
         out,
+        "Leave-out trials withhold `{}`: {}\n",
+        settings.judge.withhold,
+        match settings.judge.withhold {
+            Withhold::None => {
+                "a trial drops the team's runs from the pool and the features; the judge may still \
+                 find the team's documents by their text or through other runs, as it could have \
+                 had the team never taken part"
+            }
+            Withhold::Uniques => {
+                "a trial also withholds the team's unique relevant documents from the simulated \
+                 assessor: the bound classic leave-out-uniques assumes, in which nobody ever \
+                 finds them"
+            }
+        }
+    )?;
+    writeln!(
+        out,
         "Cells give the mean over seeds, with the range in brackets. The LOU ranking \
         scores each run on the qrels judged without its team. tau >= 0.9 is the usual threshold \
         for equivalent rankings (Voorhees 2000).\n"
     )?;
+    Ok(())
+}
+
+/// The LOU, per-trial and classic leave-out-uniques rankings against the official one.
+fn write_rankings(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     writeln!(out, "## Rankings against the official ranking\n")?;
     writeln!(out, "| measure | LOU tau_b | LOU tau_ap | max drop | runs changed | trial tau_b | classic LOU tau_b | classic max drop |")?;
     writeln!(out, "|---|---|---|---|---|---|---|---|")?;
@@ -59,6 +95,38 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             m.classic_lou.max_drop
         )?;
     }
+    Ok(())
+}
+
+/// Held-out trials against their seed's control.
+fn write_paired(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n## Held-out trials paired with their seed's control\n\nThe trials of a seed share \
+         their random streams, so a held-out trial against its own control shows the leave-out \
+         effect without the simulation's noise. Rank and score changes are the held-out team's \
+         runs (trial − control; a positive rank change is a drop).\n"
+    )?;
+    writeln!(
+        out,
+        "| measure | paired tau_b | paired tau_ap | rank change | score change |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|")?;
+    for (name, m) in &summary.measures {
+        writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} |",
+            fmt_spread(&m.paired.tau_b),
+            fmt_spread(&m.paired.tau_ap),
+            fmt_spread(&m.paired.rank_change),
+            fmt_spread(&m.paired.score_change)
+        )?;
+    }
+    Ok(())
+}
+
+/// The control trials against the official qrels.
+fn write_control(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     writeln!(
         out,
         "\n## Control trials (nothing held out) against the official qrels\n"
@@ -74,6 +142,11 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             fmt_spread(&m.control.tau_b)
         )?;
     }
+    Ok(())
+}
+
+/// Every ranking against the complete truth, on tasks with one.
+fn write_truth(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     if summary.measures.values().any(|m| m.truth.is_some()) {
         writeln!(out, "\n## Against the complete truth\n")?;
         writeln!(
@@ -95,6 +168,11 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             }
         }
     }
+    Ok(())
+}
+
+/// The runs whose LOU rank moved most.
+fn write_rank_changes(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     writeln!(
         out,
         "\n## Rank changes under the LOU ranking (largest drops first, up to 5 runs per measure)\n"
@@ -131,6 +209,11 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             )?;
         }
     }
+    Ok(())
+}
+
+/// Run pairs whose mean LOU order differs from the official order.
+fn write_swapped_pairs(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     writeln!(
         out,
         "\n## Swapped pairs (mean LOU order differs from the official order)\n"
@@ -156,7 +239,12 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
             )?;
         }
     }
-    write_figure_links(out, summary)?;
+    Ok(())
+}
+
+/// Deviations from HiCAL, the work done and the time taken.
+fn write_settings(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    let settings = &summary.settings;
     writeln!(out, "\n## Settings\n")?;
     writeln!(out, "- deviations from HiCAL as TREC DL ran it:")?;
     for deviation in &settings.deviations {
@@ -192,6 +280,7 @@ fn write_figure_links(out: &mut dyn Write, summary: &StudySummary) -> io::Result
             FigureKind::TauB => "tau_b per held-out team across seeds",
             FigureKind::Scores => "official score against LOU score",
             FigureKind::Truth => "official and LOU rankings against the truth",
+            FigureKind::RankSpread => "every run's rank over all trials, dominant rank ringed",
         };
         let stem = figure_stem(kind, &measure);
         writeln!(

@@ -43,7 +43,7 @@ pub fn simulate(
     let outcome = run_study(task, &collection, settings, held_out.clone(), progress)?;
     let summary = StudySummary::new(
         &task.manifest.name,
-        SettingsSummary::new(task, settings, held_out, use_text),
+        SettingsSummary::new(task, &collection, settings, held_out),
         &outcome,
         started.elapsed().as_secs_f64(),
     );
@@ -65,6 +65,7 @@ pub fn write_study(dir: &Path, summary: &StudySummary, outcome: &StudyOutcome) -
     write_table(dir, &summary.lou)?;
     write_table(dir, &summary.trials)?;
     write_table(dir, &summary.held_out)?;
+    write_table(dir, &summary.ranks)?;
     write_atomically(&dir.join("report.md"), |out| {
         markdown::write_report(out, summary)
     })?;

@@ -14,7 +14,8 @@ use crate::base::DocId;
 use crate::collection::Collection;
 use crate::eval::Measure;
 use crate::io::task::Task;
-use crate::judge::cal::{judge_topic, pool_of, JudgeSettings, TopicJudging};
+use crate::judge::cal::{judge_topic, pool_of, withheld_documents, TopicJudging};
+use crate::judge::settings::JudgeSettings;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 
 /// What the study does.
@@ -59,6 +60,8 @@ pub struct TrialOutcome {
     pub overlap: f64,
     /// The fraction of officially relevant documents that the simulated qrels judge relevant.
     pub recall: f64,
+    /// Documents withheld from the simulated assessor, over all topics.
+    pub withheld: usize,
 }
 
 /// Everything the study computed, before statistics.
@@ -86,6 +89,20 @@ pub struct StudyOutcome<'c> {
     pub retrains: usize,
     /// (trial, topic) units whose pool alone exceeded the budget.
     pub pools_over_budget: usize,
+}
+
+impl StudyOutcome<'_> {
+    /// The trial of `seed` that held `held_out` out (`None`: the control).
+    ///
+    /// # Panics
+    /// When the study has no such trial (every seed has a control and a trial per held-out
+    /// team).
+    pub fn trial(&self, seed: u64, held_out: Option<&str>) -> &TrialOutcome {
+        self.trials
+            .iter()
+            .find(|t| t.trial.seed == seed && t.trial.held_out.as_deref() == held_out)
+            .expect("every seed has a control and a trial per held-out team")
+    }
 }
 
 /// The teams a study holds out: the requested ones (checked), or every team with a pooled run.
@@ -121,14 +138,75 @@ pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<S
     }
 }
 
-/// The key that makes two (trial, topic) judgings identical: with text features only the pool
-/// and the seed matter; with run features the held-out team changes the features too.
+/// The key that makes two (trial, topic) judgings identical: the topic, the seed, the pool and
+/// the withheld documents; with run features the held-out team changes the features too.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct UnitKey {
     topic: usize,
     seed: u64,
     pool: Vec<DocId>,
+    withheld: Vec<DocId>,
     feature_variant: Option<String>,
+}
+
+/// The study's work: its trials and its distinct (trial, topic) judging units.
+#[derive(Debug)]
+pub struct StudyPlan {
+    /// Every trial, seed by seed, the control first.
+    pub trials: Vec<Trial>,
+    /// The (trial, topic) of each distinct unit: the first trial that needs it.
+    pub units: Vec<(usize, usize)>,
+    /// unit_of[trial][topic]: the distinct unit that trial's topic shares.
+    pub unit_of: Vec<Vec<usize>>,
+}
+
+impl StudyPlan {
+    /// The trials of `task` and their distinct units: identical (topic, seed, pool, withheld
+    /// documents, features) judgings are planned once.
+    pub fn new(
+        task: &Task,
+        collection: &Collection,
+        settings: &StudySettings,
+        held_out_teams: &[String],
+    ) -> Self {
+        let trials = plan_trials(task, settings.seeds, held_out_teams);
+        let mut keys: BTreeMap<UnitKey, usize> = BTreeMap::new();
+        let mut units = Vec::new();
+        let mut unit_of = Vec::with_capacity(trials.len());
+        for (trial_index, trial) in trials.iter().enumerate() {
+            let mut row = Vec::with_capacity(collection.topics.len());
+            for (topic_index, topic) in collection.topics.iter().enumerate() {
+                let withheld = withheld_documents(topic, &trial.excluded_runs, &settings.judge);
+                let key = UnitKey {
+                    topic: topic_index,
+                    seed: trial.seed,
+                    pool: pool_of(
+                        collection,
+                        topic,
+                        &trial.excluded_runs,
+                        &withheld,
+                        settings.judge.pool_depth,
+                    ),
+                    withheld,
+                    feature_variant: (!collection.uses_text())
+                        .then(|| trial.held_out.clone())
+                        .flatten(),
+                };
+                let next = units.len();
+                let unit = *keys.entry(key).or_insert(next);
+                if unit == next {
+                    units.push((trial_index, topic_index));
+                }
+                row.push(unit);
+            }
+            unit_of.push(row);
+        }
+        Self {
+            trials,
+            units,
+            unit_of,
+        }
+    }
 }
 
 /// Runs the study. `progress(done, total)` is called as distinct units finish (from worker
@@ -143,41 +221,51 @@ pub fn run_study<'c>(
     held_out_teams: Vec<String>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<StudyOutcome<'c>> {
-    let trials = plan_trials(task, settings.seeds, &held_out_teams);
-    let topic_count = collection.topics.len();
-    let mut keys: BTreeMap<UnitKey, usize> = BTreeMap::new();
-    let mut distinct: Vec<(usize, usize)> = Vec::new(); // (trial, topic) of each distinct unit
-    let mut unit_of: Vec<Vec<usize>> = Vec::with_capacity(trials.len());
-    for (trial_index, trial) in trials.iter().enumerate() {
-        let mut row = Vec::with_capacity(topic_count);
-        for (topic_index, topic) in collection.topics.iter().enumerate() {
-            let key = UnitKey {
-                topic: topic_index,
-                seed: trial.seed,
-                pool: pool_of(
-                    collection,
-                    topic,
-                    &trial.excluded_runs,
-                    settings.judge.pool_depth,
-                ),
-                feature_variant: (!collection.uses_text())
-                    .then(|| trial.held_out.clone())
-                    .flatten(),
-            };
-            let next = distinct.len();
-            let unit = *keys.entry(key).or_insert(next);
-            if unit == next {
-                distinct.push((trial_index, topic_index));
-            }
-            row.push(unit);
-        }
-        unit_of.push(row);
-    }
+    let plan = StudyPlan::new(task, collection, settings, &held_out_teams);
+    let judgings = judge_units(collection, settings, &plan, progress)?;
+    let scorer = RunScorer::new(collection, settings.measures.clone());
+    let official_grades = qrels_grades(collection, &task.qrels);
+    let official = scorer.score(&official_grades, |_| true);
+    let truth = task
+        .truth
+        .as_ref()
+        .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
+    let classic_lou =
+        classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
+    let pools_over_budget = plan
+        .unit_of
+        .iter()
+        .flatten()
+        .filter(|&&unit| judgings[unit].is_pool_over_budget)
+        .count();
+    let units = plan.unit_of.len() * collection.topics.len();
+    let trials = score_trials(collection, settings, &scorer, plan, &judgings);
+    Ok(StudyOutcome {
+        units,
+        distinct_units: judgings.len(),
+        retrains: judgings.iter().map(|j| j.retrains).sum(),
+        pools_over_budget,
+        collection,
+        held_out_teams,
+        official,
+        truth,
+        classic_lou,
+        trials,
+    })
+}
+
+/// Judges every distinct unit of the plan, in parallel; the result is in unit order.
+fn judge_units(
+    collection: &Collection,
+    settings: &StudySettings,
+    plan: &StudyPlan,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<TopicJudging>> {
     let done = AtomicUsize::new(0);
-    let judgings: Vec<TopicJudging> = distinct
+    plan.units
         .par_iter()
         .map(|&(trial_index, topic_index)| {
-            let trial = &trials[trial_index];
+            let trial = &plan.trials[trial_index];
             let judge = JudgeSettings {
                 seed: trial.seed,
                 ..settings.judge.clone()
@@ -192,28 +280,24 @@ pub fn run_study<'c>(
                 budget,
                 &judge,
             );
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, distinct.len());
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, plan.units.len());
             judging
         })
-        .collect::<Result<_>>()?;
+        .collect()
+}
 
-    let scorer = RunScorer::new(collection, settings.measures.clone());
-    let official_grades = qrels_grades(collection, &task.qrels);
-    let official = scorer.score(&official_grades, |_| true);
-    let truth = task
-        .truth
-        .as_ref()
-        .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
-    let classic_lou =
-        classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
-    let pools_over_budget = unit_of
-        .iter()
-        .flatten()
-        .filter(|&&unit| judgings[unit].is_pool_over_budget)
-        .count();
-    let trials: Vec<TrialOutcome> = trials
+/// Every run scored on every trial's simulated qrels, with the trial's agreement with the
+/// official qrels.
+fn score_trials(
+    collection: &Collection,
+    settings: &StudySettings,
+    scorer: &RunScorer,
+    plan: StudyPlan,
+    judgings: &[TopicJudging],
+) -> Vec<TrialOutcome> {
+    plan.trials
         .into_par_iter()
-        .zip(unit_of)
+        .zip(plan.unit_of)
         .map(|(trial, units)| {
             let topic_judgings: Vec<&TopicJudging> = units.iter().map(|&u| &judgings[u]).collect();
             let grades: QrelsGrades = topic_judgings
@@ -237,22 +321,11 @@ pub fn run_study<'c>(
                     .then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
                 overlap,
                 recall,
+                withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
                 trial,
             }
         })
-        .collect();
-    Ok(StudyOutcome {
-        units: trials.len() * topic_count,
-        distinct_units: judgings.len(),
-        retrains: judgings.iter().map(|j| j.retrains).sum(),
-        pools_over_budget,
-        collection,
-        held_out_teams,
-        official,
-        truth,
-        classic_lou,
-        trials,
-    })
+        .collect()
 }
 
 /// Per seed 1..=seeds: the control trial, then one trial per held-out team.
@@ -332,7 +405,7 @@ fn classic_lou_scores(
             .zip(official_grades)
             .map(|(topic, grades)| {
                 let mut contributors: BTreeMap<DocId, BTreeSet<&str>> = BTreeMap::new();
-                for (run, ranking) in topic.rankings.iter().enumerate() {
+                for (run, ranking) in topic.pool_rankings.iter().enumerate() {
                     if collection.runs[run].is_pooled {
                         for &doc in ranking.iter().take(settings.judge.pool_depth) {
                             contributors
@@ -358,4 +431,220 @@ fn classic_lou_scores(
         }
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::settings::Withhold;
+    use crate::sim::fixture::hand_task;
+
+    fn settings(withhold: Withhold, budget: Option<usize>) -> StudySettings {
+        StudySettings {
+            seeds: 1,
+            measures: crate::eval::parse_measures(&["map,P_5"]).unwrap(),
+            teams: None,
+            judge: JudgeSettings {
+                iterations: 2_000,
+                withhold,
+                ..JudgeSettings::hical(2)
+            },
+            budget,
+            keep_qrels: true,
+        }
+    }
+
+    /// The simulated qrels of every trial of a study: (held-out team, topic) -> judged docids.
+    fn study_qrels(
+        task: &Task,
+        collection: &Collection,
+        settings: &StudySettings,
+    ) -> BTreeMap<(Option<String>, String), BTreeSet<String>> {
+        let teams = held_out_teams(task, None).unwrap();
+        let outcome = run_study(task, collection, settings, teams, &|_, _| {}).unwrap();
+        let mut qrels = BTreeMap::new();
+        for trial in &outcome.trials {
+            for judging in trial.judgings.as_ref().unwrap() {
+                let topic = collection.topics[judging.topic].id.clone();
+                let docs = judging
+                    .judgments
+                    .iter()
+                    .map(|&(doc, _)| collection.docs.name(doc).to_string())
+                    .collect();
+                qrels.insert((trial.trial.held_out.clone(), topic), docs);
+            }
+        }
+        qrels
+    }
+
+    fn key(team: Option<&str>, topic: &str) -> (Option<String>, String) {
+        (team.map(str::to_string), topic.to_string())
+    }
+
+    #[test]
+    fn issue_11_uniques_withholds_a_teams_unique_relevant_documents() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        // A budget larger than every candidate set: everything not withheld gets judged.
+        let qrels = study_qrels(&task, &collection, &settings(Withhold::Uniques, Some(100)));
+        let team_a = &qrels[&key(Some("A"), "1")];
+        assert!(
+            !team_a.contains("ua") && !team_a.contains("ua2"),
+            "{team_a:?}"
+        );
+        // sh is relevant and retrieved by B too: never withheld.
+        assert!(team_a.contains("sh"), "{team_a:?}");
+        // The control withholds nothing; B's trial withholds ub but not A's documents.
+        let control = &qrels[&key(None, "1")];
+        assert!(control.contains("ua") && control.contains("ua2") && control.contains("ub"));
+        let team_b = &qrels[&key(Some("B"), "1")];
+        assert!(
+            !team_b.contains("ub") && team_b.contains("ua"),
+            "{team_b:?}"
+        );
+    }
+
+    #[test]
+    fn issue_11_under_none_the_judge_can_find_the_teams_unique_documents() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let qrels = study_qrels(&task, &collection, &settings(Withhold::None, Some(100)));
+        let team_a = &qrels[&key(Some("A"), "1")];
+        assert!(
+            team_a.contains("ua") && team_a.contains("ua2"),
+            "{team_a:?}"
+        );
+    }
+
+    #[test]
+    fn issue_11_the_unique_depth_limits_what_a_team_owns() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let excluded: Vec<bool> = task.runs.iter().map(|r| r.tag.starts_with('a')).collect();
+        let topic = &collection.topics[0];
+        let names = |settings: &JudgeSettings| -> Vec<String> {
+            withheld_documents(topic, &excluded, settings)
+                .into_iter()
+                .map(|doc| collection.docs.name(doc).to_string())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect()
+        };
+        let mut judge = JudgeSettings {
+            withhold: Withhold::Uniques,
+            ..JudgeSettings::hical(2)
+        };
+        assert_eq!(names(&judge), ["ua", "ua2"]);
+        judge.unique_depth = Some(2); // ua is a1's third document
+        assert_eq!(names(&judge), ["ua2"]);
+    }
+
+    #[test]
+    fn issue_11_every_topic_ends_at_its_official_count_in_both_modes() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        for withhold in [Withhold::None, Withhold::Uniques] {
+            let qrels = study_qrels(&task, &collection, &settings(withhold, None));
+            for ((team, topic), docs) in &qrels {
+                let official = task.qrels.topic(topic).unwrap().len();
+                assert_eq!(docs.len(), official, "{withhold} {team:?} topic {topic}");
+            }
+        }
+    }
+
+    #[test]
+    fn identical_units_are_judged_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), true);
+        let collection = Collection::prepare(&task, &task.qrels, true).unwrap();
+        let study = settings(Withhold::None, None);
+        let teams = held_out_teams(&task, None).unwrap();
+        assert_eq!(teams, ["A", "B", "C"]);
+        let plan = StudyPlan::new(&task, &collection, &study, &teams);
+        // Text features: B's and C's trials have the control's pools on both topics (their
+        // pooled documents are pooled by another team too), so they share its units; A's trial
+        // changes both pools. Four distinct units of eight.
+        let control = &plan.unit_of[0];
+        assert_eq!(&plan.unit_of[2], control);
+        assert_eq!(&plan.unit_of[3], control);
+        assert!(plan.unit_of[1].iter().zip(control).all(|(a, c)| a != c));
+        assert_eq!(plan.units.len(), 4);
+        // With run features a held-out team changes the features, so no trial shares.
+        let runs_collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let plan = StudyPlan::new(&task, &runs_collection, &study, &teams);
+        assert_eq!(plan.units.len(), 4 * 2);
+    }
+
+    #[test]
+    fn classic_leave_out_uniques_drops_only_the_teams_sole_pool_contributions() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let study = settings(Withhold::None, None);
+        let scorer = RunScorer::new(&collection, study.measures.clone());
+        let official_grades = qrels_grades(&collection, &task.qrels);
+        let official = scorer.score(&official_grades, |_| true);
+        let classic = classic_lou_scores(&collection, &scorer, &official_grades, &official, &study);
+        // A's pool (depth 2) is s1 s2 ua2, and only ua2 is A's alone: a2's AP on topic 1 loses
+        // it. The official qrels without ua2, scored by the evaluator, must agree.
+        let mut reduced = crate::io::qrels::Qrels::default();
+        for (topic, judgments) in &task.qrels.topics {
+            let kept = reduced.topics.entry(topic.clone()).or_default();
+            for (docid, grade) in judgments.judgments() {
+                if docid != "ua2" {
+                    kept.insert(docid, grade);
+                }
+            }
+        }
+        let evaluator = crate::eval::Evaluator::new(
+            &reduced,
+            crate::eval::EvalOptions {
+                measures: study.measures.clone(),
+                relevance_level: 1,
+                complete: false,
+                max_docs: None,
+            },
+        );
+        let a2 = task.runs.iter().position(|r| r.tag == "a2").unwrap();
+        let expected = evaluator.evaluate(&task.runs[a2]).summary;
+        assert!((classic.summary[a2][0] - expected[0]).abs() < 1e-12);
+        assert!(classic.summary[a2][0] < official.summary[a2][0]);
+        // Runs of other teams, and the unpooled team's, keep their official scores.
+        for (run, info) in collection.runs.iter().enumerate() {
+            if info.team != "A" {
+                assert_eq!(classic.summary[run], official.summary[run], "{}", info.tag);
+            }
+        }
+    }
+
+    #[test]
+    fn the_lou_ranking_scores_each_run_on_its_own_teams_trial_or_the_control() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let study = settings(Withhold::Uniques, None);
+        let teams = held_out_teams(&task, None).unwrap();
+        let outcome = run_study(&task, &collection, &study, teams.clone(), &|_, _| {}).unwrap();
+        let summary = crate::sim::analysis::StudySummary::new(
+            "hand",
+            crate::sim::analysis::SettingsSummary::new(&task, &collection, &study, teams),
+            &outcome,
+            0.0,
+        );
+        for row in summary.lou.iter().filter(|row| row.measure == "map") {
+            let run = collection
+                .runs
+                .iter()
+                .position(|r| r.tag == row.run)
+                .unwrap();
+            // D has no pooled run, so it is never held out: the control scores it.
+            let held_out = (row.team != "D").then_some(row.team.as_str());
+            let expected = outcome.trial(1, held_out).scores.summary[run][0];
+            assert_eq!(row.score, expected, "{}", row.run);
+        }
+    }
 }

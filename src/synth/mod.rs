@@ -379,10 +379,11 @@ pub fn build_task(
     seed: u64,
     out_dir: &std::path::Path,
     layout: &write::TaskLayout,
-    judge: &crate::judge::cal::JudgeSettings,
+    judge: &crate::judge::settings::JudgeSettings,
 ) -> Result<SynthReport> {
     use crate::collection::Collection;
-    use crate::judge::cal::{judge_trial, to_qrels};
+    use crate::judge::cal::judge_trial;
+    use crate::sim::analysis::files::to_qrels;
     let world = generate(preset, seed)?;
     write::write_task(&world, out_dir, layout, None)?;
     let task = crate::io::task::Task::open(&out_dir.join("task.toml"))?;

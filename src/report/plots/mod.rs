@@ -16,6 +16,8 @@
 mod bitmap;
 pub mod font;
 mod rank_change;
+mod rank_spread;
+mod run_axis;
 mod scatter;
 mod tau;
 mod truth;
@@ -71,6 +73,8 @@ pub enum FigureKind {
     Scores,
     /// Official and LOU rankings against the truth ranking.
     Truth,
+    /// Every run's rank over all trials, the dominant one marked.
+    RankSpread,
 }
 
 impl FigureKind {
@@ -80,6 +84,7 @@ impl FigureKind {
             Self::TauB => "tau_b",
             Self::Scores => "scores",
             Self::Truth => "truth",
+            Self::RankSpread => "rank_spread",
         }
     }
 }
@@ -104,7 +109,12 @@ pub fn figure_stem(kind: FigureKind, measure: &str) -> String {
 /// The figures of a study, in drawing order: per measure, rank change, tau_b, scores and
 /// (with a truth file) truth.
 pub fn figure_list(measures: &[String], has_truth: bool) -> Vec<(FigureKind, String)> {
-    let mut kinds = vec![FigureKind::RankChange, FigureKind::TauB, FigureKind::Scores];
+    let mut kinds = vec![
+        FigureKind::RankChange,
+        FigureKind::RankSpread,
+        FigureKind::TauB,
+        FigureKind::Scores,
+    ];
     if has_truth {
         kinds.push(FigureKind::Truth);
     }
@@ -225,6 +235,7 @@ fn draw_figure<DB: DrawingBackend>(
         FigureKind::TauB => tau::draw(root, results, measure),
         FigureKind::Scores => scatter::draw(root, results, measure),
         FigureKind::Truth => truth::draw(root, results, measure),
+        FigureKind::RankSpread => rank_spread::draw(root, results, measure),
     }
 }
 

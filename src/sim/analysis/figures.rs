@@ -5,8 +5,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{
-    ClassicSummary, ControlSummary, HeldOutRow, LouRow, LouSummary, MeasureSummary, RunRow,
-    SwappedPair, TrialRow, TrialsSummary, TruthSummary, RANDOMIZATION_SEED,
+    ClassicSummary, ControlSummary, HeldOutRow, LouRow, LouSummary, MeasureSummary, PairedSummary,
+    RankRow, RunRow, SwappedPair, TrialRow, TrialsSummary, TruthSummary, RANDOMIZATION_SEED,
 };
 use crate::sim::scoring::ScoreTable;
 use crate::sim::study::StudyOutcome;
@@ -44,14 +44,6 @@ impl<'o> MeasureFigures<'o> {
         let lou = seeds
             .iter()
             .map(|&seed| {
-                let of_seed = |held_out: Option<&str>| {
-                    outcome
-                        .trials
-                        .iter()
-                        .find(|t| t.trial.seed == seed && t.trial.held_out.as_deref() == held_out)
-                        .expect("every seed has a control and a trial per held-out team")
-                };
-                let control = of_seed(None);
                 outcome
                     .collection
                     .runs
@@ -59,12 +51,8 @@ impl<'o> MeasureFigures<'o> {
                     .enumerate()
                     .map(|(run, info)| {
                         let is_held_out = outcome.held_out_teams.contains(&info.team);
-                        let trial = if is_held_out {
-                            of_seed(Some(&info.team))
-                        } else {
-                            control
-                        };
-                        trial.scores.summary[run][measure]
+                        let held_out = is_held_out.then_some(info.team.as_str());
+                        outcome.trial(seed, held_out).scores.summary[run][measure]
                     })
                     .collect()
             })
@@ -83,7 +71,7 @@ impl<'o> MeasureFigures<'o> {
         RankComparison::new(&self.official, other).expect("one score per run on both sides")
     }
 
-    pub(super) fn summary(&self) -> MeasureSummary {
+    pub(super) fn summary(&self, trials: &[TrialRow], held_out: &[HeldOutRow]) -> MeasureSummary {
         let lou: Vec<RankComparison> = self.lou.iter().map(|scores| self.compare(scores)).collect();
         let held_out_trials: Vec<RankComparison> = self
             .outcome
@@ -148,6 +136,7 @@ impl<'o> MeasureFigures<'o> {
                 runs_changed: classic.runs_changed,
             },
             truth,
+            paired: self.paired_summary(trials, held_out),
             swapped_pairs: self.swapped_pairs(),
         }
     }
@@ -184,9 +173,11 @@ impl<'o> MeasureFigures<'o> {
             .collect()
     }
 
-    /// The rows of `runs.tsv` and `lou.tsv` (per run, its LOU score and rank in every seed).
-    pub(super) fn run_rows(&self) -> (Vec<RunRow>, Vec<LouRow>) {
+    /// The rows of `runs.tsv` and `lou.tsv` (per run, its LOU score and rank in every seed);
+    /// `ranks` are this measure's rows of `ranks.tsv`.
+    pub(super) fn run_rows(&self, ranks: &[RankRow]) -> (Vec<RunRow>, Vec<LouRow>) {
         let official_ranking = official_ranks(&self.official);
+        let over_trials = trials_dominant_ranks(ranks, self.official.len());
         let lou_ranks: Vec<Vec<f64>> = self.lou.iter().map(|s| official_ranks(s)).collect();
         let truth = self.outcome.truth.as_ref().map(|t| t.measure(self.measure));
         let (mut runs, mut lou) = (Vec::new(), Vec::new());
@@ -204,6 +195,8 @@ impl<'o> MeasureFigures<'o> {
                 lou_rank: Spread::of(&ranks).expect("finite ranks"),
                 dominant_rank: dominant.rank,
                 dominant_rank_frequency: dominant.frequency,
+                trials_dominant_rank: over_trials[run].0,
+                trials_dominant_rank_share: over_trials[run].1,
                 truth_score: truth.as_ref().map(|t| t[run]),
             });
             lou.extend(self.seeds.iter().zip(scores.iter().zip(&ranks)).map(
@@ -225,15 +218,24 @@ impl<'o> MeasureFigures<'o> {
             .trials
             .iter()
             .map(|t| {
-                let comparison = self.compare(&t.scores.measure(self.measure));
+                let scores = t.scores.measure(self.measure);
+                let comparison = self.compare(&scores);
+                let paired = t.trial.held_out.is_some().then(|| {
+                    let control = self.outcome.trial(t.trial.seed, None);
+                    RankComparison::new(&control.scores.measure(self.measure), &scores)
+                        .expect("one score per run on both sides")
+                });
                 TrialRow {
                     seed: t.trial.seed,
                     held_out: t.trial.held_out.clone(),
                     measure: self.name.to_string(),
                     tau_b: comparison.tau_b,
                     tau_ap: comparison.tau_ap,
+                    paired_tau_b: paired.as_ref().and_then(|p| p.tau_b),
+                    paired_tau_ap: paired.as_ref().and_then(|p| p.tau_ap),
                     overlap: t.overlap,
                     recall: t.recall,
+                    withheld: t.withheld,
                 }
             })
             .collect()
@@ -248,6 +250,12 @@ impl<'o> MeasureFigures<'o> {
             };
             let scores = t.scores.measure(self.measure);
             let ranks = official_ranks(&scores);
+            let control_scores = self
+                .outcome
+                .trial(t.trial.seed, None)
+                .scores
+                .measure(self.measure);
+            let control_ranks = official_ranks(&control_scores);
             for (run, info) in self.outcome.collection.runs.iter().enumerate() {
                 if &info.team == team {
                     rows.push(HeldOutRow {
@@ -259,12 +267,68 @@ impl<'o> MeasureFigures<'o> {
                         rank: ranks[run],
                         official_score: self.official[run],
                         official_rank: official_ranking[run],
+                        control_score: control_scores[run],
+                        control_rank: control_ranks[run],
                     });
                 }
             }
         }
         rows
     }
+}
+
+impl MeasureFigures<'_> {
+    /// The rows of `ranks.tsv`: every run's score and rank in every trial, trial order.
+    pub(super) fn rank_rows(&self) -> Vec<RankRow> {
+        let mut rows = Vec::new();
+        for t in &self.outcome.trials {
+            let scores = t.scores.measure(self.measure);
+            let ranks = official_ranks(&scores);
+            for (run, info) in self.outcome.collection.runs.iter().enumerate() {
+                rows.push(RankRow {
+                    seed: t.trial.seed,
+                    held_out: t.trial.held_out.clone(),
+                    run: info.tag.clone(),
+                    team: info.team.clone(),
+                    measure: self.name.to_string(),
+                    score: scores[run],
+                    rank: ranks[run],
+                });
+            }
+        }
+        rows
+    }
+
+    /// The paired figures: held-out trials against the control of their seed.
+    fn paired_summary(&self, trials: &[TrialRow], held_out: &[HeldOutRow]) -> PairedSummary {
+        let held_out_trials: Vec<&TrialRow> =
+            trials.iter().filter(|t| t.held_out.is_some()).collect();
+        PairedSummary {
+            tau_b: spread_of_options(held_out_trials.iter().map(|t| t.paired_tau_b)),
+            tau_ap: spread_of_options(held_out_trials.iter().map(|t| t.paired_tau_ap)),
+            score_change: spread(held_out.iter().map(HeldOutRow::paired_score_change)),
+            rank_change: spread(held_out.iter().map(HeldOutRow::paired_rank_change)),
+        }
+    }
+}
+
+/// Per run (run index order), its most frequent rank over every trial and that rank's share.
+fn trials_dominant_ranks(ranks: &[RankRow], runs: usize) -> Vec<(f64, f64)> {
+    (0..runs)
+        .map(|run| {
+            let of_run: Vec<f64> = ranks
+                .iter()
+                .skip(run)
+                .step_by(runs)
+                .map(|r| r.rank)
+                .collect();
+            let dominant = dominant_rank(&of_run).expect("at least one trial");
+            (
+                dominant.rank,
+                dominant.frequency as f64 / of_run.len() as f64,
+            )
+        })
+        .collect()
 }
 
 /// Per-topic official scores of two runs over the topics both were scored on.

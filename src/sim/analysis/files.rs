@@ -2,7 +2,7 @@
 //! reader sit together, so `simulate` writes, and `plot` and `audit` read, the same columns.
 //!
 //! - `runs.tsv` ([`RunRow`]), `lou.tsv` ([`LouRow`]), `trials.tsv` ([`TrialRow`]),
-//!   `heldout.tsv` ([`HeldOutRow`]): tables, found by their header names on reading, so a file
+//!   `heldout.tsv` ([`HeldOutRow`]), `ranks.tsv` ([`RankRow`]): tables, found by their header names on reading, so a file
 //!   with extra columns still reads;
 //! - `summary.json`: written by serde from [`super::StudySummary`]; [`StudyResults::read`] takes
 //!   back the few fields the figures need;
@@ -90,6 +90,11 @@ pub struct RunRow {
     pub dominant_rank: f64,
     /// How many seeds gave the dominant rank.
     pub dominant_rank_frequency: usize,
+    /// The most frequent rank of the run over every trial (control and held-out trials of every
+    /// seed; the better one on a tie).
+    pub trials_dominant_rank: f64,
+    /// The share of trials that gave it.
+    pub trials_dominant_rank_share: f64,
     /// Score under the complete truth, on tasks with a truth file.
     pub truth_score: Option<f64>,
 }
@@ -110,6 +115,8 @@ impl TableRow for RunRow {
         "lou_rank_max",
         "dominant_rank",
         "dominant_rank_frequency",
+        "trials_dominant_rank",
+        "trials_dominant_rank_share",
         "truth_score",
     ];
 
@@ -128,6 +135,8 @@ impl TableRow for RunRow {
             self.lou_rank.max.to_string(),
             self.dominant_rank.to_string(),
             self.dominant_rank_frequency.to_string(),
+            self.trials_dominant_rank.to_string(),
+            self.trials_dominant_rank_share.to_string(),
             optional(self.truth_score),
         ]
     }
@@ -151,7 +160,9 @@ impl TableRow for RunRow {
             },
             dominant_rank: row.number(11)?,
             dominant_rank_frequency: row.count(12)?,
-            truth_score: row.optional_number(13)?,
+            trials_dominant_rank: row.number(13)?,
+            trials_dominant_rank_share: row.number(14)?,
+            truth_score: row.optional_number(15)?,
         })
     }
 }
@@ -213,16 +224,32 @@ pub struct TrialRow {
     pub tau_b: Option<f64>,
     /// tau_ap against the official ranking.
     pub tau_ap: Option<f64>,
+    /// tau_b of the trial's ranking against the control trial's of the same seed (`None` for
+    /// the control itself): the leave-out effect without the simulation's own noise.
+    pub paired_tau_b: Option<f64>,
+    /// tau_ap of the trial's ranking against the control trial's of the same seed.
+    pub paired_tau_ap: Option<f64>,
     /// The fraction of official judgments the trial's qrels hold.
     pub overlap: f64,
     /// The fraction of officially relevant documents the trial found.
     pub recall: f64,
+    /// Documents withheld from the simulated assessor, over all topics.
+    pub withheld: usize,
 }
 
 impl TableRow for TrialRow {
     const FILE: &'static str = "trials.tsv";
     const COLUMNS: &'static [&'static str] = &[
-        "seed", "held_out", "measure", "tau_b", "tau_ap", "overlap", "recall",
+        "seed",
+        "held_out",
+        "measure",
+        "tau_b",
+        "tau_ap",
+        "paired_tau_b",
+        "paired_tau_ap",
+        "overlap",
+        "recall",
+        "withheld",
     ];
 
     fn fields(&self) -> Vec<String> {
@@ -232,8 +259,11 @@ impl TableRow for TrialRow {
             self.measure.clone(),
             optional(self.tau_b),
             optional(self.tau_ap),
+            optional(self.paired_tau_b),
+            optional(self.paired_tau_ap),
             self.overlap.to_string(),
             self.recall.to_string(),
+            self.withheld.to_string(),
         ]
     }
 
@@ -245,8 +275,11 @@ impl TableRow for TrialRow {
             measure: row.text(2)?,
             tau_b: row.optional_number(3)?,
             tau_ap: row.optional_number(4)?,
-            overlap: row.number(5)?,
-            recall: row.number(6)?,
+            paired_tau_b: row.optional_number(5)?,
+            paired_tau_ap: row.optional_number(6)?,
+            overlap: row.number(7)?,
+            recall: row.number(8)?,
+            withheld: row.count(9)?,
         })
     }
 }
@@ -270,6 +303,22 @@ pub struct HeldOutRow {
     pub official_score: f64,
     /// Official rank.
     pub official_rank: f64,
+    /// Score on the control trial's qrels of the same seed.
+    pub control_score: f64,
+    /// Rank among all runs on the control trial's qrels of the same seed.
+    pub control_rank: f64,
+}
+
+impl HeldOutRow {
+    /// The paired score change: the trial's score less the control's.
+    pub fn paired_score_change(&self) -> f64 {
+        self.score - self.control_score
+    }
+
+    /// The paired rank change: the trial's rank less the control's (positive = dropped).
+    pub fn paired_rank_change(&self) -> f64 {
+        self.rank - self.control_rank
+    }
 }
 
 impl TableRow for HeldOutRow {
@@ -283,6 +332,10 @@ impl TableRow for HeldOutRow {
         "rank",
         "official_score",
         "official_rank",
+        "control_score",
+        "control_rank",
+        "paired_score_change",
+        "paired_rank_change",
     ];
 
     fn fields(&self) -> Vec<String> {
@@ -295,6 +348,10 @@ impl TableRow for HeldOutRow {
             self.rank.to_string(),
             self.official_score.to_string(),
             self.official_rank.to_string(),
+            self.control_score.to_string(),
+            self.control_rank.to_string(),
+            self.paired_score_change().to_string(),
+            self.paired_rank_change().to_string(),
         ]
     }
 
@@ -308,6 +365,59 @@ impl TableRow for HeldOutRow {
             rank: row.number(5)?,
             official_score: row.number(6)?,
             official_rank: row.number(7)?,
+            control_score: row.number(8)?,
+            control_rank: row.number(9)?,
+        })
+    }
+}
+
+/// One run's score and rank in one trial (`ranks.tsv`): the data behind the ranks of every run
+/// across all trials.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankRow {
+    /// Seed.
+    pub seed: u64,
+    /// The held-out team, `None` for the control trial.
+    pub held_out: Option<String>,
+    /// Run tag.
+    pub run: String,
+    /// Team.
+    pub team: String,
+    /// Measure name.
+    pub measure: String,
+    /// The run's score on the trial's qrels.
+    pub score: f64,
+    /// Its rank among all runs on the trial's qrels.
+    pub rank: f64,
+}
+
+impl TableRow for RankRow {
+    const FILE: &'static str = "ranks.tsv";
+    const COLUMNS: &'static [&'static str] =
+        &["seed", "trial", "run", "team", "measure", "score", "rank"];
+
+    fn fields(&self) -> Vec<String> {
+        vec![
+            self.seed.to_string(),
+            held_out_name(self.held_out.as_deref()),
+            self.run.clone(),
+            self.team.clone(),
+            self.measure.clone(),
+            self.score.to_string(),
+            self.rank.to_string(),
+        ]
+    }
+
+    fn parse(row: &Fields) -> Result<Self> {
+        let trial = row.text(1)?;
+        Ok(Self {
+            seed: row.seed(0)?,
+            held_out: (trial != CONTROL).then_some(trial),
+            run: row.text(2)?,
+            team: row.text(3)?,
+            measure: row.text(4)?,
+            score: row.number(5)?,
+            rank: row.number(6)?,
         })
     }
 }
@@ -330,6 +440,8 @@ pub struct StudyResults {
     pub lou: Vec<LouRow>,
     /// Rows of `trials.tsv`.
     pub trials: Vec<TrialRow>,
+    /// Rows of `ranks.tsv`.
+    pub ranks: Vec<RankRow>,
 }
 
 impl StudyResults {
@@ -338,11 +450,13 @@ impl StudyResults {
     /// # Errors
     /// [`ParseError`] naming the file (and line) when a file is missing or malformed.
     pub fn read(dir: &Path) -> Result<Self> {
+        let summary = read_summary(&dir.join("summary.json"))?;
         Ok(Self {
             runs: read_table(dir)?,
             lou: read_table(dir)?,
             trials: read_table(dir)?,
-            ..read_summary(&dir.join("summary.json"))?
+            ranks: read_table(dir)?,
+            ..summary
         })
     }
 
@@ -471,6 +585,7 @@ fn read_summary(path: &Path) -> Result<StudyResults> {
         runs: Vec::new(),
         lou: Vec::new(),
         trials: Vec::new(),
+        ranks: Vec::new(),
     })
 }
 
@@ -614,31 +729,65 @@ mod tests {
         std::fs::write(dir.join(name), text).unwrap();
     }
 
+    /// A results folder of one run, one seed and one held-out team, written by the writers.
     fn minimal(dir: &Path) {
         write(
             dir,
             "summary.json",
             r#"{"task": "t", "settings": {"seeds": [1], "held_out_teams": ["a"], "measures": ["map"]}}"#,
         );
-        write(
-            dir,
-            "runs.tsv",
-            "run\tteam\tmeasure\tofficial_score\tofficial_rank\tlou_score_mean\tlou_score_min\t\
-             lou_score_max\tlou_rank_min\tlou_rank_mean\tlou_rank_max\tdominant_rank\t\
-             dominant_rank_frequency\ttruth_score\n\
-             r1\ta\tmap\t0.5\t1\t0.4\t0.4\t0.4\t1\t1\t1\t1\t1\tNA\n",
-        );
-        write(
-            dir,
-            "lou.tsv",
-            "seed\trun\tteam\tmeasure\tscore\trank\n1\tr1\ta\tmap\t0.4\t1\n",
-        );
-        write(
-            dir,
-            "trials.tsv",
-            "seed\theld_out\tmeasure\ttau_b\ttau_ap\toverlap\trecall\n\
-             1\tcontrol\tmap\tNA\tNA\t1\t1\n1\ta\tmap\t0.5\t0.5\t1\t1\n",
-        );
+        let spread = |value| Spread {
+            mean: value,
+            min: value,
+            max: value,
+        };
+        let run = RunRow {
+            run: "r1".into(),
+            team: "a".into(),
+            measure: "map".into(),
+            official_score: 0.5,
+            official_rank: 1.0,
+            lou_score: spread(0.4),
+            lou_rank: spread(1.0),
+            dominant_rank: 1.0,
+            dominant_rank_frequency: 1,
+            trials_dominant_rank: 1.0,
+            trials_dominant_rank_share: 1.0,
+            truth_score: None,
+        };
+        write_table(dir, &[run]).unwrap();
+        let lou = LouRow {
+            seed: 1,
+            run: "r1".into(),
+            team: "a".into(),
+            measure: "map".into(),
+            score: 0.4,
+            rank: 1.0,
+        };
+        write_table(dir, &[lou]).unwrap();
+        let trial = |held_out: Option<&str>, tau| TrialRow {
+            seed: 1,
+            held_out: held_out.map(str::to_string),
+            measure: "map".into(),
+            tau_b: tau,
+            tau_ap: tau,
+            paired_tau_b: held_out.and(tau),
+            paired_tau_ap: held_out.and(tau),
+            overlap: 1.0,
+            recall: 1.0,
+            withheld: 0,
+        };
+        write_table(dir, &[trial(None, None), trial(Some("a"), Some(0.5))]).unwrap();
+        let rank = |held_out: Option<&str>| RankRow {
+            seed: 1,
+            held_out: held_out.map(str::to_string),
+            run: "r1".into(),
+            team: "a".into(),
+            measure: "map".into(),
+            score: 0.4,
+            rank: 1.0,
+        };
+        write_table(dir, &[rank(None), rank(Some("a"))]).unwrap();
     }
 
     #[test]
@@ -653,6 +802,9 @@ mod tests {
         assert_eq!(results.trials[0].held_out, None);
         assert_eq!(results.trials[1].held_out.as_deref(), Some("a"));
         assert_eq!(results.trials[1].tau_b, Some(0.5));
+        assert_eq!(results.trials[1].paired_tau_b, Some(0.5));
+        assert_eq!(results.ranks[0].held_out, None);
+        assert_eq!(results.ranks[1].held_out.as_deref(), Some("a"));
         assert!(!results.has_truth());
     }
 

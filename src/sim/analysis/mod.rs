@@ -12,11 +12,15 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::collection::{CandidateSource, Collection};
 use crate::io::task::Task;
+use crate::judge::pegasos::DEFAULT_ITERATIONS;
+use crate::judge::schedule::Schedule;
+use crate::judge::settings::{JudgeSettings, LearnerChoice, HICAL_TRAIN_LEVEL};
 use crate::sim::study::{StudyOutcome, StudySettings};
 use crate::stats::Spread;
 use figures::MeasureFigures;
-pub use files::{HeldOutRow, LouRow, RunRow, StudyResults, TrialRow};
+pub use files::{HeldOutRow, LouRow, RankRow, RunRow, StudyResults, TrialRow};
 
 /// The seed of the randomization tests' sign flips (fixed, so reports are reproducible).
 pub const RANDOMIZATION_SEED: u64 = 2021;
@@ -33,7 +37,7 @@ pub struct SettingsSummary {
     /// `text` or `runs`.
     pub features: String,
     /// The judge's settings.
-    pub judge: crate::judge::cal::JudgeSettings,
+    pub judge: JudgeSettings,
     /// A fixed per-topic budget, if one replaced the official counts.
     pub budget: Option<usize>,
     /// The relevance level.
@@ -46,16 +50,21 @@ impl SettingsSummary {
     /// The settings of a study of `task`, as reported.
     pub fn new(
         task: &Task,
+        collection: &Collection,
         settings: &StudySettings,
         held_out_teams: Vec<String>,
-        use_text: bool,
     ) -> Self {
         Self {
             seeds: (1..=settings.seeds).collect(),
             measures: settings.measures.iter().map(ToString::to_string).collect(),
             held_out_teams,
-            features: if use_text { "text" } else { "runs" }.to_string(),
-            deviations: deviations(&settings.judge, use_text, settings.budget),
+            features: if collection.uses_text() {
+                "text"
+            } else {
+                "runs"
+            }
+            .to_string(),
+            deviations: deviations(&settings.judge, collection, settings.budget),
             judge: settings.judge.clone(),
             budget: settings.budget,
             relevance_level: task.manifest.relevance_level,
@@ -160,6 +169,21 @@ pub struct SwappedPair {
     pub topics: usize,
 }
 
+/// Held-out trials against the control trial of their seed: the leave-out effect with the
+/// simulation's own noise paired away.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedSummary {
+    /// tau_b of each held-out trial's ranking against its seed's control ranking.
+    pub tau_b: Option<Spread>,
+    /// tau_ap of each held-out trial's ranking against its seed's control ranking.
+    pub tau_ap: Option<Spread>,
+    /// Each held-out run's score in its team's trial less its score in the control.
+    pub score_change: Option<Spread>,
+    /// Each held-out run's rank in its team's trial less its rank in the control (positive =
+    /// dropped).
+    pub rank_change: Option<Spread>,
+}
+
 /// All statistics for one measure.
 #[derive(Debug, Clone, Serialize)]
 pub struct MeasureSummary {
@@ -169,6 +193,8 @@ pub struct MeasureSummary {
     pub trials: TrialsSummary,
     /// Control figures.
     pub control: ControlSummary,
+    /// Held-out trials paired with their seed's control.
+    pub paired: PairedSummary,
     /// Classic leave-out-uniques figures.
     pub classic_lou: ClassicSummary,
     /// Truth figures, on tasks with a truth file.
@@ -202,6 +228,9 @@ pub struct StudySummary {
     /// Rows of heldout.tsv.
     #[serde(skip)]
     pub held_out: Vec<HeldOutRow>,
+    /// Rows of ranks.tsv.
+    #[serde(skip)]
+    pub ranks: Vec<RankRow>,
 }
 
 impl StudySummary {
@@ -213,16 +242,20 @@ impl StudySummary {
         elapsed_seconds: f64,
     ) -> Self {
         let mut measures = BTreeMap::new();
-        let (mut runs, mut lou, mut trials, mut held_out) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut runs, mut lou, mut trials, mut held_out, mut ranks) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (index, name) in settings.measures.iter().enumerate() {
             let figures = MeasureFigures::new(outcome, index, name);
-            measures.insert(name.clone(), figures.summary());
-            let (run_rows, lou_rows) = figures.run_rows();
+            let trial_rows = figures.trial_rows();
+            let held_out_rows = figures.held_out_rows();
+            let rank_rows = figures.rank_rows();
+            measures.insert(name.clone(), figures.summary(&trial_rows, &held_out_rows));
+            let (run_rows, lou_rows) = figures.run_rows(&rank_rows);
             runs.extend(run_rows);
             lou.extend(lou_rows);
-            trials.extend(figures.trial_rows());
-            held_out.extend(figures.held_out_rows());
+            trials.extend(trial_rows);
+            held_out.extend(held_out_rows);
+            ranks.extend(rank_rows);
         }
         Self {
             task: task_name.to_string(),
@@ -240,26 +273,39 @@ impl StudySummary {
             lou,
             trials,
             held_out,
+            ranks,
         }
     }
 }
 
-/// Every way the given settings depart from HiCAL as TREC Deep Learning ran it (text features,
-/// the whole corpus as candidates, 200,000 Pegasos iterations, BMI batches, official budgets).
+/// Every way a study departs from HiCAL as TREC Deep Learning ran it: text features over the
+/// whole corpus, the whole corpus as candidates, Pegasos with 200,000 iterations, every grade
+/// > 0 trained as relevant, the official budgets, and NIST's assessors judging in HiCALWeb.
 pub fn deviations(
-    judge: &crate::judge::cal::JudgeSettings,
-    use_text: bool,
+    judge: &JudgeSettings,
+    collection: &Collection,
     budget: Option<usize>,
 ) -> Vec<String> {
-    use crate::collection::CandidateSource;
-    use crate::judge::cal::LearnerChoice;
     let mut deviations = Vec::new();
-    if !use_text {
+    if !collection.uses_text() {
         deviations.push(
             "run features (1/(60+rank) per run plus the fraction of runs) instead of HiCAL's \
              text features: the task has no corpus"
                 .to_string(),
         );
+    }
+    if let Some(sample) = collection.corpus_sample {
+        deviations.push(format!(
+            "the corpus is too large to hold: random negatives{} come from a uniform sample of \
+             {} of its {} documents (by a hash of the document id, whether judged or not)",
+            if judge.candidates == CandidateSource::Corpus {
+                " and corpus candidates"
+            } else {
+                ""
+            },
+            sample.sampled,
+            sample.total
+        ));
     }
     if judge.candidates == CandidateSource::Retrieved {
         deviations.push(
@@ -268,13 +314,27 @@ pub fn deviations(
                 .to_string(),
         );
     }
+    deviations.push(match judge.schedule {
+        Schedule::Bmi => "BMI batches as HiCAL's command-line simulation keeps them; NIST's \
+                          assessors judged in HiCALWeb, which retrains after every judgment \
+                          (closest: schedule one)"
+            .to_string(),
+        Schedule::One => "a retrain after every judgment: HiCALWeb's asynchronous retraining, \
+                          which NIST's assessors used, made synchronous"
+            .to_string(),
+    });
+    if judge.train_level != HICAL_TRAIN_LEVEL {
+        deviations.push(format!(
+            "grades >= {} train as positive; HiCAL and NIST trained every grade > 0 as relevant",
+            judge.train_level
+        ));
+    }
     if judge.learner == LearnerChoice::Logistic {
         deviations.push("logistic regression (linfa) instead of HiCAL's Pegasos".to_string());
-    } else if judge.iterations != crate::judge::pegasos::DEFAULT_ITERATIONS {
+    } else if judge.iterations != DEFAULT_ITERATIONS {
         deviations.push(format!(
-            "{} Pegasos iterations per retrain instead of HiCAL's {}",
-            judge.iterations,
-            crate::judge::pegasos::DEFAULT_ITERATIONS
+            "{} Pegasos iterations per retrain instead of HiCAL's {DEFAULT_ITERATIONS}",
+            judge.iterations
         ));
     }
     if let Some(budget) = budget {

@@ -1,0 +1,109 @@
+//! How the judge works: the learner, the schedule, where candidates come from, what a leave-out
+//! trial withholds, and which grades train as positive. Validated once by [`JudgeSettings::check`].
+
+use crate::base::choice::choice_enum;
+use crate::base::error::Result;
+use crate::base::Grade;
+use crate::collection::CandidateSource;
+use crate::judge::schedule::Schedule;
+
+/// The number of presumed non-relevant documents drawn afresh for every retrain (HiCAL's).
+pub const RANDOM_NEGATIVES: usize = 100;
+
+/// The lowest grade HiCAL trains as positive: its simulation oracle and HiCALWeb (which NIST
+/// used) send every grade > 0 as relevant.
+pub const HICAL_TRAIN_LEVEL: Grade = 1;
+
+choice_enum! {
+    /// The learner the judge retrains.
+    pub enum LearnerChoice {
+        /// HiCAL's logistic Pegasos in a pairwise ROC loop.
+        Pegasos = "pegasos",
+        /// L2-regularised logistic regression (linfa-logistic), for dense run features.
+        Logistic = "logistic",
+    }
+}
+
+choice_enum! {
+    /// What a trial that leaves a team out withholds besides the team's runs.
+    pub enum Withhold {
+        /// Nothing: the judge may still find the team's documents by their text or through
+        /// other runs (had the team never taken part, HiCAL could still have judged them).
+        None = "none",
+        /// Also the team's unique relevant documents, from the simulated assessor: the bound
+        /// classic leave-out-uniques assumes, in which nobody ever finds them.
+        Uniques = "uniques",
+    }
+}
+
+/// How one judging run is done.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct JudgeSettings {
+    /// The trial seed (set per trial by a study; reported as the study's list of seeds).
+    #[serde(skip)]
+    pub seed: u64,
+    /// The learner.
+    pub learner: LearnerChoice,
+    /// Pegasos iterations per retrain.
+    pub iterations: usize,
+    /// The batch schedule.
+    pub schedule: Schedule,
+    /// Where candidates come from.
+    pub candidates: CandidateSource,
+    /// The pool depth (top k of every pooled run, in pooling order).
+    pub pool_depth: usize,
+    /// Presumed non-relevant documents per retrain.
+    pub random_negatives: usize,
+    /// A judged grade >= this trains as positive (separate from the evaluation's level).
+    pub train_level: Grade,
+    /// What a leave-out trial withholds from the simulated assessor.
+    pub withhold: Withhold,
+    /// With [`Withhold::Uniques`]: a team's document counts as its own when one of its runs
+    /// retrieved it within this depth (`None`: at any depth).
+    pub unique_depth: Option<usize>,
+}
+
+impl JudgeSettings {
+    /// HiCAL's settings as TREC DL ran them, with candidates from the runs and the given pool
+    /// depth: Pegasos with 200,000 iterations, BMI batches, 100 random negatives, grade >= 1
+    /// trains positive, nothing withheld, seed 0.
+    pub fn hical(pool_depth: usize) -> Self {
+        Self {
+            seed: 0,
+            learner: LearnerChoice::Pegasos,
+            iterations: crate::judge::pegasos::DEFAULT_ITERATIONS,
+            schedule: Schedule::Bmi,
+            candidates: CandidateSource::Retrieved,
+            pool_depth,
+            random_negatives: RANDOM_NEGATIVES,
+            train_level: HICAL_TRAIN_LEVEL,
+            withhold: Withhold::None,
+            unique_depth: None,
+        }
+    }
+
+    /// Checks the settings once, before any judging.
+    ///
+    /// # Errors
+    /// [`crate::Error::Invalid`] for zero iterations, a training level below 1, or a unique
+    /// depth of 0.
+    pub fn check(self) -> Result<Self> {
+        if self.iterations == 0 {
+            return Err(crate::Error::Invalid(
+                "the learner needs at least 1 iteration per retrain, found 0".into(),
+            ));
+        }
+        if self.train_level < 1 {
+            return Err(crate::Error::Invalid(format!(
+                "the training level must be at least 1 (grade 0 is non-relevant), found {}",
+                self.train_level
+            )));
+        }
+        if self.unique_depth == Some(0) {
+            return Err(crate::Error::Invalid(
+                "the unique depth must be at least 1, found 0".into(),
+            ));
+        }
+        Ok(self)
+    }
+}

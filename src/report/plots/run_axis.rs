@@ -1,0 +1,102 @@
+//! The chart shared by the figures that show runs along x in official order and ranks along y
+//! (1 = best, at the top): its axes, a faint guide per run, and the run labels, rotated when
+//! they do not fit and thinned (one in k) when there are more runs than room.
+
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{
+    draw_x_labels, needs_rotation, text, widest_label, DrawResult, DrawingResult, AXIS_TITLE_SIZE,
+    LABEL_SIZE,
+};
+
+/// The least horizontal room (pixels) a rotated run label needs.
+const MIN_LABEL_SPACING: f64 = 14.0;
+
+/// A chart with runs along x (position 0, 1, ...) and negated ranks along y.
+pub(super) type RankChart<'a, DB> =
+    ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// How the run labels are laid out.
+pub(super) struct RunRankAxis {
+    run_count: usize,
+    is_rotated: bool,
+    label_stride: usize,
+}
+
+impl RunRankAxis {
+    /// Builds the chart for runs tagged `tags` (official order) on `plot`, with its mesh and
+    /// run guides drawn.
+    pub(super) fn chart<'a, DB: DrawingBackend>(
+        plot: &'a DrawingArea<DB, Shift>,
+        tags: &[String],
+    ) -> DrawingResult<DB, (RankChart<'a, DB>, Self)> {
+        let run_count = tags.len().max(1);
+        let widest = widest_label(plot, tags)?;
+        let (plot_width, _) = plot.dim_in_pixel();
+        // The spacing before the chart exists: the y label area is 70 pixels.
+        let spacing = f64::from(plot_width - 90) / run_count as f64;
+        let is_rotated = needs_rotation(widest, spacing);
+        let label_height = if is_rotated { widest + 14 } else { 24 };
+        // Rotated labels need a line's height each; with more runs than fit, label every
+        // `label_stride`-th run (the faint guides still mark every run).
+        let label_stride = (MIN_LABEL_SPACING / spacing).ceil().max(1.0) as usize;
+        let mut chart = ChartBuilder::on(plot)
+            .margin(12)
+            .x_label_area_size(label_height + 34)
+            .y_label_area_size(70)
+            .build_cartesian_2d(
+                -0.5..(run_count as f64 - 0.5),
+                -(run_count as f64 + 0.5)..-0.5,
+            )?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .y_labels(run_count.min(15))
+            .y_label_formatter(&|y| format!("{:.0}", -y))
+            .y_label_style(text(LABEL_SIZE))
+            .x_desc(if label_stride > 1 {
+                format!("runs in official order (one label in {label_stride})")
+            } else {
+                "runs in official order".to_string()
+            })
+            .y_desc("rank (1 = best)")
+            .axis_desc_style(text(AXIS_TITLE_SIZE))
+            .light_line_style(WHITE.mix(0.0))
+            .bold_line_style(BLACK.mix(0.08))
+            .draw()?;
+        // A faint guide per run, so a mark can be traced down to its label.
+        for position in 0..tags.len() {
+            let x = position as f64;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x, -(run_count as f64 + 0.5)), (x, -0.5)],
+                BLACK.mix(0.06),
+            )))?;
+        }
+        let axis = Self {
+            run_count,
+            is_rotated,
+            label_stride,
+        };
+        Ok((chart, axis))
+    }
+
+    /// Draws the run labels under the chart.
+    pub(super) fn draw_labels<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        chart: &RankChart<'_, DB>,
+        tags: &[String],
+    ) -> DrawResult<DB> {
+        let axis_y = -(self.run_count as f64 + 0.5);
+        let labels: Vec<(String, (i32, i32))> = tags
+            .iter()
+            .enumerate()
+            .step_by(self.label_stride)
+            .map(|(position, tag)| (tag.clone(), chart.backend_coord(&(position as f64, axis_y))))
+            .collect();
+        draw_x_labels(root, &labels, self.is_rotated)
+    }
+}
