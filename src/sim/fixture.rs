@@ -21,7 +21,13 @@ use std::path::Path;
 
 use crate::io::task::Task;
 
-const RUNS: &[(&str, &[(&str, &[&str])])] = &[
+/// One run: its tag and, per topic, its ranking best first.
+type HandRun = (
+    &'static str,
+    &'static [(&'static str, &'static [&'static str])],
+);
+
+const RUNS: &[HandRun] = &[
     (
         "a1",
         &[
