@@ -13,7 +13,7 @@ use crate::base::sparse::SparseVec;
 use crate::base::DocId;
 use crate::base::Grade;
 use crate::features::text::TextFeatures;
-use crate::io::qrels::Qrels;
+use crate::io::qrels::{Qrels, TopicQrels};
 use crate::io::task::Task;
 
 choice_enum! {
@@ -148,61 +148,11 @@ impl Collection {
                 }
             })
             .collect();
-        let mut topics = Vec::new();
-        for (topic_id, judgments) in &assessor.topics {
-            let rankings: Vec<Vec<DocId>> = task
-                .runs
-                .iter()
-                .map(|run| {
-                    run.topic(topic_id)
-                        .map(|ranking| {
-                            ranking
-                                .docs
-                                .iter()
-                                .map(|doc| docs.intern(&doc.docid))
-                                .collect()
-                        })
-                        .unwrap_or_default()
-                })
-                .collect();
-            let pool_rankings: Vec<Vec<DocId>> = task
-                .runs
-                .iter()
-                .map(|run| {
-                    run.topic(topic_id)
-                        .map(|ranking| {
-                            ranking
-                                .pooling_order()
-                                .into_iter()
-                                .map(|doc| docs.intern(&doc.docid))
-                                .collect()
-                        })
-                        .unwrap_or_default()
-                })
-                .collect();
-            let mut hits_by_doc: BTreeMap<DocId, Vec<(u32, u32)>> = BTreeMap::new();
-            for (run_index, ranking) in rankings.iter().enumerate() {
-                for (pos, &doc) in ranking.iter().enumerate() {
-                    let rank = u32::try_from(pos + 1).expect("rankings shorter than 2^32");
-                    let run = u32::try_from(run_index).expect("fewer than 2^32 runs");
-                    hits_by_doc.entry(doc).or_default().push((run, rank));
-                }
-            }
-            let grades = judgments
-                .judgments()
-                .into_iter()
-                .map(|(docid, grade)| (docs.intern(docid), grade))
-                .collect();
-            topics.push(TopicData {
-                id: topic_id.to_string(),
-                retrieved: hits_by_doc.keys().copied().collect(),
-                hits: hits_by_doc.into_values().collect(),
-                rankings,
-                pool_rankings,
-                grades,
-                text_seed: None,
-            });
-        }
+        let topics = assessor
+            .topics
+            .iter()
+            .map(|(topic_id, judgments)| prepare_topic(task, topic_id, judgments, &mut docs))
+            .collect();
         let mut collection = Self {
             docs,
             runs,
@@ -326,4 +276,56 @@ fn corpus_tie_ranks(document_count: usize, corpus_order: &[DocId]) -> Vec<u32> {
         ranks[doc as usize] = position as u32;
     }
     ranks
+}
+
+/// One topic of the assessor's qrels: every run's ranking in evaluation and pooling order, the
+/// documents retrieved with their hits, and the grades, documents interned into `docs`.
+fn prepare_topic(
+    task: &Task,
+    topic_id: &str,
+    judgments: &TopicQrels,
+    docs: &mut Interner,
+) -> TopicData {
+    let (rankings, pool_rankings): (Vec<Vec<DocId>>, Vec<Vec<DocId>>) = task
+        .runs
+        .iter()
+        .map(|run| {
+            let Some(ranking) = run.topic(topic_id) else {
+                return Default::default();
+            };
+            let evaluation_order = ranking
+                .docs
+                .iter()
+                .map(|doc| docs.intern(&doc.docid))
+                .collect();
+            let pooling_order = ranking
+                .pooling_order()
+                .into_iter()
+                .map(|doc| docs.intern(&doc.docid))
+                .collect();
+            (evaluation_order, pooling_order)
+        })
+        .unzip();
+    let mut hits_by_doc: BTreeMap<DocId, Vec<(u32, u32)>> = BTreeMap::new();
+    for (run_index, ranking) in rankings.iter().enumerate() {
+        for (pos, &doc) in ranking.iter().enumerate() {
+            let rank = u32::try_from(pos + 1).expect("rankings shorter than 2^32");
+            let run = u32::try_from(run_index).expect("fewer than 2^32 runs");
+            hits_by_doc.entry(doc).or_default().push((run, rank));
+        }
+    }
+    let grades = judgments
+        .judgments()
+        .into_iter()
+        .map(|(docid, grade)| (docs.intern(docid), grade))
+        .collect();
+    TopicData {
+        id: topic_id.to_string(),
+        retrieved: hits_by_doc.keys().copied().collect(),
+        hits: hits_by_doc.into_values().collect(),
+        rankings,
+        pool_rankings,
+        grades,
+        text_seed: None,
+    }
 }

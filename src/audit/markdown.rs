@@ -14,6 +14,16 @@ pub const LISTED_DOCUMENTS: usize = 50;
 /// # Errors
 /// When writing fails.
 pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
+    write_heading(out, report)?;
+    write_coverage(out, report)?;
+    write_scores(out, report)?;
+    write_study(out, report)?;
+    write_to_judge(out, report)?;
+    write_topics(out, report)
+}
+
+/// The verdict, the run and the settings.
+fn write_heading(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     writeln!(out, "**Verdict: {}**", report.verdict)?;
     writeln!(out)?;
     writeln!(out, "# Audit of run {} on task {}", report.run, report.task)?;
@@ -32,6 +42,11 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
         report.settings.relevance_level
     )?;
     writeln!(out)?;
+    Ok(())
+}
+
+/// Judgment coverage of the run's top.
+fn write_coverage(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     let c = &report.coverage;
     writeln!(out, "## Coverage")?;
     writeln!(out)?;
@@ -52,6 +67,11 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
         c.unjudged_100
     )?;
     writeln!(out)?;
+    Ok(())
+}
+
+/// Score and rank intervals per measure.
+fn write_scores(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     writeln!(out, "## Scores and ranks")?;
     writeln!(out)?;
     writeln!(
@@ -84,6 +104,11 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
         )?;
     }
     writeln!(out)?;
+    Ok(())
+}
+
+/// The leave-team-out comparison.
+fn write_study(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     writeln!(out, "## Leave-team-out comparison")?;
     writeln!(out)?;
     writeln!(out, "Source: {}.", report.study.source)?;
@@ -110,6 +135,11 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
         }
     }
     writeln!(out)?;
+    Ok(())
+}
+
+/// The documents to judge, in priority order.
+fn write_to_judge(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     writeln!(out, "## Documents to judge")?;
     writeln!(out)?;
     if report.to_judge.is_empty() {
@@ -142,6 +172,11 @@ pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<(
         }
     }
     writeln!(out)?;
+    Ok(())
+}
+
+/// Coverage and intervals per topic.
+fn write_topics(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     writeln!(out, "## Topics")?;
     writeln!(out)?;
     write!(
