@@ -298,6 +298,53 @@ fn layout<DB: DrawingBackend>(
     Ok((plot, legend))
 }
 
+/// A chart with numbers on both axes (every figure's).
+type NumberChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    plotters::coord::cartesian::Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::types::RangedCoordf64,
+    >,
+>;
+
+/// The axes of a chart: titles, how many ticks (0 on x: no ticks and no vertical grid lines,
+/// for charts that label their own columns) and how tick values are written.
+struct Axes<'f> {
+    x_title: String,
+    y_title: String,
+    x_ticks: usize,
+    y_ticks: usize,
+    x_format: &'f dyn Fn(&f64) -> String,
+    y_format: &'f dyn Fn(&f64) -> String,
+}
+
+/// Draws the axes and the faint grid in the figures' shared style.
+fn draw_axes<DB: DrawingBackend>(chart: &mut NumberChart<'_, DB>, axes: &Axes) -> DrawResult<DB> {
+    let mut mesh = chart.configure_mesh();
+    if axes.x_ticks == 0 {
+        mesh.disable_x_mesh();
+    }
+    mesh.x_labels(axes.x_ticks)
+        .y_labels(axes.y_ticks)
+        .x_label_formatter(axes.x_format)
+        .y_label_formatter(axes.y_format)
+        .label_style(text(LABEL_SIZE))
+        .x_desc(axes.x_title.as_str())
+        .y_desc(axes.y_title.as_str())
+        .axis_desc_style(text(AXIS_TITLE_SIZE))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.08))
+        .draw()
+}
+
+/// One legend entry per team, in its colour.
+fn team_entries(teams: &[String]) -> impl Iterator<Item = LegendEntry> + '_ {
+    teams
+        .iter()
+        .map(|team| LegendEntry::new(team.clone(), team_colour(teams, team), Mark::Square))
+}
+
 /// How a legend entry is drawn.
 #[derive(Debug, Clone, Copy)]
 enum Mark {

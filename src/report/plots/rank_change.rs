@@ -11,9 +11,10 @@ use plotters::prelude::*;
 
 use super::run_axis::RunRankAxis;
 use super::{
-    caption, draw_legend, layout, spread_offset, team_colour, DrawResult, LegendEntry, Mark,
+    caption, draw_legend, layout, spread_offset, team_colour, team_entries, DrawResult,
+    LegendEntry, Mark,
 };
-use crate::sim::analysis::StudyResults;
+use crate::sim::analysis::{RunRow, StudyResults};
 
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -85,6 +86,11 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     axis.draw_labels(root, &chart, &tags)?;
 
+    draw_legend(&legend, "", &legend_entries(results, &runs, &teams))
+}
+
+/// The legend: the marks, then the teams.
+fn legend_entries(results: &StudyResults, runs: &[&RunRow], teams: &[String]) -> Vec<LegendEntry> {
     let mut entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Line),
         LegendEntry::new(
@@ -104,10 +110,6 @@ pub(super) fn draw<DB: DrawingBackend>(
             Mark::Ring,
         ));
     }
-    entries.extend(
-        teams
-            .iter()
-            .map(|team| LegendEntry::new(team.clone(), team_colour(&teams, team), Mark::Square)),
-    );
-    draw_legend(&legend, "", &entries)
+    entries.extend(team_entries(teams));
+    entries
 }

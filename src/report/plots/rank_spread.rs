@@ -9,7 +9,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::run_axis::RunRankAxis;
-use super::{caption, draw_legend, layout, team_colour, DrawResult, LegendEntry, Mark};
+use super::{
+    caption, draw_legend, layout, team_colour, team_entries, DrawResult, LegendEntry, Mark,
+};
 use crate::sim::analysis::StudyResults;
 
 /// The radius (pixels) of a rank that every trial gave.
@@ -74,10 +76,6 @@ pub(super) fn draw<DB: DrawingBackend>(
         ),
         LegendEntry::new("dominant rank", BLACK, Mark::Ring),
     ];
-    entries.extend(
-        teams
-            .iter()
-            .map(|team| LegendEntry::new(team.clone(), team_colour(&teams, team), Mark::Square)),
-    );
+    entries.extend(team_entries(&teams));
     draw_legend(&legend, "dot area: share of trials", &entries)
 }

@@ -7,8 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    draw_x_labels, needs_rotation, text, widest_label, DrawResult, DrawingResult, AXIS_TITLE_SIZE,
-    LABEL_SIZE,
+    draw_axes, draw_x_labels, needs_rotation, widest_label, Axes, DrawResult, DrawingResult,
 };
 
 /// The least horizontal room (pixels) a rotated run label needs.
@@ -50,23 +49,22 @@ impl RunRankAxis {
                 -0.5..(run_count as f64 - 0.5),
                 -(run_count as f64 + 0.5)..-0.5,
             )?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_labels(run_count.min(15))
-            .y_label_formatter(&|y| format!("{:.0}", -y))
-            .y_label_style(text(LABEL_SIZE))
-            .x_desc(if label_stride > 1 {
-                format!("runs in official order (one label in {label_stride})")
-            } else {
-                "runs in official order".to_string()
-            })
-            .y_desc("rank (1 = best)")
-            .axis_desc_style(text(AXIS_TITLE_SIZE))
-            .light_line_style(WHITE.mix(0.0))
-            .bold_line_style(BLACK.mix(0.08))
-            .draw()?;
+        let stride_note = if label_stride > 1 {
+            format!(" (one label in {label_stride})")
+        } else {
+            String::new()
+        };
+        draw_axes(
+            &mut chart,
+            &Axes {
+                x_title: format!("runs in official order{stride_note}"),
+                y_title: "rank (1 = best)".to_string(),
+                x_ticks: 0,
+                y_ticks: run_count.min(15),
+                x_format: &|x| format!("{x}"),
+                y_format: &|y| format!("{:.0}", -y),
+            },
+        )?;
         // A faint guide per run, so a mark can be traced down to its label.
         for position in 0..tags.len() {
             let x = position as f64;

@@ -8,10 +8,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    caption, draw_legend, layout, team_colour, text, DrawResult, LegendEntry, Mark,
-    AXIS_TITLE_SIZE, LABEL_SIZE,
+    caption, draw_axes, draw_legend, layout, team_colour, team_entries, text, Axes, DrawResult,
+    LegendEntry, Mark, NumberChart, LABEL_SIZE,
 };
-use crate::sim::analysis::StudyResults;
+use crate::sim::analysis::{RunRow, StudyResults};
 
 /// How many of the runs farthest from the diagonal get their tag written beside them.
 const LABELLED_RUNS: usize = 5;
@@ -38,19 +38,17 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_area_size(60)
         .y_label_area_size(80)
         .build_cartesian_2d(0.0..top, 0.0..top)?;
-    chart
-        .configure_mesh()
-        .x_labels(10)
-        .y_labels(10)
-        .x_label_formatter(&|v| format!("{v:.2}"))
-        .y_label_formatter(&|v| format!("{v:.2}"))
-        .label_style(text(LABEL_SIZE))
-        .x_desc(format!("official {measure}"))
-        .y_desc(format!("LOU {measure} (own team held out)"))
-        .axis_desc_style(text(AXIS_TITLE_SIZE))
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08))
-        .draw()?;
+    draw_axes(
+        &mut chart,
+        &Axes {
+            x_title: format!("official {measure}"),
+            y_title: format!("LOU {measure} (own team held out)"),
+            x_ticks: 10,
+            y_ticks: 10,
+            x_format: &|v| format!("{v:.2}"),
+            y_format: &|v| format!("{v:.2}"),
+        },
+    )?;
 
     chart.draw_series(DashedLineSeries::new(
         [(0.0, 0.0), (top, top)],
@@ -73,13 +71,32 @@ pub(super) fn draw<DB: DrawingBackend>(
             colour.filled(),
         )))?;
     }
-    /// How close (pixels) two labels may come before the later one moves down.
-    const LABEL_CLEARANCE_X: i32 = 120;
-    const LABEL_CLEARANCE_Y: i32 = 16;
-    let mut farthest = runs.clone();
+    label_farthest(root, &chart, &runs, top)?;
+
+    let mut entries = vec![
+        LegendEntry::new("mean LOU score", BLACK, Mark::Dot),
+        LegendEntry::new("range over seeds", BLACK, Mark::Bar),
+        LegendEntry::new("LOU = official", BLACK, Mark::Dashed),
+    ];
+    entries.extend(team_entries(&teams));
+    draw_legend(&legend, "", &entries)
+}
+
+/// How close (pixels) two labels may come before the later one moves down.
+const LABEL_CLEARANCE_X: i32 = 120;
+const LABEL_CLEARANCE_Y: i32 = 16;
+
+/// Writes the tags of the [`LABELLED_RUNS`] runs farthest from the diagonal beside their points;
+/// labels that would overlap stack downwards with a leader line.
+fn label_farthest<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &NumberChart<'_, DB>,
+    runs: &[&RunRow],
+    top: f64,
+) -> DrawResult<DB> {
+    let mut farthest = runs.to_vec();
     farthest.sort_by(|a, b| {
-        let gap =
-            |run: &&crate::sim::analysis::RunRow| (run.lou_score.mean - run.official_score).abs();
+        let gap = |run: &&RunRow| (run.lou_score.mean - run.official_score).abs();
         gap(b).total_cmp(&gap(a)).then_with(|| a.run.cmp(&b.run))
     });
     // Pixel positions of the labels drawn so far, so that close points get stacked labels
@@ -114,15 +131,5 @@ pub(super) fn draw<DB: DrawingBackend>(
         ))?;
     }
 
-    let mut entries = vec![
-        LegendEntry::new("mean LOU score", BLACK, Mark::Dot),
-        LegendEntry::new("range over seeds", BLACK, Mark::Bar),
-        LegendEntry::new("LOU = official", BLACK, Mark::Dashed),
-    ];
-    entries.extend(
-        teams
-            .iter()
-            .map(|team| LegendEntry::new(team.clone(), team_colour(&teams, team), Mark::Square)),
-    );
-    draw_legend(&legend, "", &entries)
+    Ok(())
 }

@@ -7,8 +7,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    caption, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset, team_colour, text,
-    widest_label, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
+    caption, draw_axes, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset,
+    team_colour, widest_label, Axes, DrawResult, LegendEntry, Mark,
 };
 use crate::sim::analysis::StudyResults;
 
@@ -25,26 +25,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     measure: &str,
 ) -> DrawResult<DB> {
     let teams = results.teams();
-    // Columns: the control, then the held-out teams in the study's order.
-    let mut columns: Vec<(String, Option<&str>)> = vec![("control".to_string(), None)];
-    columns.extend(
-        results
-            .held_out_teams
-            .iter()
-            .map(|team| (team.clone(), Some(team.as_str()))),
-    );
-    let values: Vec<Vec<f64>> = columns
-        .iter()
-        .map(|(_, held_out)| {
-            let mut trials: Vec<_> = results
-                .trials
-                .iter()
-                .filter(|t| t.measure == measure && t.held_out.as_deref() == *held_out)
-                .collect();
-            trials.sort_by_key(|t| t.seed);
-            trials.iter().filter_map(|t| t.tau_b).collect()
-        })
-        .collect();
+    let (columns, values) = columns_of(results, measure);
     let lowest = values
         .iter()
         .flatten()
@@ -66,19 +47,17 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_area_size(label_height + 34)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.5..(columns.len() as f64 - 0.5), y_min..1.005)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(0)
-        .y_labels(10)
-        .y_label_formatter(&|y| format!("{y:.2}"))
-        .y_label_style(text(LABEL_SIZE))
-        .x_desc("trial: the team held out from judging")
-        .y_desc(format!("Kendall tau_b vs official ranking ({measure})"))
-        .axis_desc_style(text(AXIS_TITLE_SIZE))
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08))
-        .draw()?;
+    draw_axes(
+        &mut chart,
+        &Axes {
+            x_title: "trial: the team held out from judging".to_string(),
+            y_title: format!("Kendall tau_b vs official ranking ({measure})"),
+            x_ticks: 0,
+            y_ticks: 10,
+            x_format: &|x| format!("{x}"),
+            y_format: &|y| format!("{y:.2}"),
+        },
+    )?;
 
     chart.draw_series(DashedLineSeries::new(
         [
@@ -124,4 +103,32 @@ pub(super) fn draw<DB: DrawingBackend>(
         LegendEntry::new("tau_b = 0.9", THRESHOLD_COLOUR, Mark::Dashed),
     ];
     draw_legend(&legend, "", &entries)
+}
+
+/// The columns (name, held-out team; the control first, then the held-out teams in the study's
+/// order) and each column's tau_b values in seed order.
+fn columns_of<'r>(
+    results: &'r StudyResults,
+    measure: &str,
+) -> (Vec<(String, Option<&'r str>)>, Vec<Vec<f64>>) {
+    let mut columns: Vec<(String, Option<&str>)> = vec![("control".to_string(), None)];
+    columns.extend(
+        results
+            .held_out_teams
+            .iter()
+            .map(|team| (team.clone(), Some(team.as_str()))),
+    );
+    let values: Vec<Vec<f64>> = columns
+        .iter()
+        .map(|(_, held_out)| {
+            let mut trials: Vec<_> = results
+                .trials
+                .iter()
+                .filter(|t| t.measure == measure && t.held_out.as_deref() == *held_out)
+                .collect();
+            trials.sort_by_key(|t| t.seed);
+            trials.iter().filter_map(|t| t.tau_b).collect()
+        })
+        .collect();
+    (columns, values)
 }

@@ -8,8 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    caption, draw_legend, layout, text, DrawResult, LegendEntry, Mark, AXIS_TITLE_SIZE, LABEL_SIZE,
-    PALETTE,
+    caption, draw_axes, draw_legend, layout, Axes, DrawResult, LegendEntry, Mark, PALETTE,
 };
 use crate::sim::analysis::StudyResults;
 use crate::stats::{official_ranks, tau_b};
@@ -45,19 +44,18 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_area_size(60)
         .y_label_area_size(70)
         .build_cartesian_2d(0.5..(run_count + 0.5), -(run_count + 0.5)..-0.5)?;
-    chart
-        .configure_mesh()
-        .x_labels(run_count.min(15.0) as usize)
-        .y_labels(run_count.min(15.0) as usize)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{:.0}", -y))
-        .label_style(text(LABEL_SIZE))
-        .x_desc(format!("rank under the complete truth ({measure})"))
-        .y_desc("rank on the collection (1 = best)")
-        .axis_desc_style(text(AXIS_TITLE_SIZE))
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08))
-        .draw()?;
+    let ticks = run_count.min(15.0) as usize;
+    draw_axes(
+        &mut chart,
+        &Axes {
+            x_title: format!("rank under the complete truth ({measure})"),
+            y_title: "rank on the collection (1 = best)".to_string(),
+            x_ticks: ticks,
+            y_ticks: ticks,
+            x_format: &|x| format!("{x:.0}"),
+            y_format: &|y| format!("{:.0}", -y),
+        },
+    )?;
 
     chart.draw_series(DashedLineSeries::new(
         [(0.5, -0.5), (run_count + 0.5, -(run_count + 0.5))],
