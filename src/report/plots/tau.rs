@@ -105,13 +105,13 @@ pub(super) fn draw<DB: DrawingBackend>(
     draw_legend(&legend, "", &entries)
 }
 
+/// A column of the figure: its label and the team its trials held out (`None`: the control).
+type Column<'r> = (String, Option<&'r str>);
+
 /// The columns (name, held-out team; the control first, then the held-out teams in the study's
 /// order) and each column's tau_b values in seed order.
-fn columns_of<'r>(
-    results: &'r StudyResults,
-    measure: &str,
-) -> (Vec<(String, Option<&'r str>)>, Vec<Vec<f64>>) {
-    let mut columns: Vec<(String, Option<&str>)> = vec![("control".to_string(), None)];
+fn columns_of<'r>(results: &'r StudyResults, measure: &str) -> (Vec<Column<'r>>, Vec<Vec<f64>>) {
+    let mut columns: Vec<Column> = vec![("control".to_string(), None)];
     columns.extend(
         results
             .held_out_teams
