@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use crate::util::{run, stdout_of};
 
 const MEASURES: [&str; 3] = ["P_10", "map", "ndcg_cut_10"];
-const KINDS: [&str; 4] = ["rank_change", "tau_b", "scores", "truth"];
+const KINDS: [&str; 5] = ["rank_change", "rank_spread", "tau_b", "scores", "truth"];
 const WIDTH: u32 = 1200;
 const HEIGHT: u32 = 700;
 const SEEDS: usize = 2;
@@ -180,6 +180,18 @@ fn svgs_carry_the_series_and_labels() {
         // One dot per run and seed (plus the legend's).
         let circles = content.elements.get("circle").copied().unwrap_or(0);
         assert!(circles > runs.len() * SEEDS, "{circles} circles");
+
+        let path = figures.join(format!("rank_spread_{measure}.svg"));
+        let content = parse_svg(&path);
+        for tag in &runs {
+            assert_has_text(&content, &path, tag);
+        }
+        for title in ["runs in official order", "dominant rank", "official rank"] {
+            assert_has_text(&content, &path, title);
+        }
+        // Per run at least one rank dot and the dominant rank's ring.
+        let circles = content.elements.get("circle").copied().unwrap_or(0);
+        assert!(circles >= 2 * runs.len(), "{circles} circles");
 
         let path = figures.join(format!("tau_b_{measure}.svg"));
         let content = parse_svg(&path);
