@@ -281,9 +281,10 @@ fn team_colour(teams: &[String], team: &str) -> RGBColor {
 fn caption(results: &StudyResults, measure: &str, what: &str) -> String {
     let trials = results.seeds.len() * (1 + results.held_out_teams.len());
     format!(
-        "{} · {measure} · {what} · {trials} trials: {} seeds × (control + {} held-out teams)",
+        "{} · {measure} · {what} · {trials} trials: {} seed{} × (control + {} held-out teams)",
         results.task,
         results.seeds.len(),
+        if results.seeds.len() == 1 { "" } else { "s" },
         results.held_out_teams.len()
     )
 }
