@@ -387,3 +387,115 @@ fn verdict(count: usize) -> String {
         count => format!("judge {count} documents"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A topic outcome whose every sample scores `lower` (one measure), with unjudged documents
+    /// given as (rank, probability).
+    fn outcome(topic: &str, lower: f64, upper: f64, unjudged: &[(usize, f64)]) -> TopicOutcome {
+        TopicOutcome {
+            audit: TopicAudit {
+                topic: topic.to_string(),
+                coverage: Coverage::default(),
+                is_model_fitted: true,
+                unjudged: unjudged
+                    .iter()
+                    .map(|&(rank, probability)| UnjudgedDoc {
+                        docid: format!("{topic}-{rank}"),
+                        rank,
+                        probability,
+                    })
+                    .collect(),
+                scores: vec![ScoreInterval {
+                    measure: "P_10".into(),
+                    lower,
+                    upper,
+                    expected: lower,
+                    sample_low: lower,
+                    sample_high: lower,
+                }],
+            },
+            samples: vec![vec![lower]; SAMPLES],
+        }
+    }
+
+    fn settings(budget: Option<usize>) -> AuditSettings {
+        AuditSettings {
+            measures: crate::eval::parse_measures(&["P_10"]).unwrap(),
+            features: FeatureChoice::Runs,
+            budget,
+            study: StudySource::Skip,
+        }
+    }
+
+    fn study(max_score_drop: f64) -> StudyComparison {
+        StudyComparison {
+            source: "test".into(),
+            measures: vec![LouDrop {
+                measure: "P_10".into(),
+                max_rank_drop: 1.0,
+                max_rank_drop_run: "r".into(),
+                max_score_drop,
+                max_score_drop_run: "r".into(),
+                pooled_runs: 3,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_measure_is_at_risk_when_its_interval_moves_the_rank_and_exceeds_the_studys_drop() {
+        let outcomes = [outcome("1", 0.2, 0.6, &[]), outcome("2", 0.4, 0.6, &[])];
+        // Means over topics: lower 0.3, upper 0.6; other runs at 0.5 and 0.1.
+        let others = vec![vec![0.5], vec![0.1]];
+        let measures = settings(None).measures;
+        let audits = measure_audits(&outcomes, &others, &measures, &study(0.1));
+        let audit = &audits[0];
+        assert!((audit.score.lower - 0.3).abs() < 1e-12);
+        assert!((audit.score.upper - 0.6).abs() < 1e-12);
+        assert_eq!((audit.rank_best, audit.rank_worst), (1.0, 2.0));
+        assert!(audit.is_at_risk, "width 0.3 > drop 0.1 and the rank moves");
+        // A study whose pooled runs already lose more than the width: not at risk.
+        let audits = measure_audits(&outcomes, &others, &measures, &study(0.5));
+        assert!(!audits[0].is_at_risk);
+        // An interval that cannot change the rank: not at risk, however wide.
+        let audits = measure_audits(&outcomes, &[vec![0.9]], &measures, &study(0.0));
+        assert_eq!((audits[0].rank_best, audits[0].rank_worst), (2.0, 2.0));
+        assert!(!audits[0].is_at_risk);
+    }
+
+    #[test]
+    fn documents_to_judge_are_probable_within_the_cutoff_in_priority_order() {
+        // P_10 at risk: only the top 10 counts; probability >= 0.1; priority p / log2(rank + 1).
+        let outcomes = [
+            outcome("1", 0.2, 0.6, &[(1, 0.2), (3, 0.5), (12, 0.9), (5, 0.05)]),
+            outcome("2", 0.2, 0.6, &[(1, 0.5), (7, 0.5)]),
+        ];
+        let measures = measure_audits(
+            &outcomes,
+            &[vec![0.5]],
+            &settings(None).measures,
+            &study(0.0),
+        );
+        assert!(measures[0].is_at_risk);
+        let (candidates, to_judge) = documents_to_judge(&outcomes, &measures, &settings(None));
+        let order: Vec<&str> = to_judge.iter().map(|e| e.docid.as_str()).collect();
+        // 2-1: 0.5/1; 1-3: 0.5/2; 1-1: 0.2/1; 2-7: 0.5/3. Rank 12 is below the cutoff, 1-5 is
+        // too improbable.
+        assert_eq!(order, ["2-1", "1-3", "1-1", "2-7"]);
+        assert_eq!(candidates, 4);
+        let (candidates, to_judge) = documents_to_judge(&outcomes, &measures, &settings(Some(2)));
+        assert_eq!((candidates, to_judge.len()), (4, 2));
+        assert_eq!(verdict(to_judge.len()), "judge 2 documents");
+        // Nothing at risk: nothing to judge.
+        let safe = measure_audits(
+            &outcomes,
+            &[vec![0.9]],
+            &settings(None).measures,
+            &study(0.0),
+        );
+        assert_eq!(documents_to_judge(&outcomes, &safe, &settings(None)).1, []);
+        assert_eq!(verdict(0), "no extra judgments needed");
+    }
+}

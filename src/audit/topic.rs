@@ -349,6 +349,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_upper_end_makes_every_unjudged_document_of_the_measures_depth_relevant() {
+        // Grades a = 2, b = 0; the run ranks a, x, b, y (x and y unjudged), ids 0..4.
+        let (a, x, b, y) = (0, 1, 2, 3);
+        let topic = TopicData {
+            id: "1".into(),
+            retrieved: vec![a, x, b, y],
+            hits: vec![vec![(0, 1)], vec![(0, 2)], vec![(0, 3)], vec![(0, 4)]],
+            rankings: vec![vec![a, x, b, y]],
+            pool_rankings: vec![vec![a, x, b, y]],
+            grades: [(a, 2), (b, 0)].into_iter().collect(),
+            text_seed: None,
+        };
+        let measures = crate::eval::parse_measures(&["P_2 P_1 map"]).unwrap();
+        let scenarios = TopicScenarios::new(&topic, &topic.rankings[0], &measures, 1);
+        assert_eq!(scenarios.unjudged_positions, [1, 3]);
+        let lower = score_topic(&measures, &scenarios.judged_ranking(), 1);
+        let upper = scenarios.score(&[Some(2), Some(2)]);
+        // P@2: a only, then a and x. P@1 looks at rank 1 alone: nothing to add.
+        assert_eq!((lower[0], upper[0]), (0.5, 1.0));
+        assert_eq!((lower[1], upper[1]), (1.0, 1.0));
+        // MAP: R grows with the added documents (1 -> 3): (1/1 + 2/2 + 3/4) / 3.
+        assert!((lower[2] - 1.0).abs() < 1e-12);
+        assert!((upper[2] - (1.0 + 1.0 + 0.75) / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn ranks_share_ties_and_count_better_runs() {
         let others = [0.5, 0.3, 0.3, 0.1];
         assert_eq!(rank_among(&others, 0.6), 1.0);
