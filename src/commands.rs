@@ -30,6 +30,7 @@ pub fn eval(args: EvalArgs) -> Result<()> {
     };
     let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
     let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
+    format::check_distinct_keys(&runs, args.per_topic)?;
     let options = EvalOptions {
         measures,
         relevance_level: args.relevance_level,
