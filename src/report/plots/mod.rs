@@ -267,7 +267,10 @@ fn team_colour(teams: &[String], team: &str) -> RGBColor {
 
 /// The caption naming task, measure and number of trials.
 fn caption(results: &StudyResults, measure: &str, what: &str) -> String {
-    let trials = results.seeds * (1 + results.held_out_teams.len() as u64);
+    // Saturating: `seeds` comes from a file and may be absurd.
+    let trials = results
+        .seeds
+        .saturating_mul(1 + results.held_out_teams.len() as u64);
     format!(
         "{} · {measure} · {what} · {trials} trials: {} seeds × (control + {} held-out teams)",
         results.task,
@@ -431,5 +434,30 @@ fn spread_offset(index: usize, count: usize, half_width: f64) -> f64 {
         0.0
     } else {
         (index as f64 / (count - 1) as f64 - 0.5) * 2.0 * half_width
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 12 (found by `tests/fuzz.rs` in a debug build): a huge `settings.seeds` in
+    /// `summary.json` overflowed the trial count of the caption.
+    #[test]
+    fn issue_12_the_caption_survives_an_absurd_number_of_seeds() {
+        let results = StudyResults {
+            task: "t".into(),
+            seeds: u64::MAX,
+            held_out_teams: vec!["a".into()],
+            measures: vec!["map".into()],
+            runs: Vec::new(),
+            lou: Vec::new(),
+            trials: Vec::new(),
+        };
+        let caption = caption(&results, "map", "what");
+        assert!(
+            caption.contains(&format!("{} trials", u64::MAX)),
+            "{caption}"
+        );
     }
 }

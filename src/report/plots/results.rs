@@ -3,8 +3,12 @@
 //! folder from an earlier run without the study in memory. It does not draw anything.
 //!
 //! TSV columns are found by their header names, so a file with extra columns still reads.
-//! Every problem is reported with the file and line it was found on.
+//! Values are checked against their domain, which the figures' axes rely on: scores are finite
+//! and >= 0, ranks lie between 1 and the number of runs of their measure in `runs.tsv`, tau_b
+//! lies between -1 and 1. Every problem is reported with the file and line it was found on.
 
+use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use crate::error::{excerpt, ParseError, ParseErrorKind, Result};
@@ -90,41 +94,67 @@ impl StudyResults {
     /// Reads the results folder `dir`.
     ///
     /// # Errors
-    /// [`ParseError`] naming the file (and line) when a file is missing or malformed.
+    /// [`ParseError`] naming the file (and line) when a file is missing or malformed, or a
+    /// value lies outside its domain (module documentation).
     pub fn read(dir: &Path) -> Result<Self> {
         let (task, seeds, held_out_teams, measures) = read_summary(&dir.join("summary.json"))?;
-        let runs = read_tsv(&dir.join("runs.tsv"), RUN_COLUMNS, |row| {
-            Ok(RunResult {
-                run: row.text(0)?,
-                team: row.text(1)?,
-                measure: row.text(2)?,
-                official_score: row.number(3)?,
-                official_rank: row.number(4)?,
-                lou_score_mean: row.number(5)?,
-                lou_score_min: row.number(6)?,
-                lou_score_max: row.number(7)?,
-                lou_rank_min: row.number(8)?,
-                lou_rank_mean: row.number(9)?,
-                lou_rank_max: row.number(10)?,
-                truth_score: row.optional_number(11)?,
-            })
+        let runs_path = dir.join("runs.tsv");
+        let numbered_runs = read_tsv(&runs_path, RUN_COLUMNS, |row| {
+            Ok((
+                row.line,
+                RunResult {
+                    run: row.text(0)?,
+                    team: row.text(1)?,
+                    measure: row.text(2)?,
+                    official_score: row.number(3, &SCORE)?,
+                    official_rank: row.number(4, &RANK)?,
+                    lou_score_mean: row.number(5, &SCORE)?,
+                    lou_score_min: row.number(6, &SCORE)?,
+                    lou_score_max: row.number(7, &SCORE)?,
+                    lou_rank_min: row.number(8, &RANK)?,
+                    lou_rank_mean: row.number(9, &RANK)?,
+                    lou_rank_max: row.number(10, &RANK)?,
+                    truth_score: row.optional_number(11, &SCORE)?,
+                },
+            ))
         })?;
+        let mut run_counts = RunCounts {
+            path: &runs_path,
+            counts: BTreeMap::new(),
+        };
+        for (_, run) in &numbered_runs {
+            *run_counts.counts.entry(&run.measure).or_default() += 1;
+        }
+        for (line, run) in &numbered_runs {
+            let ranks = [
+                run.official_rank,
+                run.lou_rank_min,
+                run.lou_rank_mean,
+                run.lou_rank_max,
+            ];
+            for rank in ranks {
+                run_counts.check_rank(&runs_path, *line, &run.measure, rank)?;
+            }
+        }
         let lou = read_tsv(&dir.join("lou.tsv"), LOU_COLUMNS, |row| {
-            Ok(LouResult {
+            let lou = LouResult {
                 seed: row.seed(0)?,
                 run: row.text(1)?,
                 measure: row.text(2)?,
-                score: row.number(3)?,
-                rank: row.number(4)?,
-            })
+                score: row.number(3, &SCORE)?,
+                rank: row.number(4, &RANK)?,
+            };
+            run_counts.check_rank(row.path, row.line, &lou.measure, lou.rank)?;
+            Ok(lou)
         })?;
+        let runs = numbered_runs.into_iter().map(|(_, run)| run).collect();
         let trials = read_tsv(&dir.join("trials.tsv"), TRIAL_COLUMNS, |row| {
             let held_out = row.text(1)?;
             Ok(TrialResult {
                 seed: row.seed(0)?,
                 held_out: (held_out != "control").then_some(held_out),
                 measure: row.text(2)?,
-                tau_b: row.optional_number(3)?,
+                tau_b: row.optional_number(3, &TAU)?,
             })
         })?;
         Ok(Self {
@@ -178,6 +208,55 @@ const RUN_COLUMNS: &[&str] = &[
     "lou_rank_max",
     "truth_score",
 ];
+/// The values a column may hold, and how an error message names them.
+struct Domain {
+    values: RangeInclusive<f64>,
+    expected: &'static str,
+}
+
+/// Scores: every measure is >= 0.
+const SCORE: Domain = Domain {
+    values: 0.0..=f64::MAX,
+    expected: "a finite score >= 0",
+};
+/// Ranks: 1 = best; the upper bound (the number of runs) is checked by
+/// [`RunCounts::check_rank`].
+const RANK: Domain = Domain {
+    values: 1.0..=f64::MAX,
+    expected: "a finite rank >= 1",
+};
+/// Kendall's tau.
+const TAU: Domain = Domain {
+    values: -1.0..=1.0,
+    expected: "a tau between -1 and 1",
+};
+
+/// The number of runs of each measure in `runs.tsv` (at `path`), which bounds every rank.
+struct RunCounts<'r> {
+    path: &'r Path,
+    counts: BTreeMap<&'r str, usize>,
+}
+
+impl RunCounts<'_> {
+    /// Checks that `rank`, read on `line` of `path`, is at most the number of runs of `measure`.
+    fn check_rank(&self, path: &Path, line: usize, measure: &str, rank: f64) -> Result<()> {
+        let run_count = self.counts.get(measure).copied().unwrap_or(0);
+        if rank > run_count as f64 {
+            return Err(ParseError::new(
+                path,
+                line,
+                ParseErrorKind::Invalid(format!(
+                    "expected ranks of {measure} between 1 and {run_count} (its runs in {}), \
+                     found {rank}",
+                    self.path.display()
+                )),
+            )
+            .into());
+        }
+        Ok(())
+    }
+}
+
 /// The columns read from `lou.tsv`.
 const LOU_COLUMNS: &[&str] = &["seed", "run", "measure", "score", "rank"];
 /// The columns read from `trials.tsv`.
@@ -259,23 +338,23 @@ impl Row<'_> {
         Ok(field.to_string())
     }
 
-    fn number(&self, index: usize) -> Result<f64> {
+    fn number(&self, index: usize, domain: &Domain) -> Result<f64> {
         let field = self.fields[index];
         match field.parse::<f64>() {
-            Ok(value) if value.is_finite() => Ok(value),
+            Ok(value) if domain.values.contains(&value) => Ok(value),
             _ => Err(self.error(ParseErrorKind::Field {
                 column: self.columns[index],
-                expected: "a finite number",
+                expected: domain.expected,
                 found: excerpt(field),
             })),
         }
     }
 
-    fn optional_number(&self, index: usize) -> Result<Option<f64>> {
+    fn optional_number(&self, index: usize, domain: &Domain) -> Result<Option<f64>> {
         if self.fields[index] == "NA" {
             Ok(None)
         } else {
-            self.number(index).map(Some)
+            self.number(index, domain).map(Some)
         }
     }
 
@@ -436,6 +515,58 @@ mod tests {
         );
         let message = StudyResults::read(dir.path()).unwrap_err().to_string();
         assert!(message.contains("lou.tsv:2:"), "{message}");
+    }
+
+    /// Issue 12 (found by `tests/fuzz.rs`): values far outside the figures' axes (a rank of
+    /// 2^31 among 2 runs, a negative score) overflowed plotters' pixel arithmetic, a panic in
+    /// debug builds and a garbled figure in release builds; they are now reading errors.
+    #[test]
+    fn issue_12_values_outside_their_domain_name_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let beyond_the_runs = format!(
+            "lou.tsv:2: expected ranks of map between 1 and 1 (its runs in {}), found 2147483648",
+            dir.path().join("runs.tsv").display()
+        );
+        let cases = [
+            (
+                "lou.tsv",
+                "1\tr1\ta\tmap\t0.4\t2147483648\n",
+                beyond_the_runs.as_str(),
+            ),
+            (
+                "lou.tsv",
+                "1\tr1\ta\tmap\t0.4\t0\n",
+                "lou.tsv:2: expected a finite rank >= 1 in column 6",
+            ),
+            (
+                "lou.tsv",
+                "1\tr1\ta\tmap\t-0.4\t1\n",
+                "lou.tsv:2: expected a finite score >= 0 in column 5",
+            ),
+            (
+                "runs.tsv",
+                "r1\ta\tmap\t0.5\t1\t-2147483649\t0.4\t0.4\t1\t1\t1\t1\t1\tNA\n",
+                "runs.tsv:2: expected a finite score >= 0 in column 6",
+            ),
+            (
+                "runs.tsv",
+                "r1\ta\tmap\t0.5\t1\t0.4\t0.4\t0.4\t1\t1\t2\t1\t1\tNA\n",
+                "runs.tsv:2: expected ranks of map between 1 and 1",
+            ),
+            (
+                "trials.tsv",
+                "1\ta\tmap\t1.5\tNA\t1\t1\n",
+                "trials.tsv:2: expected a tau between -1 and 1 in column 4",
+            ),
+        ];
+        for (file, row, message) in cases {
+            minimal(dir.path());
+            let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+            let header = text.lines().next().unwrap();
+            write(dir.path(), file, &format!("{header}\n{row}"));
+            let error = StudyResults::read(dir.path()).unwrap_err().to_string();
+            assert!(error.contains(message), "{error}");
+        }
     }
 
     #[test]
