@@ -1,6 +1,7 @@
 //! Fuzzing every reader of user files (issue 12): runs, qrels, topics (TSV and TREC XML), team
-//! files, `task.toml`, corpora, and the result files `reusesim plot` reads (`summary.json`,
-//! `runs.tsv`, `lou.tsv`, `trials.tsv`).
+//! files, `task.toml`, corpora, the result files `reusesim plot` reads (`summary.json`,
+//! `runs.tsv`, `lou.tsv`, `trials.tsv`; with and without drawing the figures) and the
+//! `runs.tsv` that `reusesim audit --results` reads.
 //!
 //! Each reader gets arbitrary bytes, soups of the tokens its formats are made of, and valid
 //! files changed by a few mutations (bit flips, inserted tokens, deleted, repeated or swapped
@@ -181,6 +182,15 @@ const LOU_TSV: &str = "seed\trun\tteam\tmeasure\tscore\trank\n\
     1\tr1\ta\tmap\t0.4\t1\n2\tr2\tb\tmap\t0.3\t1.5\n";
 const TRIALS_TSV: &str = "seed\theld_out\tmeasure\ttau_b\ttau_ap\toverlap\trecall\n\
     1\tcontrol\tmap\tNA\tNA\t1\t1\n1\ta\tmap\t0.5\t0.5\t1\t1\n2\tb\tP_10\t-1\t0\t0.9\t0.75\n";
+/// `reusesim audit --results DIR` reads the study's `runs.tsv` with its own reader.
+const AUDIT_RUNS: Target = Target {
+    file: "runs.tsv",
+    seeds: &[RUNS_TSV],
+    beside: &[],
+    is_gzip_read: true,
+    cost: 1,
+    read: |dir| reusesim::audit::read_runs_tsv(&dir.join("runs.tsv")).map(drop),
+};
 /// A valid results folder.
 const RESULTS: &[(&str, &str)] = &[
     ("summary.json", SUMMARY_JSON),
@@ -522,6 +532,7 @@ fuzz_tests! {
     teams: TEAMS,
     task_toml: TASK,
     corpus: CORPUS,
+    audit_runs_tsv: AUDIT_RUNS,
     results_summary_json: RESULTS_SUMMARY,
     results_runs_tsv: RESULTS_RUNS,
     results_lou_tsv: RESULTS_LOU,
