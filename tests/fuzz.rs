@@ -26,10 +26,10 @@ use reusesim::report::plots::FigureFormat;
 use reusesim::{io, Error, Result};
 
 /// Cases per reader in the normal suite.
-const SUITE_CASES: u32 = 3_000;
+const SUITE_CASES: u32 = 5_000;
 /// Cases per reader in the long run when `REUSESIM_FUZZ_CASES` is unset (CI runs the long run
 /// too, with `--include-ignored`, so this stays moderate).
-const LONG_CASES: u32 = 15_000;
+const LONG_CASES: u32 = 20_000;
 /// The seed of the long run when `REUSESIM_FUZZ_SEED` is unset.
 const LONG_SEED: u64 = 12;
 
@@ -444,6 +444,9 @@ fn inputs(target: &Target) -> impl Strategy<Value = Vec<u8>> {
 /// Reads `bytes` as the target's file: no panic, and an error names the file.
 fn check(target: &Target, dir: &Path, bytes: &[u8]) -> std::result::Result<(), TestCaseError> {
     let path = dir.join(target.file);
+    // A new file each time: ext4 flushes a file truncated and rewritten in place to disk on
+    // close (`auto_da_alloc`), which made the suite wait on the disk.
+    std::fs::remove_file(&path).ok();
     std::fs::write(&path, bytes).expect("writing the fuzzed file");
     let Err(error) = (target.read)(dir) else {
         return Ok(());
