@@ -27,6 +27,7 @@ pub fn eval(args: EvalArgs) -> Result<()> {
     let options = args.options()?;
     let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
     let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
+    format::check_distinct_keys(&runs, args.per_topic)?;
     let evaluator = Evaluator::new(&qrels, options);
     let evaluations = eval::evaluate_runs(&evaluator, &runs);
     evaluations.iter().flat_map(|e| &e.warnings).for_each(warn);

@@ -8,6 +8,8 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use crate::eval::{Measure, RunEvaluation};
+use crate::io::run::Run;
+use crate::{Error, Result};
 
 choice_enum! {
     /// An output layout.
@@ -19,6 +21,38 @@ choice_enum! {
         /// Tab-separated values with a header.
         Tsv = "tsv",
     }
+}
+
+/// The key of the summary values: trec_eval's topic column, the JSON key and the TSV `topic`.
+const SUMMARY_KEY: &str = "all";
+
+/// Checks that every value of the output will have a key of its own, in every format: no two
+/// runs share a tag (JSON would keep only the last one, and the text layouts could not be told
+/// apart), and, with per-topic values, no topic is called `all`, the summary's key.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the run file (and, for a repeated tag, the file that carries it
+/// first).
+pub fn check_distinct_keys(runs: &[Run], per_topic: bool) -> Result<()> {
+    let mut first_with_tag: std::collections::BTreeMap<&str, &Run> = Default::default();
+    for run in runs {
+        if let Some(first) = first_with_tag.insert(&run.tag, run) {
+            return Err(Error::Invalid(format!(
+                "{}: expected a run tag of its own, found {:?}, the tag of {}",
+                run.path.display(),
+                run.tag,
+                first.path.display()
+            )));
+        }
+        if per_topic && run.topic(SUMMARY_KEY).is_some() {
+            return Err(Error::Invalid(format!(
+                "{}: expected topic ids other than {SUMMARY_KEY:?} (the summary's key) with \
+                 per-topic values, found topic {SUMMARY_KEY:?}",
+                run.path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Writes evaluations in `format`; per-topic values only when `per_topic` (trec_eval `-q`).
@@ -62,11 +96,20 @@ fn write_trec(
                 }
             }
         }
-        writeln!(out, "{:<22}\tall\t{}", "runid", evaluation.tag)?;
-        writeln!(out, "{:<22}\tall\t{}", "num_q", evaluation.topics.len())?;
+        writeln!(out, "{:<22}\t{SUMMARY_KEY}\t{}", "runid", evaluation.tag)?;
+        writeln!(
+            out,
+            "{:<22}\t{SUMMARY_KEY}\t{}",
+            "num_q",
+            evaluation.topics.len()
+        )?;
         for (measure, value) in measures.iter().zip(&evaluation.summary) {
             let name = measure.to_string();
-            writeln!(out, "{name:<22}\tall\t{}", trec_value(measure, *value))?;
+            writeln!(
+                out,
+                "{name:<22}\t{SUMMARY_KEY}\t{}",
+                trec_value(measure, *value)
+            )?;
         }
     }
     Ok(())
@@ -91,7 +134,10 @@ fn write_json(
         let mut by_measure = Map::new();
         for (index, measure) in measures.iter().enumerate() {
             let mut values = Map::new();
-            values.insert("all".into(), json_value(measure, evaluation.summary[index]));
+            values.insert(
+                SUMMARY_KEY.into(),
+                json_value(measure, evaluation.summary[index]),
+            );
             if per_topic {
                 for (topic, topic_values) in &evaluation.topics {
                     values.insert(topic.clone(), json_value(measure, topic_values[index]));
@@ -121,7 +167,7 @@ fn write_tsv(
             }
         }
         for (measure, value) in measures.iter().zip(&evaluation.summary) {
-            writeln!(out, "{}\t{measure}\tall\t{value}", evaluation.tag)?;
+            writeln!(out, "{}\t{measure}\t{SUMMARY_KEY}\t{value}", evaluation.tag)?;
         }
     }
     Ok(())

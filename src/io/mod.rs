@@ -4,6 +4,7 @@
 pub mod atomic;
 pub mod corpus;
 pub mod gz;
+pub mod names;
 pub mod qrels;
 pub mod run;
 pub mod task;

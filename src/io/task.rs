@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::base::Grade;
+use crate::io::names::check_file_name;
 use crate::io::qrels::{read_qrels, Qrels};
 use crate::io::run::{read_runs, Run};
 use crate::io::teams::{read_teams, Teams};
@@ -24,7 +25,8 @@ pub enum PoolDepth {
 /// A parsed `task.toml`, with every path resolved against the manifest's folder.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskManifest {
-    /// The task's name.
+    /// The task's name, usable in file names (`results/{name}`; see
+    /// [`check_file_name`]).
     pub name: String,
     /// A directory holding only run files; `None` for a task without runs (plain HiCAL from
     /// the topic texts over the corpus).
@@ -37,7 +39,7 @@ pub struct TaskManifest {
     pub topics: Option<PathBuf>,
     /// The corpus (`doc_id <TAB> text`), if any.
     pub corpus: Option<PathBuf>,
-    /// A grade >= this counts as relevant.
+    /// A grade >= this counts as relevant; at least 1.
     pub relevance_level: Grade,
     /// The official pool depth.
     pub pool_depth: PoolDepth,
@@ -48,14 +50,13 @@ pub struct TaskManifest {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
-    name: String,
+    name: toml::Spanned<String>,
     runs: Option<PathBuf>,
     teams: Option<PathBuf>,
     qrels: PathBuf,
     topics: Option<PathBuf>,
     corpus: Option<PathBuf>,
-    #[serde(default = "default_relevance_level")]
-    relevance_level: Grade,
+    relevance_level: Option<toml::Spanned<Grade>>,
     #[serde(default)]
     pool_depth: Option<RawPoolDepth>,
     truth: Option<PathBuf>,
@@ -68,8 +69,17 @@ enum RawPoolDepth {
     Word(String),
 }
 
-fn default_relevance_level() -> Grade {
-    1
+/// The relevance level a manifest gets when it names none, and the lowest it may name (a
+/// lower level would make grade-0, "judged non-relevant", documents relevant).
+const MIN_RELEVANCE_LEVEL: Grade = 1;
+
+/// The 1-based line of byte `offset` of `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&byte| byte == b'\n')
+        .count()
+        + 1
 }
 
 /// The pool depth a manifest gets when it names none (TREC Deep Learning's).
@@ -79,13 +89,15 @@ impl TaskManifest {
     /// Reads `task.toml`. Relative paths in it are taken relative to its folder.
     ///
     /// # Errors
-    /// A [`ParseError`] with the line of a TOML error, an unknown key, or an invalid pool depth.
+    /// A [`ParseError`] with the line of a TOML error, an unknown key, a name that cannot be
+    /// part of a file name ([`check_file_name`]), a relevance level below 1, or an invalid pool
+    /// depth.
     pub fn read(path: &Path) -> Result<Self, ParseError> {
         let text = crate::io::gz::read_to_string(path)?;
         let raw: RawManifest = toml::from_str(&text).map_err(|error| {
             let line = error
                 .span()
-                .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
+                .map(|span| line_of(&text, span.start))
                 .unwrap_or(0);
             ParseError::new(
                 path,
@@ -96,6 +108,22 @@ impl TaskManifest {
                 )),
             )
         })?;
+        check_file_name("task name", raw.name.get_ref())
+            .map_err(|kind| ParseError::new(path, line_of(&text, raw.name.span().start), kind))?;
+        let relevance_level = match raw.relevance_level {
+            None => MIN_RELEVANCE_LEVEL,
+            Some(level) if *level.get_ref() < MIN_RELEVANCE_LEVEL => {
+                return Err(ParseError::new(
+                    path,
+                    line_of(&text, level.span().start),
+                    ParseErrorKind::Invalid(format!(
+                        "expected relevance_level >= {MIN_RELEVANCE_LEVEL}, found {}",
+                        level.get_ref()
+                    )),
+                ))
+            }
+            Some(level) => level.into_inner(),
+        };
         let pool_depth = match raw.pool_depth {
             None => PoolDepth::Fixed(DEFAULT_POOL_DEPTH),
             Some(RawPoolDepth::Depth(0)) => {
@@ -126,13 +154,13 @@ impl TaskManifest {
         let folder = path.parent().unwrap_or(Path::new("."));
         let resolve = |relative: PathBuf| folder.join(relative);
         Ok(Self {
-            name: raw.name,
+            name: raw.name.into_inner(),
             runs: raw.runs.map(resolve),
             teams: raw.teams.map(resolve),
             qrels: resolve(raw.qrels),
             topics: raw.topics.map(resolve),
             corpus: raw.corpus.map(resolve),
-            relevance_level: raw.relevance_level,
+            relevance_level,
             pool_depth,
             truth: raw.truth.map(resolve),
         })
@@ -324,6 +352,52 @@ mod tests {
         );
         let error = TaskManifest::read(&dir.path().join("task.toml")).unwrap_err();
         assert!(error.to_string().contains("\"auto\""), "{error}");
+    }
+
+    #[test]
+    fn a_name_unusable_in_file_names_and_a_relevance_level_below_1_name_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("task.toml");
+        for (name, line) in [
+            ("\"../up\"", 2),
+            ("\"\"", 2),
+            ("\"a\\\\b\"", 2),
+            ("\"..\"", 2),
+        ] {
+            write(
+                dir.path(),
+                "task.toml",
+                &format!("qrels = \"q\"\nname = {name}\n"),
+            );
+            let error = TaskManifest::read(&path).unwrap_err();
+            assert_eq!(error.line, line, "{error}");
+            assert!(
+                error
+                    .to_string()
+                    .contains("expected a task name usable in file names"),
+                "{error}"
+            );
+        }
+        for level in [0, -1] {
+            write(
+                dir.path(),
+                "task.toml",
+                &format!("name = \"t\"\nqrels = \"q\"\n\nrelevance_level = {level}\n"),
+            );
+            let error = TaskManifest::read(&path).unwrap_err().to_string();
+            assert!(
+                error.ends_with(&format!(
+                    "task.toml:4: expected relevance_level >= 1, found {level}"
+                )),
+                "{error}"
+            );
+        }
+        write(
+            dir.path(),
+            "task.toml",
+            "name = \"t\"\nqrels = \"q\"\nrelevance_level = 2\n",
+        );
+        assert_eq!(TaskManifest::read(&path).unwrap().relevance_level, 2);
     }
 
     #[test]

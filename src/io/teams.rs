@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::base::error::{excerpt, ParseError, ParseErrorKind};
 use crate::io::gz::LineReader;
+use crate::io::names::check_team_name;
 
 /// The team of one run and whether the run was pooled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +45,8 @@ const TEAM_COLUMNS: &str = "2 or 3 tab-separated columns (run team [yes|no])";
 ///
 /// # Errors
 /// A [`ParseError`] naming file and line for a wrong column count, a pooled flag other than
-/// `yes`/`no`, a run listed twice, or an empty file.
+/// `yes`/`no`, a run listed twice, a team name that cannot be part of a file name or is
+/// `control` ([`check_team_name`]), or an empty file.
 pub fn read_teams(path: &Path) -> Result<Teams, ParseError> {
     let mut reader = LineReader::open(path)?;
     let mut teams = Teams::default();
@@ -69,6 +71,7 @@ pub fn read_teams(path: &Path) -> Result<Teams, ParseError> {
                 "expected a run tag and a team name, found an empty field".into(),
             )));
         }
+        check_team_name(team).map_err(|kind| line.error(kind))?;
         let is_pooled = match pooled.to_ascii_lowercase().as_str() {
             "yes" | "y" | "true" | "1" => true,
             "no" | "n" | "false" | "0" => false,
@@ -117,5 +120,23 @@ mod tests {
                 .contains("teams.tsv:1: expected yes or no"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn team_names_must_be_usable_in_file_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("teams.tsv");
+        for (team, message) in [
+            ("../up", "expected a team name usable in file names"),
+            ("a\\b", "expected a team name usable in file names"),
+            ("..", "expected a team name usable in file names"),
+            ("a\u{1b}b", "expected a team name usable in file names"),
+            ("Control", "expected a team name other than \"control\""),
+        ] {
+            std::fs::write(&path, format!("r1\tA\nr2\t{team}\tno\n")).unwrap();
+            let error = read_teams(&path).unwrap_err().to_string();
+            assert!(error.contains("teams.tsv:2: "), "{error}");
+            assert!(error.contains(message), "{error}");
+        }
     }
 }

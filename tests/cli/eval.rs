@@ -352,6 +352,40 @@ fn formats_agree_and_json_uses_trec_names() {
     assert_eq!(trec, "runid                 \tall\tA\nnum_q                 \tall\t2\nmap                   \tall\t0.7500\n");
 }
 
+/// Issue 12: two runs with one tag, or a topic called `all` with per-topic values, would
+/// overwrite each other's values in the JSON object; every format refuses them.
+#[test]
+fn issue_12_runs_sharing_a_tag_or_a_topic_named_all_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let qrels = write_file(dir.path(), "q", b"1 0 a 1\nall 0 a 1\n");
+    let first = write_file(dir.path(), "first.run", b"1 Q0 a 1 3 A\n");
+    let second = write_file(dir.path(), "second.run", b"1 Q0 b 1 3 A\n");
+    let topic_all = write_file(dir.path(), "all.run", b"1 Q0 a 1 3 B\nall Q0 a 1 3 B\n");
+    for format in ["json", "trec", "tsv"] {
+        let args: Vec<String> = ["eval", "--format", format, &qrels, &first, &second]
+            .map(String::from)
+            .to_vec();
+        assert_one_line_error(
+            &args,
+            &format!("second.run: expected a run tag of its own, found \"A\", the tag of {first}"),
+        );
+        let args: Vec<String> = ["eval", "-q", "--format", format, &qrels, &topic_all]
+            .map(String::from)
+            .to_vec();
+        assert_one_line_error(
+            &args,
+            "all.run: expected topic ids other than \"all\" (the summary's key) with per-topic \
+             values, found topic \"all\"",
+        );
+    }
+    let json = stdout_of(["eval", "--format", "json", "-m", "map", &qrels, &topic_all]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        value["B"]["map"]["all"], 1.0,
+        "without -q, `all` is only the summary"
+    );
+}
+
 /// TREC DL 2019 passages: the three ICTNET runs whose files survive, against NIST's own
 /// summaries: "passages-eval" (trec_eval with -l 2: grade 1 means related, not relevant) and
 /// "trec_eval" (-l 1), every measure NIST reported. The runs cover 200 topics, the qrels 43:

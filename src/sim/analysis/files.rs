@@ -53,6 +53,14 @@ pub fn write_table<T: TableRow>(dir: &Path, rows: &[T]) -> Result<()> {
 /// # Errors
 /// A [`ParseError`] naming the file (and line) when it is missing or malformed.
 pub fn read_table<T: TableRow>(dir: &Path) -> Result<Vec<T>> {
+    Ok(unnumbered(read_numbered_table(dir)?))
+}
+
+/// Reads the table `T::FILE` from `dir`, each row with its line number.
+///
+/// # Errors
+/// As [`read_table`].
+fn read_numbered_table<T: TableRow>(dir: &Path) -> Result<Vec<(usize, T)>> {
     read_tsv(&dir.join(T::FILE), T::COLUMNS, T::parse)
 }
 
@@ -146,23 +154,26 @@ impl TableRow for RunRow {
             run: row.text(0)?,
             team: row.text(1)?,
             measure: row.text(2)?,
-            official_score: row.number(3)?,
-            official_rank: row.number(4)?,
+            official_score: row.score(3)?,
+            official_rank: row.rank(4)?,
             lou_score: Spread {
-                mean: row.number(5)?,
-                min: row.number(6)?,
-                max: row.number(7)?,
+                mean: row.score(5)?,
+                min: row.score(6)?,
+                max: row.score(7)?,
             },
             lou_rank: Spread {
-                min: row.number(8)?,
-                mean: row.number(9)?,
-                max: row.number(10)?,
+                min: row.rank(8)?,
+                mean: row.rank(9)?,
+                max: row.rank(10)?,
             },
-            dominant_rank: row.number(11)?,
+            dominant_rank: row.rank(11)?,
             dominant_rank_frequency: row.count(12)?,
-            trials_dominant_rank: row.number(13)?,
-            trials_dominant_rank_share: row.number(14)?,
-            truth_score: row.optional_number(15)?,
+            trials_dominant_rank: row.rank(13)?,
+            trials_dominant_rank_share: row.fraction(14)?,
+            truth_score: row
+                .optional_number(15)?
+                .map(|_| row.score(15))
+                .transpose()?,
         })
     }
 }
@@ -205,8 +216,8 @@ impl TableRow for LouRow {
             run: row.text(1)?,
             team: row.text(2)?,
             measure: row.text(3)?,
-            score: row.number(4)?,
-            rank: row.number(5)?,
+            score: row.score(4)?,
+            rank: row.rank(5)?,
         })
     }
 }
@@ -273,12 +284,12 @@ impl TableRow for TrialRow {
             seed: row.seed(0)?,
             held_out: (held_out != CONTROL).then_some(held_out),
             measure: row.text(2)?,
-            tau_b: row.optional_number(3)?,
-            tau_ap: row.optional_number(4)?,
-            paired_tau_b: row.optional_number(5)?,
-            paired_tau_ap: row.optional_number(6)?,
-            overlap: row.number(7)?,
-            recall: row.number(8)?,
+            tau_b: row.tau(3)?,
+            tau_ap: row.tau(4)?,
+            paired_tau_b: row.tau(5)?,
+            paired_tau_ap: row.tau(6)?,
+            overlap: row.fraction(7)?,
+            recall: row.fraction(8)?,
             withheld: row.count(9)?,
         })
     }
@@ -361,12 +372,12 @@ impl TableRow for HeldOutRow {
             team: row.text(1)?,
             run: row.text(2)?,
             measure: row.text(3)?,
-            score: row.number(4)?,
-            rank: row.number(5)?,
-            official_score: row.number(6)?,
-            official_rank: row.number(7)?,
-            control_score: row.number(8)?,
-            control_rank: row.number(9)?,
+            score: row.score(4)?,
+            rank: row.rank(5)?,
+            official_score: row.score(6)?,
+            official_rank: row.rank(7)?,
+            control_score: row.score(8)?,
+            control_rank: row.rank(9)?,
         })
     }
 }
@@ -416,8 +427,8 @@ impl TableRow for RankRow {
             run: row.text(2)?,
             team: row.text(3)?,
             measure: row.text(4)?,
-            score: row.number(5)?,
-            rank: row.number(6)?,
+            score: row.score(5)?,
+            rank: row.rank(6)?,
         })
     }
 }
@@ -451,11 +462,25 @@ impl StudyResults {
     /// [`ParseError`] naming the file (and line) when a file is missing or malformed.
     pub fn read(dir: &Path) -> Result<Self> {
         let summary = read_summary(&dir.join("summary.json"))?;
+        let runs = read_numbered_table::<RunRow>(dir)?;
+        let lou = read_numbered_table::<LouRow>(dir)?;
+        let ranks = read_numbered_table::<RankRow>(dir)?;
+        let limits = RankLimits::of(dir, &runs);
+        limits.check::<RunRow>(&runs, |row| {
+            vec![
+                (&row.measure, row.official_rank),
+                (&row.measure, row.lou_rank.max),
+                (&row.measure, row.dominant_rank),
+                (&row.measure, row.trials_dominant_rank),
+            ]
+        })?;
+        limits.check::<LouRow>(&lou, |row| vec![(&row.measure, row.rank)])?;
+        limits.check::<RankRow>(&ranks, |row| vec![(&row.measure, row.rank)])?;
         Ok(Self {
-            runs: read_table(dir)?,
-            lou: read_table(dir)?,
+            runs: unnumbered(runs),
+            lou: unnumbered(lou),
             trials: read_table(dir)?,
-            ranks: read_table(dir)?,
+            ranks: unnumbered(ranks),
             ..summary
         })
     }
@@ -482,6 +507,58 @@ impl StudyResults {
     /// Whether `runs.tsv` holds truth scores (a synthetic task with a truth file).
     pub fn has_truth(&self) -> bool {
         self.runs.iter().any(|r| r.truth_score.is_some())
+    }
+}
+
+/// The rows without their line numbers.
+fn unnumbered<T>(rows: Vec<(usize, T)>) -> Vec<T> {
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
+/// The largest rank of each measure: the number of its runs in `runs.tsv`. The figures' axes
+/// rely on every rank of the tables lying between 1 and it.
+struct RankLimits {
+    runs_file: PathBuf,
+    runs_of_measure: std::collections::BTreeMap<String, usize>,
+}
+
+impl RankLimits {
+    fn of(dir: &Path, runs: &[(usize, RunRow)]) -> Self {
+        let mut runs_of_measure = std::collections::BTreeMap::new();
+        for (_, run) in runs {
+            *runs_of_measure.entry(run.measure.clone()).or_insert(0) += 1;
+        }
+        Self {
+            runs_file: dir.join(RunRow::FILE),
+            runs_of_measure,
+        }
+    }
+
+    /// Checks the (measure, rank) pairs `ranks_of` gives for every row of the table `T`.
+    fn check<T: TableRow>(
+        &self,
+        rows: &[(usize, T)],
+        ranks_of: impl Fn(&T) -> Vec<(&String, f64)>,
+    ) -> Result<()> {
+        let path = self.runs_file.with_file_name(T::FILE);
+        for (line, row) in rows {
+            for (measure, rank) in ranks_of(row) {
+                let runs = self.runs_of_measure.get(measure).copied().unwrap_or(0);
+                if rank > runs as f64 {
+                    return Err(ParseError::new(
+                        &path,
+                        *line,
+                        ParseErrorKind::Invalid(format!(
+                            "expected a rank of at most {runs} for {measure:?} (its runs in {}), \
+                             found {rank}",
+                            self.runs_file.display()
+                        )),
+                    )
+                    .into());
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -627,6 +704,50 @@ impl Fields<'_> {
         }
     }
 
+    /// A number within `domain` (described by `expected` in errors).
+    fn bounded(
+        &self,
+        index: usize,
+        domain: std::ops::RangeInclusive<f64>,
+        expected: &'static str,
+    ) -> Result<f64> {
+        let value = self.number(index)?;
+        if domain.contains(&value) {
+            Ok(value)
+        } else {
+            Err(self.error(ParseErrorKind::Field {
+                column: self.columns[index],
+                expected,
+                found: excerpt(self.fields[index]),
+            }))
+        }
+    }
+
+    /// A score: finite and >= 0 (every measure's domain; the figures' axes rely on it).
+    fn score(&self, index: usize) -> Result<f64> {
+        self.bounded(index, 0.0..=f64::MAX, "a score >= 0")
+    }
+
+    /// A rank: finite and >= 1 (its upper bound, the number of runs, is checked by
+    /// [`StudyResults::read`]).
+    fn rank(&self, index: usize) -> Result<f64> {
+        self.bounded(index, 1.0..=f64::MAX, "a rank >= 1")
+    }
+
+    /// A share or fraction: between 0 and 1.
+    fn fraction(&self, index: usize) -> Result<f64> {
+        self.bounded(index, 0.0..=1.0, "a fraction between 0 and 1")
+    }
+
+    /// A correlation between -1 and 1, or `NA`.
+    fn tau(&self, index: usize) -> Result<Option<f64>> {
+        if self.fields[index] == "NA" {
+            return Ok(None);
+        }
+        self.bounded(index, -1.0..=1.0, "a correlation between -1 and 1, or NA")
+            .map(Some)
+    }
+
     fn optional_number(&self, index: usize) -> Result<Option<f64>> {
         if self.fields[index] == "NA" {
             Ok(None)
@@ -664,7 +785,7 @@ fn read_tsv<T>(
     path: &Path,
     wanted: &[&str],
     mut parse: impl FnMut(&Fields) -> Result<T>,
-) -> Result<Vec<T>> {
+) -> Result<Vec<(usize, T)>> {
     let text = read_text(path)?;
     let mut lines = text
         .lines()
@@ -716,7 +837,7 @@ fn read_tsv<T>(
             fields: positions.iter().map(|&position| all[position]).collect(),
             columns: positions.iter().map(|&position| position + 1).collect(),
         };
-        values.push(parse(&row)?);
+        values.push((line, parse(&row)?));
     }
     Ok(values)
 }
