@@ -279,10 +279,9 @@ impl TableRow for TrialRow {
     }
 
     fn parse(row: &Fields) -> Result<Self> {
-        let held_out = row.text(1)?;
         Ok(Self {
             seed: row.seed(0)?,
-            held_out: (held_out != CONTROL).then_some(held_out),
+            held_out: row.held_out(1)?,
             measure: row.text(2)?,
             tau_b: row.tau(3)?,
             tau_ap: row.tau(4)?,
@@ -420,10 +419,9 @@ impl TableRow for RankRow {
     }
 
     fn parse(row: &Fields) -> Result<Self> {
-        let trial = row.text(1)?;
         Ok(Self {
             seed: row.seed(0)?,
-            held_out: (trial != CONTROL).then_some(trial),
+            held_out: row.held_out(1)?,
             run: row.text(2)?,
             team: row.text(3)?,
             measure: row.text(4)?,
@@ -754,6 +752,12 @@ impl Fields<'_> {
         } else {
             self.number(index).map(Some)
         }
+    }
+
+    /// A trial's held-out team as the tables spell it: `None` for [`CONTROL`].
+    fn held_out(&self, index: usize) -> Result<Option<String>> {
+        let name = self.text(index)?;
+        Ok((name != CONTROL).then_some(name))
     }
 
     fn count(&self, index: usize) -> Result<usize> {
