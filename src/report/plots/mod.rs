@@ -441,8 +441,9 @@ fn spread_offset(index: usize, count: usize, half_width: f64) -> f64 {
 mod tests {
     use super::*;
 
-    /// Issue 12 (found by `tests/fuzz.rs` in a debug build): a huge `settings.seeds` in
-    /// `summary.json` overflowed the trial count of the caption.
+    /// Issue 12 (found by reading the figures' code after the fuzzing found overflows there): a
+    /// huge `settings.seeds` in `summary.json` overflowed the caption's trial count, a panic in
+    /// debug builds.
     #[test]
     fn issue_12_the_caption_survives_an_absurd_number_of_seeds() {
         let results = StudyResults {
