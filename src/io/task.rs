@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::base::relevance::MIN_RELEVANCE_LEVEL;
 use crate::base::Grade;
 use crate::io::names::check_file_name;
 use crate::io::qrels::{read_qrels, Qrels};
@@ -69,9 +70,6 @@ enum RawPoolDepth {
     Word(String),
 }
 
-/// The relevance level a manifest gets when it names none, and the lowest it may name (a
-/// lower level would make grade-0, "judged non-relevant", documents relevant).
-const MIN_RELEVANCE_LEVEL: Grade = 1;
 
 /// The 1-based line of byte `offset` of `text`.
 fn line_of(text: &str, offset: usize) -> usize {
@@ -358,19 +356,14 @@ mod tests {
     fn a_name_unusable_in_file_names_and_a_relevance_level_below_1_name_their_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("task.toml");
-        for (name, line) in [
-            ("\"../up\"", 2),
-            ("\"\"", 2),
-            ("\"a\\\\b\"", 2),
-            ("\"..\"", 2),
-        ] {
+        for name in ["\"../up\"", "\"\"", "\"a\\\\b\"", "\"..\"", "\"a\\u0007b\""] {
             write(
                 dir.path(),
                 "task.toml",
                 &format!("qrels = \"q\"\nname = {name}\n"),
             );
             let error = TaskManifest::read(&path).unwrap_err();
-            assert_eq!(error.line, line, "{error}");
+            assert_eq!(error.line, 2, "{error}");
             assert!(
                 error
                     .to_string()
