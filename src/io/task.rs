@@ -24,6 +24,8 @@ pub enum PoolDepth {
 /// A parsed `task.toml`, with every path resolved against the manifest's folder.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskManifest {
+    /// The manifest file itself.
+    pub path: PathBuf,
     /// The task's name.
     pub name: String,
     /// A directory holding only run files; `None` for a task without runs (plain HiCAL from
@@ -126,6 +128,7 @@ impl TaskManifest {
         let folder = path.parent().unwrap_or(Path::new("."));
         let resolve = |relative: PathBuf| folder.join(relative);
         Ok(Self {
+            path: path.to_path_buf(),
             name: raw.name,
             runs: raw.runs.map(resolve),
             teams: raw.teams.map(resolve),
