@@ -5,6 +5,7 @@ pub mod fingerprint;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod journal;
+pub mod runner;
 pub mod scoring;
 pub mod shard;
 pub mod study;
