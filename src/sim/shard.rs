@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::base::DocId;
 use crate::collection::Collection;
-use crate::sim::fingerprint::{hex, Fingerprint, StudyRecipe};
+use crate::sim::fingerprint::{hex, Fingerprint};
 
 /// The identity of a distinct judging unit: a sha256 of its inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -158,11 +158,6 @@ pub struct ShardManifest {
 }
 
 impl ShardManifest {
-    /// The study's settings, as recorded.
-    pub fn recipe(&self) -> &StudyRecipe {
-        &self.fingerprint.settings
-    }
-
     /// Reads a manifest.
     ///
     /// # Errors
@@ -272,6 +267,7 @@ pub fn shard_folders(out: &Path) -> Result<Vec<(ShardSpec, PathBuf)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::fingerprint::StudyRecipe;
     use proptest::prelude::*;
 
     #[test]
