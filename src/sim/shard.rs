@@ -283,6 +283,45 @@ mod tests {
     }
 
     #[test]
+    fn unit_ids_do_not_depend_on_the_other_trials() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = crate::sim::fixture::hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let settings = crate::sim::study::StudySettings {
+            seeds: 2,
+            measures: crate::eval::parse_measures(&["map"]).unwrap(),
+            teams: None,
+            judge: crate::judge::settings::JudgeSettings::hical(2),
+            budget: None,
+            keep_qrels: false,
+        };
+        let plan = |teams: &[&str]| {
+            let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();
+            crate::sim::study::StudyPlan::new(&task, &collection, &settings, &teams)
+        };
+        // The ids of each (trial, topic), keyed by (seed, held-out team, topic).
+        let ids = |plan: &crate::sim::study::StudyPlan| {
+            let mut ids = std::collections::BTreeMap::new();
+            for (trial, units) in plan.trials.iter().zip(&plan.unit_of) {
+                for (topic, &unit) in units.iter().enumerate() {
+                    ids.insert((trial.seed, trial.held_out.clone(), topic), plan.ids[unit]);
+                }
+            }
+            ids
+        };
+        let (all, only_b) = (ids(&plan(&["A", "B", "C"])), ids(&plan(&["B"])));
+        assert_eq!(only_b.len(), 2 * 2 * 2);
+        for (key, id) in &only_b {
+            assert_eq!(all[key], *id, "{key:?}");
+        }
+        // Seeds and topics get ids of their own, and a team's trial differs from the control.
+        let control = |seed, topic| all[&(seed, None, topic)];
+        assert_ne!(control(1, 0), control(2, 0));
+        assert_ne!(control(1, 0), control(1, 1));
+        assert_ne!(all[&(1, Some("A".to_string()), 0)], control(1, 0));
+    }
+
+    #[test]
     fn unit_ids_round_trip_through_hex() {
         let id = UnitId([0xab; 32]);
         assert_eq!(UnitId::from_hex(&id.to_string()), Some(id));
