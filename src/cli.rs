@@ -14,6 +14,7 @@ use reusesim::io::task::Task;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::{JudgeSettings, LearnerChoice, Withhold, RANDOM_NEGATIVES};
 use reusesim::report::plots::FigureFormat;
+use reusesim::sim::shard::ShardSpec;
 use reusesim::sim::study::StudySettings;
 
 /// A value parser for a library setting with named variants: clap lists and checks the names,
@@ -42,6 +43,9 @@ pub enum Command {
     /// The leave-team-out study (the default job): replay the judging with and without each
     /// team over seeded trials, score every run on every trial, compare rankings.
     Simulate(SimulateArgs),
+    /// Compute a study's statistics, reports and figures from the N finished shards of
+    /// `simulate --shard I/N` in DIR/shards/ (the same files one `simulate` run writes).
+    Merge(MergeArgs),
     /// Generate a synthetic task whose complete truth is known (corpus, topics, teams, runs,
     /// truth and official qrels made by pool plus CAL).
     Synth(SynthArgs),
@@ -164,9 +168,33 @@ pub struct SimulateArgs {
     /// Output folder (default: results/<task name>).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Judge only shard I of N (0-based, as $SLURM_ARRAY_TASK_ID) into DIR/shards/I-of-N/,
+    /// without statistics; `reusesim merge DIR` computes them once all N shards are done.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<ShardSpec>,
+    /// Continue from the journal of finished units in DIR (or in the shard's folder): only
+    /// the units it lacks are judged. Without a journal, start afresh.
+    #[arg(long)]
+    pub resume: bool,
     /// The judge's options.
     #[command(flatten)]
     pub judge: JudgeArgs,
+}
+
+/// Arguments of `reusesim merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The study's output folder: the shards are read from DIR/shards/, the outputs written
+    /// into DIR.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The task manifest, when it moved since the shards were judged (default: the path they
+    /// recorded). Its inputs must be the same.
+    #[arg(long, value_name = "TASK")]
+    pub task: Option<PathBuf>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 impl Default for SimulateArgs {
@@ -361,6 +389,22 @@ mod tests {
         assert_eq!(args.out, None);
         assert_eq!(args.format, FigureFormat::Svg);
         assert!(Cli::try_parse_from(["reusesim", "plot", "res", "--format", "gif"]).is_err());
+    }
+
+    #[test]
+    fn simulate_takes_a_shard_and_resume() {
+        let cli =
+            Cli::try_parse_from(["reusesim", "simulate", "--shard", "3/8", "--resume"]).unwrap();
+        let Some(Command::Simulate(args)) = cli.command else {
+            panic!("expected simulate");
+        };
+        assert_eq!(args.shard, Some(ShardSpec { index: 3, count: 8 }));
+        assert!(args.resume);
+        let error = Cli::try_parse_from(["reusesim", "simulate", "--shard", "8/8"]).unwrap_err();
+        assert!(
+            error.to_string().contains("expected a shard I/N"),
+            "{error}"
+        );
     }
 
     #[test]

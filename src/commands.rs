@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    AuditArgs, AuditFormat, EvalArgs, JudgeCommandArgs, PlotArgs, SimulateArgs, SynthArgs,
+    AuditArgs, AuditFormat, EvalArgs, JudgeCommandArgs, MergeArgs, PlotArgs, SimulateArgs,
+    SynthArgs,
 };
 use reusesim::collection::Collection;
 use reusesim::eval::{self, format, Evaluator};
@@ -176,10 +177,60 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
+    if let Some(shard) = args.shard {
+        let report = with_threads(args.judge.threads, || {
+            reusesim::sim::runner::judge_shard(
+                &task,
+                &settings,
+                use_text,
+                &out,
+                shard,
+                args.resume,
+                &progress,
+            )
+        })??;
+        bar.finish_and_clear();
+        report.warnings.iter().for_each(warn);
+        eprintln!(
+            "reusesim: shard {}: {} units ({} from the journal), {} retrains; wrote {}; run \
+             `reusesim merge {}` once all {} shards are done",
+            report.shard,
+            report.units,
+            report.resumed,
+            report.retrains,
+            report.folder.display(),
+            out.display(),
+            report.shard.count
+        );
+        return Ok(());
+    }
     let report = with_threads(args.judge.threads, || {
-        reusesim::report::simulate(&task, &settings, use_text, &out, &progress)
+        reusesim::report::simulate(&task, &settings, use_text, &out, args.resume, &progress)
     })??;
     bar.finish_and_clear();
+    report.warnings.iter().for_each(warn);
+    if args.resume {
+        eprintln!(
+            "reusesim: resumed {} units from the journal",
+            report.resumed
+        );
+    }
+    print_study(&report, &out);
+    Ok(())
+}
+
+/// `reusesim merge`.
+pub fn merge(args: MergeArgs) -> Result<()> {
+    let report = with_threads(args.threads, || {
+        reusesim::report::merge(&args.dir, args.task.as_deref())
+    })?
+    .with_context(|| format!("merging the shards of {}", args.dir.display()))?;
+    print_study(&report, &args.dir);
+    Ok(())
+}
+
+/// The closing lines of a study: LOU figures per measure and the work done.
+fn print_study(report: &reusesim::report::StudyReport, out: &Path) {
     let summary = &report.summary;
     for (name, figures) in &summary.measures {
         if let Some(tau) = &figures.lou.tau_b {
@@ -201,7 +252,6 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         out.display(),
         report.figures.len()
     );
-    Ok(())
 }
 
 /// `reusesim plot`.

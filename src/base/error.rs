@@ -165,6 +165,19 @@ pub enum Warning {
         /// The qrels topics the run lacks, in topic id order.
         topics: Vec<String>,
     },
+    /// A journal ended in a record cut short or failing its checksum (a run killed while
+    /// writing it): the record is dropped and its unit judged again.
+    #[error(
+        "{}: dropped the last {bytes} bytes, a torn or corrupt record (a run killed while \
+         writing it); its unit is judged again",
+        path.display()
+    )]
+    TornJournal {
+        /// The journal.
+        path: std::path::PathBuf,
+        /// How many bytes were dropped.
+        bytes: u64,
+    },
     /// An audited run carries the tag of a run of the task.
     #[error(
         "run {run} is in the task and was {}",

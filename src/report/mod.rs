@@ -7,13 +7,20 @@ pub mod plots;
 
 use std::path::{Path, PathBuf};
 
-use crate::base::error::Result;
-use crate::collection::Collection;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::base::error::{Result, Warning};
 use crate::io::atomic::write_atomically;
 use crate::io::task::Task;
+use crate::judge::cal::TopicJudging;
 use crate::sim::analysis::files::{to_qrels, write_table, write_traces, CONTROL};
 use crate::sim::analysis::{SettingsSummary, StudySummary};
-use crate::sim::study::{held_out_teams, run_study, StudyOutcome, StudySettings};
+use crate::sim::fingerprint::Fingerprint;
+use crate::sim::journal::JOURNAL_FILE;
+use crate::sim::runner::{read_shards, Study};
+use crate::sim::study::{StudyOutcome, StudySettings};
 
 /// A finished study: its summary and the figure files drawn.
 #[derive(Debug)]
@@ -22,43 +29,121 @@ pub struct StudyReport {
     pub summary: StudySummary,
     /// The figure files written, in order.
     pub figures: Vec<PathBuf>,
+    /// Judged units taken from a journal (`--resume`) or from shards (`merge`).
+    pub resumed: usize,
+    /// Problems met on the way (a torn journal tail dropped).
+    pub warnings: Vec<Warning>,
 }
 
 /// Runs the leave-team-out study of `task` and writes every output and figure into `out`.
 /// `use_text` chooses text features (see [`crate::judge::resolve_features`]); `progress(done,
-/// total)` is called as judging units finish.
+/// total)` is called as judging units finish. Each finished unit goes to the journal
+/// `out/units.journal`; with `resume`, the units already there are not judged again.
 ///
 /// # Errors
-/// Unknown held-out teams, corpus and learner errors, and write errors.
+/// Unknown held-out teams, corpus and learner errors, a journal of another study, and write
+/// errors.
 pub fn simulate(
     task: &Task,
     settings: &StudySettings,
     use_text: bool,
     out: &Path,
+    resume: bool,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<StudyReport> {
-    let started = std::time::Instant::now();
-    let held_out = held_out_teams(task, settings.teams.as_deref())?;
-    let collection = Collection::prepare(task, &task.qrels, use_text)?;
-    let outcome = run_study(task, &collection, settings, held_out.clone(), progress)?;
+    let started = Instant::now();
+    let study = Study::prepare(task, settings, use_text)?;
+    let judged = study.judge_journalled(
+        &study.all_units(),
+        &out.join(JOURNAL_FILE),
+        None,
+        resume,
+        progress,
+    )?;
+    let judgings = judged.judgings.into_values().collect();
+    let mut report = render(&study, judgings, out, started)?;
+    report.resumed = judged.resumed;
+    report.warnings = judged.warnings;
+    Ok(report)
+}
+
+/// `merge`: reads the N finished shards in `out/shards/` (made by `simulate --shard I/N`),
+/// checks that every unit is there exactly once and that all were made from the task's
+/// current inputs and the same settings, then computes and writes the study's outputs as
+/// [`simulate`] does: byte for byte the same files, `elapsed_seconds` aside. `task` replaces
+/// the task manifest path the shards recorded (a task moved since).
+///
+/// # Errors
+/// Missing, unfinished or inconsistent shards, a fingerprint mismatch (naming what differs),
+/// and the errors of [`simulate`].
+pub fn merge(out: &Path, task: Option<&Path>) -> Result<StudyReport> {
+    let started = Instant::now();
+    let shards = read_shards(out)?;
+    let task = Task::open(task.unwrap_or(shards.task()))?;
+    let (settings, use_text) = shards.fingerprint().settings.settings()?;
+    let study = Study::prepare(&task, &settings, use_text)?;
+    study
+        .fingerprint
+        .check(shards.fingerprint(), &shards.first_manifest())?;
+    let judgings = study.shard_judgings(&shards)?;
+    let mut report = render(&study, judgings, out, started)?;
+    report.resumed = study.plan.units.len();
+    Ok(report)
+}
+
+/// The statistics of `study` from its judgings (in unit order), written with the figures.
+fn render(
+    study: &Study,
+    judgings: Vec<TopicJudging>,
+    out: &Path,
+    started: Instant,
+) -> Result<StudyReport> {
+    let outcome = study.outcome(judgings);
     let summary = StudySummary::new(
-        &task.manifest.name,
-        SettingsSummary::new(task, &collection, settings, held_out),
+        &study.task.manifest.name,
+        SettingsSummary::new(
+            study.task,
+            &study.collection,
+            &study.settings,
+            study.held_out.clone(),
+        ),
         &outcome,
         started.elapsed().as_secs_f64(),
     );
-    write_study(out, &summary, &outcome)?;
+    write_study(out, &summary, &study.fingerprint, &outcome)?;
     let figures = plots::plot_results(out, &out.join("figures"), plots::FigureFormat::Both)?;
-    Ok(StudyReport { summary, figures })
+    Ok(StudyReport {
+        summary,
+        figures,
+        resumed: 0,
+        warnings: Vec::new(),
+    })
+}
+
+/// `summary.json`: the summary, then the fingerprint of the inputs and settings.
+#[derive(Serialize)]
+struct SummaryFile<'a> {
+    #[serde(flatten)]
+    summary: &'a StudySummary,
+    fingerprint: &'a Fingerprint,
 }
 
 /// Writes every output of a study into `dir`.
 ///
 /// # Errors
 /// When a file cannot be written.
-pub fn write_study(dir: &Path, summary: &StudySummary, outcome: &StudyOutcome) -> Result<()> {
+pub fn write_study(
+    dir: &Path,
+    summary: &StudySummary,
+    fingerprint: &Fingerprint,
+    outcome: &StudyOutcome,
+) -> Result<()> {
     write_atomically(&dir.join("summary.json"), |out| {
-        serde_json::to_writer_pretty(&mut *out, summary)?;
+        let file = SummaryFile {
+            summary,
+            fingerprint,
+        };
+        serde_json::to_writer_pretty(&mut *out, &file)?;
         writeln!(out)
     })?;
     write_table(dir, &summary.runs)?;

@@ -1,7 +1,11 @@
 //! Simulation plumbing shared by the judge and the leave-team-out study.
 
 pub mod analysis;
+pub mod fingerprint;
 #[cfg(test)]
 pub(crate) mod fixture;
+pub mod journal;
+pub mod runner;
 pub mod scoring;
+pub mod shard;
 pub mod study;

@@ -17,6 +17,7 @@ use crate::io::task::Task;
 use crate::judge::cal::{judge_topic, pool_of, withheld_documents, TopicJudging};
 use crate::judge::settings::JudgeSettings;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
+use crate::sim::shard::UnitId;
 
 /// What the study does.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,17 +139,6 @@ pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<S
     }
 }
 
-/// The key that makes two (trial, topic) judgings identical: the topic, the seed, the pool and
-/// the withheld documents; with run features the held-out team changes the features too.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct UnitKey {
-    topic: usize,
-    seed: u64,
-    pool: Vec<DocId>,
-    withheld: Vec<DocId>,
-    feature_variant: Option<String>,
-}
-
 /// The study's work: its trials and its distinct (trial, topic) judging units.
 #[derive(Debug)]
 pub struct StudyPlan {
@@ -156,13 +146,15 @@ pub struct StudyPlan {
     pub trials: Vec<Trial>,
     /// The (trial, topic) of each distinct unit: the first trial that needs it.
     pub units: Vec<(usize, usize)>,
+    /// Each distinct unit's stable id (its home shard's key).
+    pub ids: Vec<UnitId>,
     /// unit_of[trial][topic]: the distinct unit that trial's topic shares.
     pub unit_of: Vec<Vec<usize>>,
 }
 
 impl StudyPlan {
     /// The trials of `task` and their distinct units: identical (topic, seed, pool, withheld
-    /// documents, features) judgings are planned once.
+    /// documents, features) judgings, those of one [`UnitId`], are planned once.
     pub fn new(
         task: &Task,
         collection: &Collection,
@@ -170,32 +162,40 @@ impl StudyPlan {
         held_out_teams: &[String],
     ) -> Self {
         let trials = plan_trials(task, settings.seeds, held_out_teams);
-        let mut keys: BTreeMap<UnitKey, usize> = BTreeMap::new();
+        let mut keys: BTreeMap<UnitId, usize> = BTreeMap::new();
         let mut units = Vec::new();
+        let mut ids = Vec::new();
         let mut unit_of = Vec::with_capacity(trials.len());
         for (trial_index, trial) in trials.iter().enumerate() {
             let mut row = Vec::with_capacity(collection.topics.len());
             for (topic_index, topic) in collection.topics.iter().enumerate() {
                 let withheld = withheld_documents(topic, &trial.excluded_runs, &settings.judge);
-                let key = UnitKey {
-                    topic: topic_index,
-                    seed: trial.seed,
-                    pool: pool_of(
-                        collection,
-                        topic,
-                        &trial.excluded_runs,
-                        &withheld,
-                        settings.judge.pool_depth,
-                    ),
-                    withheld,
-                    feature_variant: (!collection.uses_text())
-                        .then(|| trial.held_out.clone())
-                        .flatten(),
+                let pool = pool_of(
+                    collection,
+                    topic,
+                    &trial.excluded_runs,
+                    &withheld,
+                    settings.judge.pool_depth,
+                );
+                // With run features the held-out team changes the features too.
+                let feature_variant = if collection.uses_text() {
+                    None
+                } else {
+                    trial.held_out.as_deref()
                 };
+                let id = UnitId::new(
+                    collection,
+                    topic_index,
+                    trial.seed,
+                    &pool,
+                    &withheld,
+                    feature_variant,
+                );
                 let next = units.len();
-                let unit = *keys.entry(key).or_insert(next);
+                let unit = *keys.entry(id).or_insert(next);
                 if unit == next {
                     units.push((trial_index, topic_index));
+                    ids.push(id);
                 }
                 row.push(unit);
             }
@@ -204,6 +204,7 @@ impl StudyPlan {
         Self {
             trials,
             units,
+            ids,
             unit_of,
         }
     }
@@ -222,7 +223,41 @@ pub fn run_study<'c>(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<StudyOutcome<'c>> {
     let plan = StudyPlan::new(task, collection, settings, &held_out_teams);
-    let judgings = judge_units(collection, settings, &plan, progress)?;
+    let all: Vec<usize> = (0..plan.units.len()).collect();
+    let done = AtomicUsize::new(0);
+    let judgings = judge_units(collection, settings, &plan, &all, &|_, _| {
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1, all.len());
+        Ok(())
+    })?;
+    Ok(study_outcome(
+        task,
+        collection,
+        settings,
+        held_out_teams,
+        &plan,
+        judgings,
+    ))
+}
+
+/// The study's outcome from the judgings of every distinct unit of `plan` (in unit order):
+/// every run scored on every trial's qrels, the official qrels, classic leave-out-uniques and
+/// the truth.
+///
+/// # Panics
+/// When `judgings` does not hold one judging per distinct unit.
+pub fn study_outcome<'c>(
+    task: &Task,
+    collection: &'c Collection,
+    settings: &StudySettings,
+    held_out_teams: Vec<String>,
+    plan: &StudyPlan,
+    judgings: Vec<TopicJudging>,
+) -> StudyOutcome<'c> {
+    assert_eq!(
+        judgings.len(),
+        plan.units.len(),
+        "one judging per distinct unit"
+    );
     let scorer = RunScorer::new(collection, settings.measures.clone());
     let official_grades = qrels_grades(collection, &task.qrels);
     let official = scorer.score(&official_grades, |_| true);
@@ -240,7 +275,7 @@ pub fn run_study<'c>(
         .count();
     let units = plan.unit_of.len() * collection.topics.len();
     let trials = score_trials(collection, settings, &scorer, plan, &judgings);
-    Ok(StudyOutcome {
+    StudyOutcome {
         units,
         distinct_units: judgings.len(),
         retrains: judgings.iter().map(|j| j.retrains).sum(),
@@ -251,20 +286,25 @@ pub fn run_study<'c>(
         truth,
         classic_lou,
         trials,
-    })
+    }
 }
 
-/// Judges every distinct unit of the plan, in parallel; the result is in unit order.
-fn judge_units(
+/// Judges the distinct units `todo` (indices into `plan.units`) in parallel, calling
+/// `finished(unit, judging)` as each one finishes (from worker threads); the result is in
+/// `todo`'s order.
+///
+/// # Errors
+/// Judge errors, and the errors `finished` returns.
+pub fn judge_units(
     collection: &Collection,
     settings: &StudySettings,
     plan: &StudyPlan,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    todo: &[usize],
+    finished: &(dyn Fn(usize, &TopicJudging) -> Result<()> + Sync),
 ) -> Result<Vec<TopicJudging>> {
-    let done = AtomicUsize::new(0);
-    plan.units
-        .par_iter()
-        .map(|&(trial_index, topic_index)| {
+    todo.par_iter()
+        .map(|&unit| {
+            let (trial_index, topic_index) = plan.units[unit];
             let trial = &plan.trials[trial_index];
             let judge = JudgeSettings {
                 seed: trial.seed,
@@ -279,9 +319,9 @@ fn judge_units(
                 &trial.excluded_runs,
                 budget,
                 &judge,
-            );
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, plan.units.len());
-            judging
+            )?;
+            finished(unit, &judging)?;
+            Ok(judging)
         })
         .collect()
 }
@@ -292,12 +332,12 @@ fn score_trials(
     collection: &Collection,
     settings: &StudySettings,
     scorer: &RunScorer,
-    plan: StudyPlan,
+    plan: &StudyPlan,
     judgings: &[TopicJudging],
 ) -> Vec<TrialOutcome> {
     plan.trials
-        .into_par_iter()
-        .zip(plan.unit_of)
+        .par_iter()
+        .zip(&plan.unit_of)
         .map(|(trial, units)| {
             let topic_judgings: Vec<&TopicJudging> = units.iter().map(|&u| &judgings[u]).collect();
             let grades: QrelsGrades = topic_judgings
@@ -322,7 +362,7 @@ fn score_trials(
                 overlap,
                 recall,
                 withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
-                trial,
+                trial: trial.clone(),
             }
         })
         .collect()

@@ -9,5 +9,6 @@ mod audit;
 mod eval;
 mod judge;
 mod plot;
+mod shard;
 mod simulate;
 mod synth;

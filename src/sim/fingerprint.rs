@@ -1,0 +1,355 @@
+//! What a study's results depend on, so that pieces made apart can be checked before they are
+//! put together (DESIGN section 10): a sha256 over the task's input files (`task.toml`, every
+//! run file, teams, qrels, topics, corpus, truth) and every setting that changes results, with
+//! the reusesim version. Thread counts, output folders and the task's location are left out:
+//! they never change a result. `merge` and `simulate --resume` compare fingerprints and name
+//! what differs.
+//!
+//! [`StudyRecipe`] is the settings part: the study's settings as plain data, written into shard
+//! manifests so `merge` can redo the study's plan without being told the settings again.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::base::choice::Choice;
+use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::base::Grade;
+use crate::collection::CandidateSource;
+use crate::io::task::Task;
+use crate::judge::schedule::Schedule;
+use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
+use crate::sim::study::StudySettings;
+
+/// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
+/// (the trial seed aside: the study sets it), whether text features are used, and the task's
+/// resolved pool depth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StudyRecipe {
+    /// Seeds 1..=seeds.
+    pub seeds: u64,
+    /// Measures, canonical names.
+    pub measures: Vec<String>,
+    /// The teams asked to be held out (`None`: every team with a pooled run).
+    pub teams: Option<Vec<String>>,
+    /// `text` or `runs`.
+    pub features: String,
+    /// The learner.
+    pub learner: String,
+    /// Pegasos iterations per retrain.
+    pub iterations: usize,
+    /// The batch schedule.
+    pub schedule: String,
+    /// Where candidates come from.
+    pub candidates: String,
+    /// The judge's pool depth.
+    pub pool_depth: usize,
+    /// Presumed non-relevant documents per retrain.
+    pub random_negatives: usize,
+    /// A judged grade >= this trains as positive.
+    pub train_level: Grade,
+    /// What a leave-out trial withholds.
+    pub withhold: String,
+    /// The unique depth of `withhold = uniques`.
+    pub unique_depth: Option<usize>,
+    /// A fixed per-topic budget.
+    pub budget: Option<usize>,
+    /// Whether every trial's qrels and trace are written.
+    pub keep_qrels: bool,
+    /// The task's pool depth, `auto` resolved.
+    pub task_pool_depth: usize,
+}
+
+impl StudyRecipe {
+    /// The recipe of a study of `task`. Destructures every settings type, so a new setting
+    /// cannot be forgotten here.
+    pub fn new(task: &Task, settings: &StudySettings, use_text: bool) -> Self {
+        let StudySettings {
+            seeds,
+            measures,
+            teams,
+            judge,
+            budget,
+            keep_qrels,
+        } = settings;
+        let JudgeSettings {
+            seed: _,
+            learner,
+            iterations,
+            schedule,
+            candidates,
+            pool_depth,
+            random_negatives,
+            train_level,
+            withhold,
+            unique_depth,
+        } = judge;
+        Self {
+            seeds: *seeds,
+            measures: measures.iter().map(ToString::to_string).collect(),
+            teams: teams.clone(),
+            features: if use_text { "text" } else { "runs" }.to_string(),
+            learner: learner.name().to_string(),
+            iterations: *iterations,
+            schedule: schedule.name().to_string(),
+            candidates: candidates.name().to_string(),
+            pool_depth: *pool_depth,
+            random_negatives: *random_negatives,
+            train_level: *train_level,
+            withhold: withhold.name().to_string(),
+            unique_depth: *unique_depth,
+            budget: *budget,
+            keep_qrels: *keep_qrels,
+            task_pool_depth: task.pool_depth,
+        }
+    }
+
+    /// The study settings and whether text features are used, checked as the command line's
+    /// are.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for an unknown name or an invalid setting.
+    pub fn settings(&self) -> Result<(StudySettings, bool)> {
+        fn named<T: Choice>(what: &str, name: &str) -> Result<T> {
+            T::from_name(name).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "expected a {what} ({}), found {name:?}",
+                    T::ALL
+                        .iter()
+                        .map(|c| c.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+        }
+        let use_text = match self.features.as_str() {
+            "text" => true,
+            "runs" => false,
+            other => {
+                return Err(Error::Invalid(format!(
+                    "expected features text or runs, found {other:?}"
+                )))
+            }
+        };
+        let judge = JudgeSettings {
+            seed: 0,
+            learner: named::<LearnerChoice>("learner", &self.learner)?,
+            iterations: self.iterations,
+            schedule: named::<Schedule>("schedule", &self.schedule)?,
+            candidates: named::<CandidateSource>("candidate source", &self.candidates)?,
+            pool_depth: self.pool_depth,
+            random_negatives: self.random_negatives,
+            train_level: self.train_level,
+            withhold: named::<Withhold>("withhold setting", &self.withhold)?,
+            unique_depth: self.unique_depth,
+        }
+        .check()?;
+        let settings = StudySettings {
+            seeds: self.seeds,
+            measures: crate::eval::parse_measures(&self.measures)?,
+            teams: self.teams.clone(),
+            judge,
+            budget: self.budget,
+            keep_qrels: self.keep_qrels,
+        };
+        Ok((settings, use_text))
+    }
+}
+
+/// The fingerprint of a study: its inputs' and settings' sha256.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fingerprint {
+    /// sha256 (hex) over the version, the inputs and the settings below.
+    pub sha256: String,
+    /// The reusesim version that made it.
+    pub reusesim: String,
+    /// sha256 (hex) of each input file, by role: `task.toml`, `runs/<file name>`, `teams`,
+    /// `qrels`, `topics`, `corpus`, `truth`.
+    pub inputs: BTreeMap<String, String>,
+    /// Every setting that changes results.
+    pub settings: StudyRecipe,
+}
+
+impl Fingerprint {
+    /// The fingerprint of a study of `task` with `recipe`, from the files as they are now.
+    ///
+    /// # Errors
+    /// A [`ParseError`] naming an input file that cannot be read.
+    pub fn new(task: &Task, recipe: &StudyRecipe) -> Result<Self> {
+        let manifest = &task.manifest;
+        let mut inputs = BTreeMap::new();
+        inputs.insert("task.toml".to_string(), file_sha256(&manifest.path)?);
+        if let Some(runs) = &manifest.runs {
+            for file in crate::io::run::run_files(std::slice::from_ref(runs))? {
+                let name = file.strip_prefix(runs).unwrap_or(&file).display();
+                inputs.insert(format!("runs/{name}"), file_sha256(&file)?);
+            }
+        }
+        let optional = [
+            ("teams", manifest.teams.as_deref()),
+            ("qrels", Some(manifest.qrels.as_path())),
+            ("topics", manifest.topics.as_deref()),
+            ("corpus", manifest.corpus.as_deref()),
+            ("truth", manifest.truth.as_deref()),
+        ];
+        for (role, path) in optional {
+            if let Some(path) = path {
+                inputs.insert(role.to_string(), file_sha256(path)?);
+            }
+        }
+        let reusesim = env!("CARGO_PKG_VERSION").to_string();
+        let sha256 = hex(&Sha256::digest(
+            serde_json::to_vec(&(&reusesim, &inputs, recipe))
+                .expect("strings, numbers and maps always serialize"),
+        ));
+        Ok(Self {
+            sha256,
+            reusesim,
+            inputs,
+            settings: recipe.clone(),
+        })
+    }
+
+    /// What differs between `self` and `other`, one phrase each (empty when they agree).
+    pub fn differences(&self, other: &Self) -> Vec<String> {
+        let mut differences = Vec::new();
+        if self.reusesim != other.reusesim {
+            differences.push(format!(
+                "reusesim version ({} vs {})",
+                self.reusesim, other.reusesim
+            ));
+        }
+        let roles: std::collections::BTreeSet<&String> =
+            self.inputs.keys().chain(other.inputs.keys()).collect();
+        for role in roles {
+            match (self.inputs.get(role), other.inputs.get(role)) {
+                (Some(a), Some(b)) if a == b => {}
+                (Some(_), Some(_)) => differences.push(format!("input {role} (other contents)")),
+                (Some(_), None) => differences.push(format!("input {role} (only in the first)")),
+                (None, _) => differences.push(format!("input {role} (only in the second)")),
+            }
+        }
+        let settings = |recipe: &StudyRecipe| match serde_json::to_value(recipe) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => unreachable!("a recipe serializes to a JSON object"),
+        };
+        let (ours, theirs) = (settings(&self.settings), settings(&other.settings));
+        for (name, value) in &ours {
+            if theirs.get(name) != Some(value) {
+                let other = theirs.get(name).unwrap_or(&serde_json::Value::Null);
+                differences.push(format!("setting {name} ({value} vs {other})"));
+            }
+        }
+        if differences.is_empty() && self.sha256 != other.sha256 {
+            differences.push(format!("sha256 ({} vs {})", self.sha256, other.sha256));
+        }
+        differences
+    }
+
+    /// Checks that `found` (read from `path`) is this fingerprint.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming `path` and every difference.
+    pub fn check(&self, found: &Self, path: &Path) -> Result<()> {
+        let differences = self.differences(found);
+        if differences.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Invalid(format!(
+            "{}: expected a study with fingerprint {}, found {} made from other inputs or \
+             settings; differs in: {}",
+            path.display(),
+            short(&self.sha256),
+            short(&found.sha256),
+            differences.join(", ")
+        )))
+    }
+}
+
+/// The first 12 hex digits of a sha256, for messages.
+fn short(sha256: &str) -> &str {
+    sha256.get(..12).unwrap_or(sha256)
+}
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut text, byte| {
+        write!(text, "{byte:02x}").expect("writing to a String cannot fail");
+        text
+    })
+}
+
+/// The sha256 (hex) of a file's bytes, as stored (compressed files are not decompressed).
+///
+/// # Errors
+/// A [`ParseError`] naming the file when it cannot be read.
+pub fn file_sha256(path: &Path) -> Result<String> {
+    let io_error = |error| Error::from(ParseError::file(path, ParseErrorKind::Io(error)));
+    let mut file = std::fs::File::open(path).map_err(io_error)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let read = file.read(&mut buffer).map_err(io_error)?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::fixture::hand_task;
+
+    fn study() -> StudySettings {
+        StudySettings {
+            seeds: 2,
+            measures: crate::eval::parse_measures(&["map,P_5"]).unwrap(),
+            teams: None,
+            judge: JudgeSettings::hical(2),
+            budget: None,
+            keep_qrels: false,
+        }
+    }
+
+    #[test]
+    fn the_recipe_round_trips_into_the_same_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let recipe = StudyRecipe::new(&task, &study(), false);
+        let json = serde_json::to_string(&recipe).unwrap();
+        let back: StudyRecipe = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.settings().unwrap(), (study(), false));
+    }
+
+    #[test]
+    fn a_changed_setting_or_input_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let recipe = StudyRecipe::new(&task, &study(), false);
+        let first = Fingerprint::new(&task, &recipe).unwrap();
+        assert_eq!(first, Fingerprint::new(&task, &recipe).unwrap());
+        let mut changed = study();
+        changed.judge.iterations = 7;
+        let second = Fingerprint::new(&task, &StudyRecipe::new(&task, &changed, false)).unwrap();
+        assert_ne!(first.sha256, second.sha256);
+        let error = first.check(&second, Path::new("x.json")).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("x.json: ") && message.contains("setting iterations (200000 vs 7)"),
+            "{message}"
+        );
+        let qrels = task.manifest.qrels.clone();
+        std::fs::write(&qrels, std::fs::read_to_string(&qrels).unwrap() + "\n").unwrap();
+        let third = Fingerprint::new(&task, &recipe).unwrap();
+        assert_eq!(first.differences(&third), ["input qrels (other contents)"]);
+    }
+}

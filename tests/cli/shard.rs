@@ -1,0 +1,226 @@
+//! Issue 12: a study split into shards and merged, or killed and resumed, writes the same files
+//! as one uninterrupted `simulate` (elapsed times aside); `merge` and `--resume` refuse pieces
+//! of another study, naming what differs.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::util::{reusesim, run, run_on_task, write_tiny_text_task};
+
+/// The settings of the small study the tests split.
+const STUDY: &[&str] = &["--seeds", "2", "--iterations", "2000", "--keep-qrels"];
+
+/// Every output file under `dir`, relative, except the judging's own records (the journal and
+/// the shards), which hold units in the order they finished.
+fn output_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let relative = path.strip_prefix(root).unwrap().to_path_buf();
+            if relative == Path::new("shards") || relative == Path::new("units.journal") {
+                continue;
+            }
+            if path.is_dir() {
+                walk(root, &path, files);
+            } else {
+                files.push(relative);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files);
+    files.sort();
+    files
+}
+
+/// Asserts that two study folders hold the same files with the same bytes, the lines naming
+/// the elapsed time aside.
+fn assert_same_outputs(expected: &Path, actual: &Path) {
+    let files = output_files(expected);
+    assert!(files.len() > 10, "{files:?}");
+    assert_eq!(files, output_files(actual));
+    for file in &files {
+        let (a, b) = (
+            std::fs::read(expected.join(file)).unwrap(),
+            std::fs::read(actual.join(file)).unwrap(),
+        );
+        let is_timed = file == Path::new("summary.json") || file == Path::new("report.md");
+        if is_timed {
+            let strip = |bytes: &[u8]| -> Vec<String> {
+                String::from_utf8_lossy(bytes)
+                    .lines()
+                    .filter(|line| !line.contains("elapsed"))
+                    .map(str::to_string)
+                    .collect()
+            };
+            assert_eq!(strip(&a), strip(&b), "{} differs", file.display());
+        } else {
+            assert!(a == b, "{} differs", file.display());
+        }
+    }
+}
+
+fn simulate(task: &Path, out: &Path, extra: &[&str]) {
+    run_on_task("simulate", task, out, &[STUDY, extra].concat());
+}
+
+fn merge(out: &Path) -> std::process::Output {
+    run(["merge".as_ref(), out.as_os_str()])
+}
+
+#[test]
+fn issue_12_shards_merged_equal_one_process_for_1_3_and_7_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    let whole = dir.path().join("whole");
+    simulate(&task, &whole, &[]);
+    let summary = std::fs::read_to_string(whole.join("summary.json")).unwrap();
+    assert!(summary.contains("\"fingerprint\""), "{summary}");
+    for count in [1, 3, 7] {
+        let out = dir.path().join(format!("split{count}"));
+        for index in 0..count {
+            let shard = format!("{index}/{count}");
+            simulate(&task, &out, &["--shard", &shard, "--threads", "1"]);
+            let folder = out.join("shards").join(format!("{index}-of-{count}"));
+            assert!(folder.join("manifest.json").exists());
+        }
+        assert!(
+            !out.join("summary.json").exists(),
+            "a shard writes no statistics"
+        );
+        let merged = merge(&out);
+        assert!(
+            merged.status.success(),
+            "{}",
+            String::from_utf8_lossy(&merged.stderr)
+        );
+        assert_same_outputs(&whole, &out);
+    }
+}
+
+#[test]
+fn issue_12_merge_refuses_missing_unfinished_and_mismatched_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    let out = dir.path().join("out");
+    simulate(&task, &out, &["--shard", "0/2"]);
+    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    assert!(stderr.contains("found none for 1/2"), "{stderr}");
+    // Shard 1 made with other settings: named.
+    let other = [&STUDY[..2], &["--iterations", "3000", "--keep-qrels"]].concat();
+    run_on_task(
+        "simulate",
+        &task,
+        &out,
+        &[&other[..], &["--shard", "1/2"]].concat(),
+    );
+    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    assert!(
+        stderr.contains("1-of-2/manifest.json")
+            && stderr.contains("setting iterations (2000 vs 3000)"),
+        "{stderr}"
+    );
+    // An unfinished shard: no manifest yet.
+    simulate(&task, &out, &["--shard", "1/2"]);
+    std::fs::remove_file(out.join("shards/1-of-2/manifest.json")).unwrap();
+    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    assert!(stderr.contains("the shard is unfinished"), "{stderr}");
+    // A journal changed after its shard finished.
+    simulate(&task, &out, &["--shard", "1/2", "--resume"]);
+    let journal = out.join("shards/1-of-2/units.journal");
+    let mut bytes = std::fs::read(&journal).unwrap();
+    let last = bytes.len() - 2;
+    bytes[last] ^= 1;
+    std::fs::write(&journal, bytes).unwrap();
+    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    assert!(
+        stderr.contains("units.journal: expected the journal its manifest describes"),
+        "{stderr}"
+    );
+    // The inputs changed since: named.
+    simulate(&task, &out, &["--shard", "1/2"]);
+    let qrels = task.parent().unwrap().join("qrels");
+    assert!(qrels.exists());
+    let mut text = std::fs::read_to_string(&qrels).unwrap();
+    text.push('\n');
+    std::fs::write(&qrels, text).unwrap();
+    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    assert!(stderr.contains("input qrels (other contents)"), "{stderr}");
+}
+
+/// How many records the journal at `path` holds (header included), by its framing.
+fn journal_records(path: &Path) -> usize {
+    let Ok(bytes) = std::fs::read(path) else {
+        return 0;
+    };
+    let Some(mut pos) = bytes.iter().position(|&b| b == b'\n').map(|p| p + 1) else {
+        return 0;
+    };
+    let mut records = 0;
+    while let Some(head) = bytes.get(pos..pos + 8) {
+        let length = u32::from_le_bytes(head[..4].try_into().unwrap()) as usize;
+        if pos + 8 + length > bytes.len() {
+            break;
+        }
+        pos += 8 + length;
+        records += 1;
+    }
+    records
+}
+
+#[test]
+fn issue_12_a_killed_study_resumed_equals_an_uninterrupted_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    let study = ["--seeds", "2", "--iterations", "100000", "--keep-qrels"];
+    let whole = dir.path().join("whole");
+    run_on_task("simulate", &task, &whole, &study);
+    let killed = dir.path().join("killed");
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec![
+            "simulate".to_string(),
+            "--task".into(),
+            task.display().to_string(),
+            "--out".into(),
+            killed.display().to_string(),
+        ];
+        args.extend(study.iter().chain(extra).map(|arg| arg.to_string()));
+        args
+    };
+    let mut child = reusesim().args(args(&["--threads", "1"])).spawn().unwrap();
+    let journal = killed.join("units.journal");
+    let started = Instant::now();
+    while journal_records(&journal) < 3 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the study finished before it could be killed"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(!killed.join("summary.json").exists());
+    let journalled = journal_records(&journal) - 1;
+    let output = reusesim().args(args(&["--resume"])).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let resumed: usize = stderr
+        .split("resumed ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(resumed >= journalled && resumed >= 2, "{stderr}");
+    assert_same_outputs(&whole, &killed);
+    // Resuming with other settings is refused, naming the difference.
+    let output = reusesim()
+        .args(args(&["--resume", "--withhold", "uniques"]))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("setting withhold (\"uniques\" vs \"none\")"),
+        "{stderr}"
+    );
+}
