@@ -26,7 +26,7 @@ pub struct StudyReport {
 
 /// Runs the leave-team-out study of `task` and writes every output and figure into `out`.
 /// `use_text` chooses text features (see [`crate::judge::resolve_features`]); `progress(done,
-/// total)` is called as judging units finish.
+/// total)` is called as judging units start and finish (see [`run_study`]).
 ///
 /// # Errors
 /// Unknown held-out teams, corpus and learner errors, and write errors.

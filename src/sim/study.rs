@@ -209,8 +209,9 @@ impl StudyPlan {
     }
 }
 
-/// Runs the study. `progress(done, total)` is called as distinct units finish (from worker
-/// threads).
+/// Runs the study. `progress(done, total)` is called as each distinct unit starts and as it
+/// finishes (from worker threads); a caller that must stop the study (a Python binding on
+/// Ctrl-C) can unwind out of it there, before the next unit's work.
 ///
 /// # Errors
 /// Judge errors (a learner that cannot train).
@@ -265,6 +266,7 @@ fn judge_units(
     plan.units
         .par_iter()
         .map(|&(trial_index, topic_index)| {
+            progress(done.load(Ordering::Relaxed), plan.units.len());
             let trial = &plan.trials[trial_index];
             let judge = JudgeSettings {
                 seed: trial.seed,
