@@ -1,7 +1,8 @@
 //! The jobs, as the command line runs them: evaluate runs, run a leave-team-out study, judge
 //! once, audit a run, draw a study's figures. Python keyword values are mapped into the
 //! library's settings types here (as `src/cli.rs` maps the command line); an option left as
-//! `None` takes the library's default (HiCAL's settings, the task's pool depth).
+//! `None` takes the library's default (HiCAL's settings, the task's pool depth). Functions
+//! take one argument per Python keyword, hence `clippy::too_many_arguments` allowances.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,7 +40,7 @@ fn choice<T: Choice>(setting: &str, name: Option<&str>, default: T) -> reusesim:
 /// as four columns, per topic first when `per_topic`, and the warnings.
 #[pyfunction]
 #[pyo3(signature = (qrels, runs, measures, relevance_level, complete, max_docs, per_topic))]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn evaluate(
     py: Python<'_>,
     qrels: &Qrels,
