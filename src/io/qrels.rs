@@ -102,6 +102,47 @@ impl Qrels {
 
 const QRELS_COLUMNS: &str = "4 columns (qid iter docid grade)";
 
+/// Collects judgments, remembering where each was read so that a second judgment of the same
+/// document names the first: shared by files and in-memory records.
+#[derive(Default)]
+struct QrelsBuilder {
+    qrels: Qrels,
+    first_lines: HashMap<(Box<str>, Box<str>), usize>,
+}
+
+impl QrelsBuilder {
+    /// Adds one judgment read at `line`.
+    fn push(
+        &mut self,
+        qid: &str,
+        docid: &str,
+        grade: Grade,
+        line: usize,
+    ) -> Result<(), ParseErrorKind> {
+        let key = (Box::<str>::from(qid), Box::<str>::from(docid));
+        if let Some(&first_line) = self.first_lines.get(&key) {
+            return Err(ParseErrorKind::Invalid(format!(
+                "document {docid:?} is judged twice for topic {qid:?} (first on line {first_line})"
+            )));
+        }
+        self.first_lines.insert(key, line);
+        self.qrels
+            .topics
+            .entry(qid.into())
+            .or_default()
+            .insert(docid, grade);
+        Ok(())
+    }
+
+    /// The qrels; an error when nothing was judged.
+    fn finish(self, path: &Path) -> Result<Qrels, ParseError> {
+        if self.qrels.is_empty() {
+            return Err(ParseError::file(path, ParseErrorKind::Empty));
+        }
+        Ok(self.qrels)
+    }
+}
+
 /// Reads a qrels file (plain or gzip).
 ///
 /// # Errors
@@ -110,8 +151,7 @@ const QRELS_COLUMNS: &str = "4 columns (qid iter docid grade)";
 /// unreadable file.
 pub fn read_qrels(path: &Path) -> Result<Qrels, ParseError> {
     let mut reader = LineReader::open(path)?;
-    let mut qrels = Qrels::default();
-    let mut first_lines: HashMap<(Box<str>, Box<str>), usize> = HashMap::new();
+    let mut builder = QrelsBuilder::default();
     while let Some(line) = reader.next_line()? {
         let line_text = line.text;
         let fields: Vec<&str> = line_text.split_ascii_whitespace().collect();
@@ -131,23 +171,32 @@ pub fn read_qrels(path: &Path) -> Result<Qrels, ParseError> {
                 found: excerpt(grade),
             })
         })?;
-        let key = (Box::<str>::from(qid), Box::<str>::from(docid));
-        if let Some(&first_line) = first_lines.get(&key) {
-            return Err(line.error(ParseErrorKind::Invalid(format!(
-                "document {docid:?} is judged twice for topic {qid:?} (first on line {first_line})"
-            ))));
+        builder
+            .push(qid, docid, grade, line.number)
+            .map_err(|kind| line.error(kind))?;
+    }
+    builder.finish(path)
+}
+
+impl Qrels {
+    /// Builds qrels from in-memory `(topic, docid, grade)` records with the same rules as
+    /// [`read_qrels`]. Records are numbered from 1 like the lines of a file named `source`, so
+    /// errors read `source:record: ...`.
+    ///
+    /// # Errors
+    /// A [`ParseError`] for a document judged twice for one topic, or no record.
+    pub fn from_records<'r>(
+        source: &Path,
+        records: impl IntoIterator<Item = (&'r str, &'r str, Grade)>,
+    ) -> Result<Qrels, ParseError> {
+        let mut builder = QrelsBuilder::default();
+        for (index, (qid, docid, grade)) in records.into_iter().enumerate() {
+            builder
+                .push(qid, docid, grade, index + 1)
+                .map_err(|kind| ParseError::new(source, index + 1, kind))?;
         }
-        first_lines.insert(key, line.number);
-        qrels
-            .topics
-            .entry(qid.into())
-            .or_default()
-            .insert(docid, grade);
+        builder.finish(source)
     }
-    if qrels.is_empty() {
-        return Err(ParseError::file(path, ParseErrorKind::Empty));
-    }
-    Ok(qrels)
 }
 
 #[cfg(test)]
@@ -187,6 +236,22 @@ mod tests {
             qrels_from("").unwrap_err().kind,
             ParseErrorKind::Empty
         ));
+    }
+
+    #[test]
+    fn records_follow_the_file_rules() {
+        let records = [("1", "d1", 2), ("1", "d2", 0), ("2", "d3", -1)];
+        let qrels = Qrels::from_records(Path::new("<frame>"), records).unwrap();
+        assert_eq!(
+            qrels,
+            qrels_from("1 0 d1 2\n1 0 d2 0\n2 0 d3 -1\n").unwrap()
+        );
+        let error =
+            Qrels::from_records(Path::new("<frame>"), [("1", "d", 1), ("1", "d", 0)]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "<frame>:2: document \"d\" is judged twice for topic \"1\" (first on line 1)"
+        );
     }
 
     #[test]

@@ -95,6 +95,55 @@ struct PendingDoc {
     line: usize,
 }
 
+/// Collects a run's documents topic by topic, each with the line (or record number) it came
+/// from, then checks and orders them: shared by files and in-memory records.
+#[derive(Default)]
+struct RunBuilder {
+    tag: Option<String>,
+    topic_positions: FxHashMap<Box<str>, usize>,
+    topics: Vec<(Box<str>, Vec<PendingDoc>)>,
+}
+
+impl RunBuilder {
+    /// Adds one document; `line` is where it was read, for error messages.
+    fn push(&mut self, qid: &str, docid: &str, score: f32, line: usize) {
+        let pos = match self.topic_positions.get(qid) {
+            Some(&pos) => pos,
+            None => {
+                self.topics.push((qid.into(), Vec::new()));
+                self.topic_positions
+                    .insert(qid.into(), self.topics.len() - 1);
+                self.topics.len() - 1
+            }
+        };
+        self.topics[pos].1.push(PendingDoc {
+            doc: RankedDoc {
+                docid: docid.into(),
+                score,
+            },
+            line,
+        });
+    }
+
+    /// The run: duplicates rejected, each topic in trec_eval order, topics in id order.
+    fn finish(self, path: &Path) -> Result<Run, ParseError> {
+        let Some(tag) = self.tag else {
+            return Err(ParseError::file(path, ParseErrorKind::Empty));
+        };
+        let mut run_topics = self
+            .topics
+            .into_iter()
+            .map(|(topic, docs)| order_topic(path, topic, docs))
+            .collect::<Result<Vec<_>, _>>()?;
+        run_topics.sort_by(|a, b| a.topic.cmp(&b.topic));
+        Ok(Run {
+            tag,
+            path: path.to_path_buf(),
+            topics: run_topics,
+        })
+    }
+}
+
 /// Reads one run file (plain or gzip). Every line must carry the same tag.
 ///
 /// # Errors
@@ -103,9 +152,7 @@ struct PendingDoc {
 /// file, binary content or an unreadable file.
 pub fn read_run(path: &Path) -> Result<Run, ParseError> {
     let mut reader = LineReader::open(path)?;
-    let mut tag: Option<String> = None;
-    let mut topic_positions: FxHashMap<Box<str>, usize> = FxHashMap::default();
-    let mut topics: Vec<(Box<str>, Vec<PendingDoc>)> = Vec::new();
+    let mut builder = RunBuilder::default();
     while let Some(line) = reader.next_line()? {
         let line_text = line.text;
         let mut columns = line_text.split_ascii_whitespace();
@@ -134,8 +181,8 @@ pub fn read_run(path: &Path) -> Result<Run, ParseError> {
                 found: excerpt(score),
             })
         })?;
-        match &tag {
-            None => tag = Some(line_tag.to_string()),
+        match &builder.tag {
+            None => builder.tag = Some(line_tag.to_string()),
             Some(first) if first != line_tag => {
                 return Err(line.error(ParseErrorKind::Invalid(format!(
                     "expected run tag {first:?} (as on the first line; one run per file), found {:?}",
@@ -144,44 +191,55 @@ pub fn read_run(path: &Path) -> Result<Run, ParseError> {
             }
             Some(_) => {}
         }
-        let pos = match topic_positions.get(qid) {
-            Some(&pos) => pos,
-            None => {
-                topics.push((qid.into(), Vec::new()));
-                topic_positions.insert(qid.into(), topics.len() - 1);
-                topics.len() - 1
-            }
-        };
-        topics[pos].1.push(PendingDoc {
-            doc: RankedDoc {
-                docid: docid.into(),
-                score,
-            },
-            line: line.number,
-        });
+        builder.push(qid, docid, score, line.number);
     }
-    let Some(tag) = tag else {
-        return Err(ParseError::file(path, ParseErrorKind::Empty));
-    };
-    let mut run_topics = topics
-        .into_iter()
-        .map(|(topic, docs)| order_topic(path, topic, docs))
-        .collect::<Result<Vec<_>, _>>()?;
-    run_topics.sort_by(|a, b| a.topic.cmp(&b.topic));
-    Ok(Run {
-        tag,
-        path: path.to_path_buf(),
-        topics: run_topics,
-    })
+    builder.finish(path)
+}
+
+impl Run {
+    /// Builds a run from in-memory `(topic, docid, score)` records (a data frame, a Python
+    /// binding's lists), with the same rules as [`read_run`]: scores rounded to single
+    /// precision, each topic put in trec_eval order, a document twice in one topic rejected.
+    /// Records are numbered from 1 like the lines of a file named `source`, so errors read
+    /// `source:record: ...`.
+    ///
+    /// # Errors
+    /// A [`ParseError`] for a non-finite score, a document twice in one topic, or no record.
+    pub fn from_records<'r>(
+        tag: &str,
+        source: &Path,
+        records: impl IntoIterator<Item = (&'r str, &'r str, f64)>,
+    ) -> Result<Run, ParseError> {
+        let mut builder = RunBuilder::default();
+        for (index, (qid, docid, score)) in records.into_iter().enumerate() {
+            let number = index + 1;
+            let score = single_precision(score).ok_or_else(|| {
+                ParseError::new(
+                    source,
+                    number,
+                    ParseErrorKind::Field {
+                        column: 5,
+                        expected: "a finite numeric score",
+                        found: score.to_string(),
+                    },
+                )
+            })?;
+            builder.tag.get_or_insert_with(|| tag.to_string());
+            builder.push(qid, docid, score, number);
+        }
+        builder.finish(source)
+    }
 }
 
 fn parse_score(text: &str) -> Option<f32> {
     // Parsed in double precision and rounded once to single precision, as trec_eval's
     // `atof` into a `float` does.
-    text.parse::<f64>()
-        .ok()
-        .filter(|score| score.is_finite())
-        .map(|score| score as f32)
+    text.parse::<f64>().ok().and_then(single_precision)
+}
+
+/// A finite score rounded once to single precision, as trec_eval stores it.
+fn single_precision(score: f64) -> Option<f32> {
+    score.is_finite().then_some(score as f32)
 }
 
 /// Rejects duplicate documents, then puts the ranking in trec_eval order.
@@ -323,6 +381,34 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    #[test]
+    fn records_follow_the_file_rules() {
+        let text = "q1 Q0 d1 1 1.0 tag\nq1 Q0 d3 2 1.0 tag\nq0 Q0 d2 3 2.0 tag\n";
+        let records = [("q1", "d1", 1.0), ("q1", "d3", 1.0), ("q0", "d2", 2.0)];
+        let from_records = Run::from_records("tag", Path::new("run.txt"), records).unwrap();
+        let mut from_file = run_from(text).unwrap();
+        from_file.path = PathBuf::from("run.txt");
+        assert_eq!(from_records, from_file);
+        let error = Run::from_records(
+            "tag",
+            Path::new("<frame>"),
+            [("q", "d", 1.0), ("q", "d", 2.0)],
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "<frame>:2: document \"d\" appears twice for topic \"q\" (first on line 1)"
+        );
+        let error =
+            Run::from_records("tag", Path::new("<frame>"), [("q", "d", f64::NAN)]).unwrap_err();
+        assert!(error
+            .to_string()
+            .starts_with("<frame>:1: expected a finite"));
+        let empty: [(&str, &str, f64); 0] = [];
+        let error = Run::from_records("tag", Path::new("<frame>"), empty).unwrap_err();
+        assert!(matches!(error.kind, ParseErrorKind::Empty));
     }
 
     #[test]

@@ -192,8 +192,7 @@ impl Task {
     /// judge) and checks that every run has a team.
     ///
     /// # Errors
-    /// Any input's [`ParseError`]; [`Error::Invalid`] when a run has no team entry or two run
-    /// files carry the same tag.
+    /// Any input's [`ParseError`]; [`Error::Invalid`] as [`Task::from_parts`].
     pub fn load(manifest: TaskManifest) -> Result<Self> {
         let (runs, teams) = match (&manifest.runs, &manifest.teams) {
             (Some(runs), Some(teams)) => {
@@ -201,11 +200,29 @@ impl Task {
             }
             _ => (Vec::new(), Teams::default()),
         };
-        let runs_folder = manifest.runs.as_deref().unwrap_or(Path::new("runs"));
-        let teams_file = manifest.teams.as_deref().unwrap_or(Path::new("teams"));
         let qrels = read_qrels(&manifest.qrels)?;
         let topics = manifest.topics.as_deref().map(read_topics).transpose()?;
         let truth = manifest.truth.as_deref().map(read_qrels).transpose()?;
+        Self::from_parts(manifest, runs, teams, qrels, topics, truth)
+    }
+
+    /// A task from inputs already in memory (a Python binding's data frames), checked as
+    /// [`Task::load`] checks what it reads. Of `manifest`, only the name, the corpus path, the
+    /// relevance level and the pool depth are used; its `runs` and `teams` paths name the
+    /// inputs in error messages.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when a run has no team entry or two runs carry the same tag.
+    pub fn from_parts(
+        manifest: TaskManifest,
+        runs: Vec<Run>,
+        teams: Teams,
+        qrels: Qrels,
+        topics: Option<Topics>,
+        truth: Option<Qrels>,
+    ) -> Result<Self> {
+        let runs_folder = manifest.runs.as_deref().unwrap_or(Path::new("runs"));
+        let teams_file = manifest.teams.as_deref().unwrap_or(Path::new("teams"));
         let mut tags: Vec<&str> = runs.iter().map(|run| run.tag.as_str()).collect();
         tags.sort_unstable();
         if let Some(pair) = tags.windows(2).find(|pair| pair[0] == pair[1]) {

@@ -210,8 +210,9 @@ impl StudyPlan {
     }
 }
 
-/// Runs the study. `progress(done, total)` is called as distinct units finish (from worker
-/// threads).
+/// Runs the study. `progress(done, total)` is called as each distinct unit finishes (from
+/// worker threads); a caller that must stop the study (a Python binding on Ctrl-C) can unwind
+/// out of it there.
 ///
 /// # Errors
 /// Judge errors (a learner that cannot train).

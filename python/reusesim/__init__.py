@@ -1,0 +1,454 @@
+"""reusesim from Python: trec_eval-exact evaluation, leave-team-out judging studies and run
+audits for IR test collections, on the same Rust engine as the ``reusesim`` command.
+
+Qrels and runs can be file paths, pandas DataFrames with ir_measures' column names, pytrec_eval
+dicts or ir_datasets iterators (see :mod:`reusesim._inputs`). Results are pandas DataFrames.
+Long jobs release the GIL, show a tqdm progress bar when tqdm is installed, and stop on Ctrl-C
+with ``KeyboardInterrupt`` (files are only ever written whole). Bad input raises ``ValueError``
+with the command line's message (``file:line: expected ..., found ...``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Sequence, Union
+
+import pandas as pd
+
+from . import _inputs, _native
+
+__all__ = [
+    "AuditResult",
+    "Judging",
+    "StudyResult",
+    "Task",
+    "audit",
+    "evaluate",
+    "judge",
+    "simulate",
+]
+
+#: The measures :func:`evaluate` reports when none is named (as ``reusesim eval``).
+DEFAULT_MEASURES = _native.DEFAULT_MEASURES
+#: The measures a study compares rankings on by default (as ``reusesim simulate``).
+DEFAULT_STUDY_MEASURES = "map,P_10,ndcg_cut_10"
+
+Measures = Union[str, Sequence[str]]
+
+
+def _measure_list(measures: Measures) -> list[str]:
+    return [measures] if isinstance(measures, str) else list(measures)
+
+
+def _warn(messages: list[str]) -> None:
+    for message in messages:
+        warnings.warn(message, stacklevel=3)
+
+
+def evaluate(
+    qrels,
+    runs,
+    measures: Measures = DEFAULT_MEASURES,
+    relevance_level: int = 1,
+    per_topic: bool = False,
+    complete: bool = False,
+    max_docs: Optional[int] = None,
+) -> pd.DataFrame:
+    """Scores runs exactly as trec_eval does.
+
+    ``measures`` are parsed as ``reusesim eval -m`` parses them: trec_eval spellings (``map``,
+    ``P_10``, ``P.5,10``, ``ndcg_cut_10``) and ir_measures spellings (``AP``, ``nDCG@10``,
+    ``P(rel=2)@10``, ``Judged@10``), one string or a list. ``relevance_level``, ``complete`` and
+    ``max_docs`` are trec_eval's ``-l``, ``-c`` and ``-M``.
+
+    Returns a DataFrame with columns ``run_id measure query_id value``: one row per run and
+    measure with ``query_id == "all"`` (the mean over topics; a sum for counts), preceded by
+    the per-topic rows when ``per_topic``. Measures are named in trec_eval's spelling
+    (``nDCG@10`` is ``ndcg_cut_10``). Warnings (a run topic missing from the qrels) are issued
+    with :mod:`warnings`.
+    """
+    (run_ids, names, topics, values), messages = _native.evaluate(
+        _inputs.qrels(qrels),
+        _inputs.runs(runs),
+        _measure_list(measures),
+        relevance_level,
+        complete,
+        max_docs,
+        per_topic,
+    )
+    _warn(messages)
+    return pd.DataFrame({"run_id": run_ids, "measure": names, "query_id": topics, "value": values})
+
+
+def _qrels_frame(columns) -> pd.DataFrame:
+    query_ids, doc_ids, grades = columns
+    return pd.DataFrame({"query_id": query_ids, "doc_id": doc_ids, "relevance": grades})
+
+
+class Task:
+    """A collection to study: runs, their teams, the official qrels, and optionally topic texts
+    and a corpus (the parts of ``task.toml``, DESIGN section 1).
+
+    ``qrels`` and ``runs`` take any input :func:`evaluate` takes. ``teams`` is a team file, a
+    dict ``{run_id: team}`` or ``{run_id: (team, pooled)}``, or a DataFrame (run_id, team,
+    pooled); without it every run is its own team and pooled. ``topics`` is a topic file, a
+    dict, a DataFrame (query_id, text) or ``dataset.queries_iter()``. ``corpus`` is a
+    ``doc_id <TAB> text`` file or a DataFrame (doc_id, text) or ``dataset.docs_iter()``
+    (written once to a temporary file that the judge streams). ``pool_depth`` is a number or
+    ``"auto"``. Use :meth:`Task.load` for a ``task.toml``.
+    """
+
+    def __init__(
+        self,
+        qrels,
+        runs=None,
+        teams=None,
+        topics=None,
+        corpus=None,
+        *,
+        name: str = "task",
+        relevance_level: int = 1,
+        pool_depth: Union[int, str] = 10,
+        truth=None,
+    ):
+        native_runs = None if runs is None else _inputs.runs(runs)
+        if teams is not None:
+            team_entries = _inputs.teams(teams)
+        elif native_runs is not None:
+            team_entries = [(tag, tag, True) for tag in native_runs.tags]
+        else:
+            team_entries = None
+        self._folder = None
+        if corpus is not None and not _inputs.is_path(corpus):
+            self._folder = tempfile.TemporaryDirectory(prefix="reusesim-corpus-")
+            corpus = _inputs.write_corpus(corpus, Path(self._folder.name))
+        if pool_depth == "auto":
+            pool_depth = None
+        elif isinstance(pool_depth, str) or pool_depth < 1:
+            raise ValueError(f'expected pool_depth >= 1 or "auto", found {pool_depth!r}')
+        self._task = _native.Task.from_parts(
+            name,
+            _inputs.qrels(qrels),
+            native_runs,
+            team_entries,
+            None if topics is None else _inputs.topics(topics),
+            None if corpus is None else os.fspath(corpus),
+            relevance_level,
+            pool_depth,
+            None if truth is None else _inputs.qrels(truth),
+        )
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike]) -> "Task":
+        """Loads the task a ``task.toml`` describes (paths relative to it)."""
+        task = cls.__new__(cls)
+        task._folder = None
+        task._task = _native.Task.load(os.fspath(path))
+        return task
+
+    @property
+    def name(self) -> str:
+        """The task's name."""
+        return self._task.name
+
+    @property
+    def runs(self) -> pd.DataFrame:
+        """The runs: ``run_id team pooled``, in run order."""
+        return pd.DataFrame(self._task.runs, columns=["run_id", "team", "pooled"])
+
+    @property
+    def qrels(self) -> pd.DataFrame:
+        """The official qrels: ``query_id doc_id relevance``."""
+        return _qrels_frame(self._task.qrels.columns())
+
+    @property
+    def pool_depth(self) -> int:
+        """The official pool depth (``auto`` resolved)."""
+        return self._task.pool_depth
+
+    @property
+    def relevance_level(self) -> int:
+        """A grade >= this counts as relevant."""
+        return self._task.relevance_level
+
+    def __repr__(self) -> str:
+        return (
+            f"Task({self.name!r}: {len(self._task.runs)} runs, {len(self._task.qrels)} "
+            f"judgments, pool depth {self.pool_depth}, corpus {self._task.corpus})"
+        )
+
+
+def _task(task) -> Task:
+    return task if isinstance(task, Task) else Task.load(task)
+
+
+class _ProgressBar:
+    """A tqdm bar fed by the library's progress reports (none without tqdm or when off)."""
+
+    def __init__(self, description: str, unit: str, enabled: Optional[bool]):
+        self.bar = None
+        if enabled is False:
+            return
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            return
+        self.bar = tqdm(desc=description, unit=unit, total=0)
+
+    def callback(self):
+        return None if self.bar is None else self.update
+
+    def update(self, done: int, total: int) -> None:
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.refresh()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        if self.bar is not None:
+            self.bar.close()
+
+
+#: The judge's keyword options of :func:`simulate` and :func:`judge`, passed on by name.
+_JUDGE_OPTIONS = (
+    "features",
+    "learner",
+    "iterations",
+    "schedule",
+    "candidates",
+    "pool_depth",
+    "budget",
+    "withhold",
+    "unique_depth",
+    "train_level",
+)
+
+
+def _judge_options(arguments: dict) -> dict:
+    """The judge's options from a call's arguments (``None``: the library's default)."""
+    return {name: arguments[name] for name in _JUDGE_OPTIONS}
+
+
+#: Columns of the result tables that hold names, kept as strings even when they look numeric.
+_NAME_COLUMNS = {"run", "team", "measure", "held_out", "trial"}
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    """A result table written by the library: names as strings, ``NA`` as missing, every
+    other column numeric when all its values are numbers."""
+    table = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    for column in table.columns:
+        if column in _NAME_COLUMNS:
+            continue
+        try:
+            table[column] = pd.to_numeric(table[column].replace("NA", float("nan")))
+        except ValueError:
+            pass  # a column of names the list above does not know yet: kept as strings
+    return table
+
+
+@dataclass
+class StudyResult:
+    """A finished leave-team-out study, as written to ``out_dir`` (the README's "Outputs")."""
+
+    #: The folder holding every output (temporary unless ``out_dir`` was given).
+    out_dir: Path
+    #: ``summary.json`` as a dict.
+    summary: dict
+    #: ``runs.tsv``: per run and measure, official and LOU scores and ranks.
+    runs: pd.DataFrame
+    #: ``trials.tsv``: per trial and measure, tau_b, tau_ap, overlap and recall.
+    trials: pd.DataFrame
+    #: ``ranks.tsv``: every run's score and rank in every trial.
+    ranks: pd.DataFrame
+    #: ``heldout.tsv``: per held-out trial, the held-out runs' scores and ranks.
+    heldout: pd.DataFrame
+    #: ``lou.tsv``: each seed's LOU score and rank of every run.
+    lou: pd.DataFrame
+    _folder: Optional[tempfile.TemporaryDirectory] = field(default=None, repr=False)
+
+    @classmethod
+    def read(cls, out_dir: Union[str, os.PathLike], folder=None) -> "StudyResult":
+        """Reads a results folder written by ``reusesim simulate --out`` or :func:`simulate`."""
+        out_dir = Path(out_dir)
+        with open(out_dir / "summary.json", encoding="utf-8") as summary:
+            return cls(
+                out_dir=out_dir,
+                summary=json.load(summary),
+                runs=_read_table(out_dir / "runs.tsv"),
+                trials=_read_table(out_dir / "trials.tsv"),
+                ranks=_read_table(out_dir / "ranks.tsv"),
+                heldout=_read_table(out_dir / "heldout.tsv"),
+                lou=_read_table(out_dir / "lou.tsv"),
+                _folder=folder,
+            )
+
+    def plot(self, out_dir: Union[str, os.PathLike, None] = None, format: str = "both") -> list[Path]:
+        """Draws the study's figures (as ``reusesim plot``) into ``out_dir`` (default: the
+        results' ``figures/``) as ``png``, ``svg`` or ``both``; returns the files written."""
+        target = Path(out_dir) if out_dir is not None else self.out_dir / "figures"
+        return [Path(p) for p in _native.plot(os.fspath(self.out_dir), os.fspath(target), format)]
+
+
+def simulate(
+    task,
+    seeds: int = 10,
+    *,
+    measures: Measures = DEFAULT_STUDY_MEASURES,
+    teams: Optional[Sequence[str]] = None,
+    keep_qrels: bool = False,
+    out_dir: Union[str, os.PathLike, None] = None,
+    features: Optional[str] = None,
+    learner: Optional[str] = None,
+    iterations: Optional[int] = None,
+    schedule: Optional[str] = None,
+    candidates: Optional[str] = None,
+    pool_depth: Optional[int] = None,
+    budget: Optional[int] = None,
+    withhold: Optional[str] = None,
+    unique_depth: Optional[int] = None,
+    train_level: Optional[int] = None,
+    threads: Optional[int] = None,
+    progress: Optional[bool] = None,
+) -> StudyResult:
+    """Runs the leave-team-out study of ``task`` (a :class:`Task` or a ``task.toml`` path), as
+    ``reusesim simulate`` does, and writes its outputs into ``out_dir`` (a temporary folder
+    kept as long as the result when not given).
+
+    The keywords are the command line's options: ``seeds`` (trials use seeds 1..N),
+    ``measures``, ``teams`` (hold out only these), ``keep_qrels``; the judge's ``features``
+    (``auto``, ``text``, ``runs``), ``learner`` (``pegasos``, ``logistic``), ``iterations``,
+    ``schedule`` (``bmi``, ``one``), ``candidates`` (``retrieved``, ``corpus``),
+    ``pool_depth``, ``budget``, ``withhold`` (``none``, ``uniques``), ``unique_depth``,
+    ``train_level``; ``threads`` (default all cores; results do not depend on it). An option
+    left as ``None`` takes the command line's default (HiCAL's settings, the task's pool depth).
+    ``progress`` shows a tqdm bar (default: when tqdm is installed).
+    """
+    options = _judge_options(locals())
+    native_task = _task(task)._task
+    folder = None
+    if out_dir is None:
+        folder = tempfile.TemporaryDirectory(prefix="reusesim-study-")
+        out_dir = folder.name
+    with _ProgressBar(f"simulating {native_task.name}", "unit", progress) as bar:
+        _native.simulate(
+            native_task,
+            os.fspath(out_dir),
+            seeds,
+            _measure_list(measures),
+            None if teams is None else list(teams),
+            keep_qrels,
+            options,
+            threads,
+            bar.callback(),
+        )
+    return StudyResult.read(out_dir, folder)
+
+
+@dataclass
+class Judging:
+    """One replay of the judging (as ``reusesim judge``)."""
+
+    #: The simulated qrels: ``query_id doc_id relevance``.
+    qrels: pd.DataFrame
+    #: ``topic step batch docid score grade official`` (batch 0 is the pool, score NaN).
+    trace: pd.DataFrame
+    #: Topics whose pool alone exceeded the budget (the whole pool was kept).
+    pools_over_budget: int
+    #: Retrains over all topics.
+    retrains: int
+
+
+def judge(
+    task,
+    seed: int = 1,
+    leave_out: Sequence[str] = (),
+    *,
+    features: Optional[str] = None,
+    learner: Optional[str] = None,
+    iterations: Optional[int] = None,
+    schedule: Optional[str] = None,
+    candidates: Optional[str] = None,
+    pool_depth: Optional[int] = None,
+    budget: Optional[int] = None,
+    withhold: Optional[str] = None,
+    unique_depth: Optional[int] = None,
+    train_level: Optional[int] = None,
+    threads: Optional[int] = None,
+    progress: Optional[bool] = None,
+) -> Judging:
+    """Replays the judging of ``task`` once: the pool (without the teams of ``leave_out``),
+    then HiCAL-like continuous active learning up to each topic's official number of
+    judgments (or ``budget``). The keywords are :func:`simulate`'s judge options."""
+    options = _judge_options(locals())
+    native_task = _task(task)._task
+    with _ProgressBar(f"judging {native_task.name}", "topic", progress) as bar:
+        qrels, trace, over_budget, retrains = _native.judge(
+            native_task, seed, list(leave_out), options, threads, bar.callback()
+        )
+    trace_frame = pd.read_csv(
+        io.StringIO(trace), sep="\t", dtype={"topic": str, "docid": str}, keep_default_na=False
+    )
+    return Judging(_qrels_frame(qrels), trace_frame, over_budget, retrains)
+
+
+@dataclass
+class AuditResult:
+    """The audit of one run (as ``reusesim audit --format json``; fields in the README)."""
+
+    #: ``no extra judgments needed`` or ``judge N documents``.
+    verdict: str
+    #: judged_10, judged_20, judged_100, unj_10 and the unjudged counts over audited topics.
+    coverage: dict
+    #: Per measure: the score interval, expected score, rank interval and whether at risk.
+    measures: pd.DataFrame
+    #: The documents to judge, in priority order: ``topic docid rank probability priority``.
+    to_judge: pd.DataFrame
+    #: The whole report.
+    report: dict
+
+
+def audit(
+    task,
+    run,
+    *,
+    measures: Measures = _native.DEFAULT_AUDIT_MEASURES,
+    features: Optional[str] = None,
+    budget: Optional[int] = None,
+    study_seeds: Optional[int] = None,
+    results: Union[str, os.PathLike, None] = None,
+    threads: Optional[int] = None,
+) -> AuditResult:
+    """Audits a new run (one run, any input :func:`evaluate` takes) against ``task``, as
+    ``reusesim audit`` does: its judged fraction, score and rank intervals, and which documents
+    to judge. ``results`` is a study's results folder for the leave-team-out comparison;
+    without it a short study runs on the spot (``study_seeds``, 0 for none)."""
+    report_json, messages = _native.audit(
+        _task(task)._task,
+        _inputs.runs(run),
+        _measure_list(measures),
+        features,
+        budget,
+        study_seeds,
+        None if results is None else os.fspath(results),
+        threads,
+    )
+    _warn(messages)
+    report = json.loads(report_json)
+    return AuditResult(
+        verdict=report["verdict"],
+        coverage=report["coverage"],
+        measures=pd.DataFrame(report["measures"]),
+        to_judge=pd.DataFrame(
+            report["to_judge"], columns=["topic", "docid", "rank", "probability", "priority"]
+        ),
+        report=report,
+    )

@@ -1,0 +1,125 @@
+"""`simulate`, `judge`, `audit` and `Task` against the command line, on the embedded task."""
+
+import gzip
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import reusesim
+from conftest import REPO
+
+FAST = {"iterations": 2000}
+
+
+@pytest.fixture(scope="module")
+def cli() -> Path:
+    """The reusesim binary (``REUSESIM_BIN``, else the release build of this checkout)."""
+    binary = Path(os.environ.get("REUSESIM_BIN", REPO / "target" / "release" / "reusesim"))
+    if not binary.exists():
+        pytest.skip(f"needs the reusesim binary at {binary} (cargo build --release)")
+    return binary
+
+
+def run_cli(binary, *args):
+    subprocess.run([str(binary), *map(str, args)], check=True, capture_output=True, cwd=REPO)
+
+
+TABLES = ["runs.tsv", "trials.tsv", "ranks.tsv", "heldout.tsv", "lou.tsv"]
+
+
+def test_simulate_equals_the_command_line(cli, default_task_path, tmp_path):
+    run_cli(cli, "simulate", "--task", default_task_path, "--seeds", 2, "--iterations", 2000,
+            "--out", tmp_path / "cli")
+    result = reusesim.simulate(default_task_path, seeds=2, out_dir=tmp_path / "py", progress=False, **FAST)
+    for table in TABLES:
+        assert (tmp_path / "py" / table).read_bytes() == (tmp_path / "cli" / table).read_bytes(), table
+    cli_runs = pd.read_csv(tmp_path / "cli" / "runs.tsv", sep="\t", keep_default_na=False,
+                           na_values=["NA"], dtype={"run": str, "team": str})
+    pd.testing.assert_frame_equal(result.runs, cli_runs, check_dtype=False)
+    assert result.summary["settings"]["seeds"] == [1, 2]
+    assert result.summary["settings"]["judge"]["iterations"] == 2000
+    assert set(result.trials["held_out"]) >= {"control"}
+    figures = result.plot(tmp_path / "figures", format="svg")
+    assert figures and all(path.exists() and path.suffix == ".svg" for path in figures)
+
+
+def test_judge_equals_the_command_line(cli, default_task_path, tmp_path):
+    run_cli(cli, "judge", "--task", default_task_path, "--seed", 3, "--iterations", 2000,
+            "--leave-out", "baseline", "--out", tmp_path)
+    judging = reusesim.judge(default_task_path, seed=3, leave_out=["baseline"], progress=False, **FAST)
+    expected = pd.read_csv(tmp_path / "qrels", sep=" ", header=None, dtype={0: str, 2: str},
+                           names=["query_id", "iteration", "doc_id", "relevance"])
+    pd.testing.assert_frame_equal(judging.qrels, expected.drop(columns="iteration"), check_dtype=False)
+    trace = pd.read_csv(tmp_path / "trace.tsv", sep="\t", dtype={"topic": str, "docid": str},
+                        keep_default_na=False)
+    pd.testing.assert_frame_equal(judging.trace, trace)
+    assert judging.retrains > 0
+
+
+def test_a_task_from_parts_equals_the_loaded_task(default_task_path, tmp_path):
+    folder = default_task_path.parent
+    loaded = reusesim.Task.load(default_task_path)
+    with gzip.open(folder / "corpus.tsv.gz", "rt", encoding="utf-8") as corpus_file:
+        corpus = pd.DataFrame(
+            [line.rstrip("\n").split("\t", 1) for line in corpus_file], columns=["doc_id", "text"]
+        )
+    built = reusesim.Task(
+        qrels=loaded.qrels,
+        runs=folder / "runs",
+        teams=loaded.runs,
+        topics=folder / "topics.tsv",
+        corpus=corpus,
+        name=loaded.name,
+        pool_depth=loaded.pool_depth,
+        truth=REPO / "qrels" / "synth-passage.truth.qrels",
+    )
+    assert built.runs.equals(loaded.runs)
+    team = loaded.runs["team"].iloc[0]
+    options = dict(seeds=1, teams=[team], progress=False, **FAST)
+    from_parts = reusesim.simulate(built, out_dir=tmp_path / "parts", **options)
+    reusesim.simulate(loaded, out_dir=tmp_path / "file", **options)
+    for table in TABLES:
+        assert (tmp_path / "parts" / table).read_bytes() == (tmp_path / "file" / table).read_bytes()
+    assert from_parts.summary["settings"]["features"] == "text"
+
+
+def test_audit_reports_a_verdict_and_documents(default_task_path):
+    task = reusesim.Task.load(default_task_path)
+    run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
+    with pytest.warns(UserWarning, match="pooled"):
+        result = reusesim.audit(task, run_file, study_seeds=0)
+    assert result.verdict == result.report["verdict"]
+    assert list(result.measures["measure"]) == ["map", "P_10", "ndcg_cut_10"]
+    assert (result.measures["lower"] <= result.measures["upper"]).all()
+    assert {"judged_10", "unj_10"} <= set(result.coverage)
+    assert list(result.to_judge.columns) == ["topic", "docid", "rank", "probability", "priority"]
+
+
+def test_bad_settings_raise_value_error(default_task_path, tmp_path):
+    with pytest.raises(ValueError, match='expected learner to be one of pegasos, logistic, found "svm"'):
+        reusesim.simulate(default_task_path, seeds=1, learner="svm")
+    with pytest.raises(ValueError, match="no team \"nobody\""):
+        reusesim.judge(default_task_path, leave_out=["nobody"])
+    with pytest.raises(ValueError, match="at least 1 iteration"):
+        reusesim.simulate(default_task_path, seeds=1, iterations=0)
+    bad = tmp_path / "task.toml"
+    bad.write_text('name = "t"\nruns = 3\n')
+    with pytest.raises(ValueError, match=r"task\.toml:2: expected a task manifest"):
+        reusesim.Task.load(bad)
+
+
+def test_ctrl_c_stops_a_study_without_output(default_task_path, tmp_path):
+    out = tmp_path / "study"
+    timer = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        reusesim.simulate(default_task_path, seeds=10, out_dir=out, progress=False)
+    assert time.monotonic() - started < 30
+    assert not out.exists() or not any(out.iterdir())
