@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{judge_topic, JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
 use reusesim::judge::collection::{CandidateSource, Collection};
-use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
+use reusesim::judge::pegasos::{Precision, DEFAULT_ITERATIONS};
 use reusesim::judge::schedule::Schedule;
 
 fn one_topic(criterion: &mut Criterion) {
@@ -23,6 +23,7 @@ fn one_topic(criterion: &mut Criterion) {
         seed: 1,
         learner: LearnerChoice::Pegasos,
         iterations: DEFAULT_ITERATIONS,
+        precision: Precision::default(),
         schedule: Schedule::Bmi,
         candidates: CandidateSource::Retrieved,
         pool_depth: task.pool_depth,

@@ -13,7 +13,7 @@ use reusesim::eval::parse_measures;
 use reusesim::io::task::Task;
 use reusesim::judge::cal::{JudgeSettings, LearnerChoice, RANDOM_NEGATIVES};
 use reusesim::judge::collection::{CandidateSource, Collection};
-use reusesim::judge::pegasos::DEFAULT_ITERATIONS;
+use reusesim::judge::pegasos::{Precision, DEFAULT_ITERATIONS};
 use reusesim::judge::schedule::Schedule;
 use reusesim::sim::study::{held_out_teams, run_study, StudySettings};
 use reusesim::synth::{build_task, write::TaskLayout, Preset};
@@ -23,6 +23,7 @@ fn judge_settings(seed: u64, candidates: CandidateSource) -> JudgeSettings {
         seed,
         learner: LearnerChoice::Pegasos,
         iterations: DEFAULT_ITERATIONS,
+        precision: Precision::default(),
         schedule: Schedule::Bmi,
         candidates,
         pool_depth: 10,

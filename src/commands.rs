@@ -107,6 +107,7 @@ pub fn judge_settings(task: &Task, args: &JudgeArgs, seed: u64) -> Result<(Judge
         seed,
         learner: args.learner,
         iterations: args.iterations,
+        precision: args.precision.into(),
         schedule: args.schedule,
         candidates: args.candidates,
         pool_depth: args.pool_depth.unwrap_or(task.pool_depth),
@@ -308,6 +309,8 @@ pub fn synth(args: SynthArgs) -> Result<()> {
         seed: args.seed,
         learner: cal::LearnerChoice::Pegasos,
         iterations: args.iterations,
+        // The embedded task's committed qrels were judged in f64.
+        precision: reusesim::judge::pegasos::Precision::F64,
         schedule: reusesim::judge::schedule::Schedule::Bmi,
         candidates: CandidateSource::Corpus,
         pool_depth: args.preset.params().pool_depth,

@@ -814,6 +814,7 @@ fn compare_with_study(
                 seed: 0,
                 learner: crate::judge::cal::LearnerChoice::Pegasos,
                 iterations: SPOT_STUDY_ITERATIONS,
+                precision: crate::judge::pegasos::Precision::default(),
                 schedule: crate::judge::schedule::Schedule::Bmi,
                 candidates: CandidateSource::Retrieved,
                 pool_depth: task.pool_depth,

@@ -40,6 +40,8 @@ pub struct JudgeSettings {
     pub learner: LearnerChoice,
     /// Pegasos iterations per retrain.
     pub iterations: usize,
+    /// The precision of Pegasos's Gram matrix.
+    pub precision: crate::judge::pegasos::Precision,
     /// The batch schedule.
     pub schedule: Schedule,
     /// Where candidates come from.
@@ -324,6 +326,7 @@ impl Learner {
             LearnerChoice::Pegasos => Self::Pegasos(
                 PegasosParams::new()
                     .iterations(settings.iterations)
+                    .precision(settings.precision)
                     .check()?,
             ),
             LearnerChoice::Logistic => Self::Logistic,
