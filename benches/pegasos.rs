@@ -1,8 +1,9 @@
 //! Times the Pegasos learner on synthetic sparse documents drawn from `ChaCha8Rng` seed 2024:
 //!
-//! - `fit/auto`, `fit/dual`, `fit/primal`: one 200,000-iteration fit (lambda 1e-4) on 450
-//!   L2-normalised documents of ~200 non-zeros over 2^16 features — 150 positives and 300
-//!   negatives, the size of a late HiCAL retrain (200 judged non-relevant + 100 random);
+//! - `fit/auto`, `fit/dual`, `fit/dual_f64`, `fit/primal`: one 200,000-iteration fit (lambda
+//!   1e-4; `f32` Gram matrix except in `dual_f64`) on 450 L2-normalised documents of ~200
+//!   non-zeros over 2^16 features — 150 positives and 300 negatives, the size of a late HiCAL
+//!   retrain (200 judged non-relevant + 100 random);
 //! - `crossover/{dual,primal}/N`: the same fit on N documents (one third positive), to locate the
 //!   size above which the primal solver is faster (`DUAL_MAX_DOCUMENTS`);
 //! - `score/20000`: one scoring pass of a fitted model over 20,000 candidates of ~200 non-zeros.
@@ -12,7 +13,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reusesim::base::sparse::SparseVec;
-use reusesim::judge::pegasos::{PegasosParams, Solver};
+use reusesim::judge::pegasos::{PegasosParams, Precision, Solver};
 use reusesim::judge::{Scorer, TrainingSet};
 
 const SEED: u64 = 2024;
@@ -58,13 +59,15 @@ fn fit(c: &mut Criterion) {
     let mut group = c.benchmark_group("fit");
     group.sample_size(10);
     group.throughput(Throughput::Elements(ITERATIONS as u64));
-    for (name, solver) in [
-        ("auto", Solver::Auto),
-        ("dual", Solver::Dual),
-        ("primal", Solver::Primal),
+    for (name, solver, precision) in [
+        ("auto", Solver::Auto, Precision::F32),
+        ("dual", Solver::Dual, Precision::F32),
+        ("dual_f64", Solver::Dual, Precision::F64),
+        ("primal", Solver::Primal, Precision::F32),
     ] {
         let params = PegasosParams::new()
             .solver(solver)
+            .precision(precision)
             .check()
             .expect("valid params");
         group.bench_function(name, |b| {

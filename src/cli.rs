@@ -11,6 +11,7 @@ use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
 use reusesim::eval::{self, EvalOptions};
 use reusesim::io::task::Task;
+use reusesim::judge::pegasos::Precision;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::{JudgeSettings, LearnerChoice, Withhold, RANDOM_NEGATIVES};
 use reusesim::report::plots::FigureFormat;
@@ -117,6 +118,10 @@ pub struct JudgeArgs {
     /// Pegasos iterations per retrain (HiCAL: 200000).
     #[arg(long, default_value_t = reusesim::judge::pegasos::DEFAULT_ITERATIONS)]
     pub iterations: usize,
+    /// Pegasos Gram matrix precision: f32 (twice as fast, as close to exact as HiCAL's own f32
+    /// classifier) or f64.
+    #[arg(long, value_parser = choice::<Precision>(), default_value_t = Precision::F32)]
+    pub precision: Precision,
     /// Batch schedule: bmi (batches grow by ceil(B/10)) or one (retrain after every judgment).
     #[arg(long, value_parser = choice::<Schedule>(), default_value_t = Schedule::Bmi)]
     pub schedule: Schedule,
@@ -305,6 +310,7 @@ impl JudgeArgs {
             seed,
             learner: self.learner,
             iterations: self.iterations,
+            precision: self.precision,
             schedule: self.schedule,
             candidates: self.candidates,
             pool_depth: self.pool_depth.unwrap_or(task.pool_depth),

@@ -72,7 +72,6 @@ enum RawPoolDepth {
     Word(String),
 }
 
-
 /// The 1-based line of byte `offset` of `text`.
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]

@@ -386,6 +386,7 @@ impl Learner {
             LearnerChoice::Pegasos => Self::Pegasos(
                 PegasosParams::new()
                     .iterations(settings.iterations)
+                    .precision(settings.precision)
                     .check()?,
             ),
             LearnerChoice::Logistic => Self::Logistic,

@@ -5,6 +5,7 @@ use crate::base::choice::choice_enum;
 use crate::base::error::Result;
 use crate::base::Grade;
 use crate::collection::CandidateSource;
+use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
 
 /// The number of presumed non-relevant documents drawn afresh for every retrain (HiCAL's).
@@ -46,6 +47,8 @@ pub struct JudgeSettings {
     pub learner: LearnerChoice,
     /// Pegasos iterations per retrain.
     pub iterations: usize,
+    /// The precision of the Pegasos Gram matrix.
+    pub precision: Precision,
     /// The batch schedule.
     pub schedule: Schedule,
     /// Where candidates come from.
@@ -65,13 +68,15 @@ pub struct JudgeSettings {
 
 impl JudgeSettings {
     /// HiCAL's settings as TREC DL ran them, with candidates from the runs and the given pool
-    /// depth: Pegasos with 200,000 iterations, BMI batches, 100 random negatives, grade >= 1
+    /// depth: Pegasos with 200,000 iterations (f32 Gram rows, as close to exact as HiCAL's own
+    /// f32 arithmetic), BMI batches, 100 random negatives, grade >= 1
     /// trains positive, nothing withheld, seed 0.
     pub fn hical(pool_depth: usize) -> Self {
         Self {
             seed: 0,
             learner: LearnerChoice::Pegasos,
             iterations: crate::judge::pegasos::DEFAULT_ITERATIONS,
+            precision: Precision::F32,
             schedule: Schedule::Bmi,
             candidates: CandidateSource::Retrieved,
             pool_depth,

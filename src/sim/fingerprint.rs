@@ -20,6 +20,7 @@ use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::base::Grade;
 use crate::collection::CandidateSource;
 use crate::io::task::Task;
+use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
 use crate::sim::study::StudySettings;
@@ -42,6 +43,8 @@ pub struct StudyRecipe {
     pub learner: String,
     /// Pegasos iterations per retrain.
     pub iterations: usize,
+    /// The precision of the Pegasos Gram matrix.
+    pub precision: String,
     /// The batch schedule.
     pub schedule: String,
     /// Where candidates come from.
@@ -80,6 +83,7 @@ impl StudyRecipe {
             seed: _,
             learner,
             iterations,
+            precision,
             schedule,
             candidates,
             pool_depth,
@@ -95,6 +99,7 @@ impl StudyRecipe {
             features: if use_text { "text" } else { "runs" }.to_string(),
             learner: learner.name().to_string(),
             iterations: *iterations,
+            precision: precision.name().to_string(),
             schedule: schedule.name().to_string(),
             candidates: candidates.name().to_string(),
             pool_depth: *pool_depth,
@@ -139,6 +144,7 @@ impl StudyRecipe {
             seed: 0,
             learner: named::<LearnerChoice>("learner", &self.learner)?,
             iterations: self.iterations,
+            precision: named::<Precision>("precision", &self.precision)?,
             schedule: named::<Schedule>("schedule", &self.schedule)?,
             candidates: named::<CandidateSource>("candidate source", &self.candidates)?,
             pool_depth: self.pool_depth,
