@@ -162,11 +162,13 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
     }
     assert!(checked >= 4);
     // The control recovers most officially relevant documents.
-    let trials = std::fs::read_to_string(out.join("trials.tsv")).unwrap();
+    let trials =
+        reusesim::sim::analysis::files::read_table::<reusesim::sim::analysis::TrialRow>(&out)
+            .unwrap();
     let control: Vec<f64> = trials
-        .lines()
-        .filter(|l| l.contains("\tcontrol\t"))
-        .map(|l| l.split('\t').nth(6).unwrap().parse().unwrap())
+        .iter()
+        .filter(|trial| trial.held_out.is_none())
+        .map(|trial| trial.recall)
         .collect();
     assert!(
         control.iter().all(|&recall| recall > 0.7),
