@@ -519,40 +519,64 @@ mod tests {
         Ok(())
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
+    /// The fuzz properties, run with `$cases` cases in module `$name` (attributes `$attr` on each
+    /// test): a few thousand in the suite, more in the `--ignored` long run.
+    macro_rules! fuzz_properties {
+        ($name:ident, $cases:expr $(, $attr:meta)*) => {
+            mod $name {
+                use super::*;
 
-        #[test]
-        fn fuzz_journal_arbitrary_bytes(
-            tail in proptest::collection::vec(any::<u8>(), 0..300),
-            with_magic in any::<bool>(),
-        ) {
-            let mut bytes = if with_magic { MAGIC.to_vec() } else { Vec::new() };
-            bytes.extend(tail);
-            // Arbitrary bytes can hold no valid unit, whatever they are.
-            match parse_journal(Path::new("fuzz/units.journal"), &bytes) {
-                Ok(journal) => prop_assert!(journal.units.is_empty()),
-                Err(error) => prop_assert!(
-                    error.to_string().starts_with("fuzz/units.journal"),
-                    "{error}"
-                ),
-            }
-        }
+                proptest! {
+                    #![proptest_config(ProptestConfig::with_cases($cases))]
 
-        #[test]
-        fn fuzz_journal_mutated(
-            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4)
-        ) {
-            let mut bytes = valid_journal().0.clone();
-            for (at, byte, kind) in edits {
-                let pos = at.index(bytes.len().max(1)).min(bytes.len());
-                match kind {
-                    0 if pos < bytes.len() => bytes[pos] ^= byte | 1,
-                    1 => bytes.insert(pos, byte),
-                    _ => bytes.truncate(pos),
+                #[test]
+                $(#[$attr])*
+                fn fuzz_journal_arbitrary_bytes(
+                    tail in proptest::collection::vec(any::<u8>(), 0..300),
+                    with_magic in any::<bool>(),
+                ) {
+                    let mut bytes = if with_magic { MAGIC.to_vec() } else { Vec::new() };
+                    bytes.extend(tail);
+                    // Arbitrary bytes can hold no valid unit, whatever they are.
+                    match parse_journal(Path::new("fuzz/units.journal"), &bytes) {
+                        Ok(journal) => prop_assert!(journal.units.is_empty()),
+                        Err(error) => prop_assert!(
+                            error.to_string().starts_with("fuzz/units.journal"),
+                            "{error}"
+                        ),
+                    }
+                }
+
+                #[test]
+                $(#[$attr])*
+                fn fuzz_journal_mutated(
+                    edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4)
+                ) {
+                    let mut bytes = valid_journal().0.clone();
+                    for (at, byte, kind) in edits {
+                        let pos = at.index(bytes.len().max(1)).min(bytes.len());
+                        match kind {
+                            0 if pos < bytes.len() => bytes[pos] ^= byte | 1,
+                            1 => bytes.insert(pos, byte),
+                            _ => bytes.truncate(pos),
+                        }
+                    }
+                    check(&bytes)?;
+                }
                 }
             }
-            check(&bytes)?;
-        }
+        };
+    }
+
+    fuzz_properties!(suite, 3000);
+    fuzz_properties!(long, long_fuzz_cases(), ignore = "long fuzz run");
+
+    /// Cases per property in the long run: `REUSESIM_FUZZ_CASES`, default 20,000 (CI runs the
+    /// long run too, so the default stays moderate).
+    fn long_fuzz_cases() -> u32 {
+        std::env::var("REUSESIM_FUZZ_CASES")
+            .ok()
+            .and_then(|cases| cases.parse().ok())
+            .unwrap_or(20_000)
     }
 }

@@ -382,28 +382,52 @@ mod tests {
         assert_eq!(ShardManifest::read(&path).unwrap().shard.count, 3);
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
+    /// The fuzz properties, run with `$cases` cases in module `$name` (attributes `$attr` on each
+    /// test): a few thousand in the suite, more in the `--ignored` long run.
+    macro_rules! fuzz_properties {
+        ($name:ident, $cases:expr $(, $attr:meta)*) => {
+            mod $name {
+                use super::*;
 
-        #[test]
-        fn fuzz_manifest_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
-            read_bytes(&bytes)?;
-        }
+                proptest! {
+                    #![proptest_config(ProptestConfig::with_cases($cases))]
 
-        #[test]
-        fn fuzz_manifest_mutated(
-            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..6)
-        ) {
-            let mut bytes = valid_manifest().to_vec();
-            for (at, byte, kind) in edits {
-                let pos = at.index(bytes.len().max(1)).min(bytes.len());
-                match kind {
-                    0 if pos < bytes.len() => bytes[pos] = byte,
-                    1 => bytes.insert(pos, byte),
-                    _ => bytes.truncate(pos),
+                #[test]
+                $(#[$attr])*
+                fn fuzz_manifest_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+                    read_bytes(&bytes)?;
+                }
+
+                #[test]
+                $(#[$attr])*
+                fn fuzz_manifest_mutated(
+                    edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..6)
+                ) {
+                    let mut bytes = valid_manifest().to_vec();
+                    for (at, byte, kind) in edits {
+                        let pos = at.index(bytes.len().max(1)).min(bytes.len());
+                        match kind {
+                            0 if pos < bytes.len() => bytes[pos] = byte,
+                            1 => bytes.insert(pos, byte),
+                            _ => bytes.truncate(pos),
+                        }
+                    }
+                    read_bytes(&bytes)?;
+                }
                 }
             }
-            read_bytes(&bytes)?;
-        }
+        };
+    }
+
+    fuzz_properties!(suite, 2000);
+    fuzz_properties!(long, long_fuzz_cases(), ignore = "long fuzz run");
+
+    /// Cases per property in the long run: `REUSESIM_FUZZ_CASES`, default 20,000 (CI runs the
+    /// long run too, so the default stays moderate).
+    fn long_fuzz_cases() -> u32 {
+        std::env::var("REUSESIM_FUZZ_CASES")
+            .ok()
+            .and_then(|cases| cases.parse().ok())
+            .unwrap_or(20_000)
     }
 }
