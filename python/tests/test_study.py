@@ -1,5 +1,6 @@
 """`simulate`, `judge`, `audit` and `Task` against the command line, on the embedded task."""
 
+import collections
 import gzip
 import os
 import signal
@@ -123,3 +124,23 @@ def test_ctrl_c_stops_a_study_without_output(default_task_path, tmp_path):
         reusesim.simulate(default_task_path, seeds=10, out_dir=out, progress=False)
     assert time.monotonic() - started < 30
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_task_takes_ir_datasets_iterators():
+    Doc = collections.namedtuple("GenericDoc", "doc_id text")
+    Query = collections.namedtuple("GenericQuery", "query_id text")
+    Qrel = collections.namedtuple("TrecQrel", "query_id doc_id relevance iteration")
+    task = reusesim.Task(
+        qrels=iter([Qrel("1", "a", 1, "0"), Qrel("1", "b", 0, "0")]),
+        runs={"r1": {"1": {"a": 2.0, "b": 1.0}}, "r2": {"1": {"b": 1.0}}},
+        topics=iter([Query("1", "apple pie")]),
+        corpus=iter([Doc("a", "apple pie recipe"), Doc("b", "car\trepair\nmanual")]),
+        pool_depth="auto",
+    )
+    assert task.runs.to_dict("records") == [
+        {"run_id": "r1", "team": "r1", "pooled": True},
+        {"run_id": "r2", "team": "r2", "pooled": True},
+    ]
+    assert task.pool_depth == 2
+    assert task._task.topic_texts == 1
+    assert Path(task._task.corpus).read_text() == "a\tapple pie recipe\nb\tcar repair manual\n"
