@@ -10,7 +10,8 @@ fn judge(task: &Path, out: &Path, extra: &[&str]) {
     crate::util::run_on_task("judge", task, out, extra);
 }
 
-/// topic → the union of the top `depth` documents of the runs in `run_dir` (except `skip`).
+/// topic → the union of the top `depth` documents of the runs in `run_dir` (except `skip`), in
+/// NIST's pooling order (score descending, ties by docno ascending).
 fn pool(
     run_dir: &Path,
     depth: usize,
@@ -43,7 +44,7 @@ fn pool(
             continue;
         }
         for (topic, mut docs) in by_topic {
-            docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+            docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
             pool.entry(topic)
                 .or_default()
                 .extend(docs.into_iter().take(depth).map(|(_, doc)| doc));
