@@ -6,13 +6,12 @@
 //! rows take half the memory traffic, which sets the speed of the step loop, and the iterates
 //! stay as close to the exact ones as HiCAL's own `f32` arithmetic is (the tests measure both).
 //!
-//! The pair of the next step is drawn one step ahead and its two scores are updated in
-//! registers, with the kernel's own lane arithmetic ([`updated_score`]): the step's scalar chain
-//! (loss, shrink, projection) then does not wait for the pass over the rows.
+//! (Drawing the next pair one step ahead and updating its two scores in registers, so that the
+//! step's scalar chain does not wait for the row pass, was tried and measured slower here.)
 
 use rand::Rng;
 
-use super::kernels::{row_kernel, updated_score, GramEntry};
+use super::kernels::{row_kernel, GramEntry};
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
 use super::{FitReport, PegasosValidParams, Precision, Solver, SCALE_FOLD_THRESHOLD};
 use crate::base::sparse::SparseVec;
@@ -90,6 +89,7 @@ impl InvertedIndex {
 struct Gram<T> {
     row_blocks: usize,
     blocks: Vec<Block<T>>,
+    positive_count: usize,
     negative_count: usize,
     /// `||a − b||²` at `a * negative_count + (b − positive_count)`. Kept in `f64`: from `f32`
     /// entries, `aa + bb − 2ab` cancels badly for similar documents, and the error reached the
@@ -123,6 +123,7 @@ impl<T: GramEntry> Gram<T> {
         let mut gram = Self {
             row_blocks,
             blocks: vec![Block::default(); size * row_blocks],
+            positive_count,
             negative_count,
             pair_squared_norms: Vec::with_capacity(positive_count * negative_count),
         };
@@ -152,13 +153,7 @@ impl<T: GramEntry> Gram<T> {
     /// `||a − b||²` for a positive `a` and the negative `b` (both numbered as rows).
     #[inline]
     fn pair_squared_norm(&self, a: usize, b: usize) -> f64 {
-        let positive_count = self.pair_squared_norms.len() / self.negative_count;
-        self.pair_squared_norms[a * self.negative_count + b - positive_count]
-    }
-
-    #[inline]
-    fn get(&self, row: usize, column: usize) -> T {
-        self.blocks[row * self.row_blocks + column / LANES].0[column % LANES]
+        self.pair_squared_norms[a * self.negative_count + b - self.positive_count]
     }
 
     #[inline]
@@ -189,15 +184,14 @@ impl DualWeights {
         }
     }
 
-    /// Folds the scale into the coefficients and scores (and into `pending`, scores read ahead
-    /// of the step loop); `w` is unchanged.
+    /// Folds the scale into the coefficients and scores; `w` is unchanged.
     #[inline(never)]
-    fn fold_scale(&mut self, pending: &mut [f64; 2]) {
+    fn fold_scale(&mut self) {
         let scale = self.scale;
         for coefficient in &mut self.coefficients {
             *coefficient *= scale;
         }
-        for score in flat_mut(&mut self.score_blocks).iter_mut().chain(pending) {
+        for score in flat_mut(&mut self.score_blocks) {
             *score *= scale;
         }
         self.scale = 1.0;
@@ -252,11 +246,11 @@ fn fit_dual_with<T: GramEntry>(
         (positive, positive_count + negative)
     };
     // The pair of the coming step and its scores (all zero at the start).
-    let (mut a, mut b) = draw(rng);
-    let mut pair_scores = [0.0_f64; 2];
     for step in 1..=params.iterations {
+        let (a, b) = draw(rng);
         let learning_rate = learning_rate(lambda, step);
-        let score_difference = pair_scores[0] - pair_scores[1];
+        let scores = flat_mut(&mut w.score_blocks);
+        let score_difference = scores[a] - scores[b];
         let coefficient = learning_rate * pair_loss(w.scale * score_difference);
 
         let shrink = shrink_factor(learning_rate, lambda);
@@ -270,23 +264,7 @@ fn fit_dual_with<T: GramEntry>(
         w.coefficients[a] += unscaled_step;
         w.coefficients[b] -= unscaled_step;
 
-        let scores = flat_mut(&mut w.score_blocks);
-        // The next pair's scores after this step, as the kernel will compute them.
-        let (next_a, next_b) = if step < params.iterations {
-            draw(rng)
-        } else {
-            (a, b)
-        };
-        pair_scores = [next_a, next_b].map(|next| {
-            updated_score(
-                scores[next],
-                gram.get(a, next),
-                gram.get(b, next),
-                unscaled_step,
-            )
-        });
         kernel(scores, gram.row(a), gram.row(b), unscaled_step);
-        (a, b) = (next_a, next_b);
 
         if let Some(factor) = projection_factor(lambda, w.squared_norm) {
             w.scale *= factor;
@@ -294,7 +272,7 @@ fn fit_dual_with<T: GramEntry>(
             projections += 1;
         }
         if w.scale < SCALE_FOLD_THRESHOLD {
-            w.fold_scale(&mut pair_scores);
+            w.fold_scale();
         }
     }
     let report = FitReport {

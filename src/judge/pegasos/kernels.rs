@@ -36,13 +36,12 @@ impl GramEntry for f64 {
 }
 
 /// One lane of the kernel: `score + step * (a − b)`, a separate multiply and add (Rust never
-/// fuses them), so that the vector kernels and the scalar look-ahead of the step loop give
-/// bit-identical scores.
+/// fuses them), so that every kernel gives bit-identical scores.
 ///
 /// Scores are `f64`: they accumulate updates of both signs, and in `f32` their rounding moved
 /// the iterates by up to ~2e-5 (relative) on small problems.
 #[inline(always)]
-pub(super) fn updated_score<T: GramEntry>(score: f64, a: T, b: T, step: f64) -> f64 {
+fn updated_score<T: GramEntry>(score: f64, a: T, b: T, step: f64) -> f64 {
     score + step * (a.widen() - b.widen())
 }
 
