@@ -235,6 +235,7 @@ impl Task {
             team_entries.runs.insert(tag, TeamEntry { team, is_pooled });
         }
         let manifest = TaskManifest {
+            path: None,
             name,
             runs: None,
             teams: None,

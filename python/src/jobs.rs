@@ -168,7 +168,7 @@ fn simulate(
     };
     work::run(py, threads, progress, |progress| {
         let report = |done, total| progress.report(done, total);
-        reusesim::report::simulate(task, &settings, use_text, &out_dir, &report).map(drop)
+        reusesim::report::simulate(task, &settings, use_text, &out_dir, false, &report).map(drop)
     })
 }
 

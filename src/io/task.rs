@@ -26,8 +26,9 @@ pub enum PoolDepth {
 /// A parsed `task.toml`, with every path resolved against the manifest's folder.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskManifest {
-    /// The manifest file itself.
-    pub path: PathBuf,
+    /// The manifest file itself; `None` for a task built in memory (the Python package's
+    /// `Task` from parts), which has no input files to fingerprint or shard.
+    pub path: Option<PathBuf>,
     /// The task's name, usable in file names (`results/{name}`; see
     /// [`check_file_name`]).
     pub name: String,
@@ -153,7 +154,7 @@ impl TaskManifest {
         let folder = path.parent().unwrap_or(Path::new("."));
         let resolve = |relative: PathBuf| folder.join(relative);
         Ok(Self {
-            path: path.to_path_buf(),
+            path: Some(path.to_path_buf()),
             name: raw.name.into_inner(),
             runs: raw.runs.map(resolve),
             teams: raw.teams.map(resolve),

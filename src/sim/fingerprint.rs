@@ -181,31 +181,50 @@ pub struct Fingerprint {
     pub settings: StudyRecipe,
 }
 
+/// The input role of a task built in memory: it has no files, so its fingerprint names the task
+/// and covers the settings only (such a study is neither sharded nor resumed).
+const IN_MEMORY: &str = "in-memory task";
+
+/// The sha256 of each input file of a task read from the manifest at `manifest_path`.
+fn input_files(
+    task: &Task,
+    manifest_path: &Path,
+    inputs: &mut BTreeMap<String, String>,
+) -> Result<()> {
+    let manifest = &task.manifest;
+    inputs.insert("task.toml".to_string(), file_sha256(manifest_path)?);
+    if let Some(runs) = &manifest.runs {
+        for file in crate::io::run::run_files(std::slice::from_ref(runs))? {
+            let name = file.strip_prefix(runs).unwrap_or(&file).display();
+            inputs.insert(format!("runs/{name}"), file_sha256(&file)?);
+        }
+    }
+    let optional = [
+        ("teams", manifest.teams.as_deref()),
+        ("qrels", Some(manifest.qrels.as_path())),
+        ("topics", manifest.topics.as_deref()),
+        ("corpus", manifest.corpus.as_deref()),
+        ("truth", manifest.truth.as_deref()),
+    ];
+    for (role, path) in optional {
+        if let Some(path) = path {
+            inputs.insert(role.to_string(), file_sha256(path)?);
+        }
+    }
+    Ok(())
+}
+
 impl Fingerprint {
     /// The fingerprint of a study of `task` with `recipe`, from the files as they are now.
     ///
     /// # Errors
     /// A [`ParseError`] naming an input file that cannot be read.
     pub fn new(task: &Task, recipe: &StudyRecipe) -> Result<Self> {
-        let manifest = &task.manifest;
         let mut inputs = BTreeMap::new();
-        inputs.insert("task.toml".to_string(), file_sha256(&manifest.path)?);
-        if let Some(runs) = &manifest.runs {
-            for file in crate::io::run::run_files(std::slice::from_ref(runs))? {
-                let name = file.strip_prefix(runs).unwrap_or(&file).display();
-                inputs.insert(format!("runs/{name}"), file_sha256(&file)?);
-            }
-        }
-        let optional = [
-            ("teams", manifest.teams.as_deref()),
-            ("qrels", Some(manifest.qrels.as_path())),
-            ("topics", manifest.topics.as_deref()),
-            ("corpus", manifest.corpus.as_deref()),
-            ("truth", manifest.truth.as_deref()),
-        ];
-        for (role, path) in optional {
-            if let Some(path) = path {
-                inputs.insert(role.to_string(), file_sha256(path)?);
+        match &task.manifest.path {
+            Some(path) => input_files(task, path, &mut inputs)?,
+            None => {
+                inputs.insert(IN_MEMORY.to_string(), task.manifest.name.clone());
             }
         }
         let reusesim = env!("CARGO_PKG_VERSION").to_string();

@@ -358,7 +358,9 @@ pub fn judge_shard(
     }
     let journal = folder.join(JOURNAL_FILE);
     let judged = study.judge_journalled(&owned, &journal, Some(shard), resume, progress)?;
-    let task_path = &task.manifest.path;
+    let task_path = task.manifest.path.as_ref().ok_or_else(|| {
+        Error::Invalid("a sharded study needs a task read from a task.toml".to_string())
+    })?;
     let manifest = ShardManifest {
         format: MANIFEST_FORMAT.to_string(),
         shard,
