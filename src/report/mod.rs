@@ -37,7 +37,7 @@ pub struct StudyReport {
 
 /// Runs the leave-team-out study of `task` and writes every output and figure into `out`.
 /// `use_text` chooses text features (see [`crate::judge::resolve_features`]); `progress(done,
-/// total)` is called as judging units finish. Each finished unit goes to the journal
+/// total)` is called as judging units start and finish. Each finished unit goes to the journal
 /// `out/units.journal`; with `resume`, the units already there are not judged again.
 ///
 /// # Errors

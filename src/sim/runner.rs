@@ -158,6 +158,7 @@ impl<'t> Study<'t> {
             &self.settings,
             &self.plan,
             &todo,
+            &|| progress(finished.load(Ordering::Relaxed), todo.len()),
             &|unit, judging| {
                 let record = UnitRecord::new(self.plan.ids[unit], &self.collection, judging);
                 writer

@@ -210,9 +210,9 @@ impl StudyPlan {
     }
 }
 
-/// Runs the study. `progress(done, total)` is called as each distinct unit finishes (from
-/// worker threads); a caller that must stop the study (a Python binding on Ctrl-C) can unwind
-/// out of it there.
+/// Runs the study. `progress(done, total)` is called as each distinct unit starts and as it
+/// finishes (from worker threads); a caller that must stop the study (a Python binding on
+/// Ctrl-C) can unwind out of it there, before the next unit's work.
 ///
 /// # Errors
 /// Judge errors (a learner that cannot train).
@@ -226,7 +226,8 @@ pub fn run_study<'c>(
     let plan = StudyPlan::new(task, collection, settings, &held_out_teams);
     let all: Vec<usize> = (0..plan.units.len()).collect();
     let done = AtomicUsize::new(0);
-    let judgings = judge_units(collection, settings, &plan, &all, &|_, _| {
+    let starting = || progress(done.load(Ordering::Relaxed), all.len());
+    let judgings = judge_units(collection, settings, &plan, &all, &starting, &|_, _| {
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, all.len());
         Ok(())
     })?;
@@ -291,8 +292,10 @@ pub fn study_outcome<'c>(
 }
 
 /// Judges the distinct units `todo` (indices into `plan.units`) in parallel, calling
-/// `finished(unit, judging)` as each one finishes (from worker threads); the result is in
-/// `todo`'s order.
+/// `starting()` before each unit and `finished(unit, judging)` as each one finishes (from worker
+/// threads); the result is in `todo`'s order. A caller that must stop (a Python binding on
+/// Ctrl-C) unwinds out of `starting`, so the units not yet started are never judged: rayon
+/// finishes every item of a parallel iterator before it passes a panic on.
 ///
 /// # Errors
 /// Judge errors, and the errors `finished` returns.
@@ -301,10 +304,12 @@ pub fn judge_units(
     settings: &StudySettings,
     plan: &StudyPlan,
     todo: &[usize],
+    starting: &(dyn Fn() + Sync),
     finished: &(dyn Fn(usize, &TopicJudging) -> Result<()> + Sync),
 ) -> Result<Vec<TopicJudging>> {
     todo.par_iter()
         .map(|&unit| {
+            starting();
             let (trial_index, topic_index) = plan.units[unit];
             let trial = &plan.trials[trial_index];
             let judge = JudgeSettings {
