@@ -12,6 +12,8 @@
 
 pub mod choice;
 pub mod error;
+#[cfg(test)]
+pub(crate) mod fuzz;
 pub mod ids;
 pub mod relevance;
 pub mod seed;

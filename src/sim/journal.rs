@@ -553,14 +553,7 @@ mod tests {
                     edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4)
                 ) {
                     let mut bytes = valid_journal().0.clone();
-                    for (at, byte, kind) in edits {
-                        let pos = at.index(bytes.len().max(1)).min(bytes.len());
-                        match kind {
-                            0 if pos < bytes.len() => bytes[pos] ^= byte | 1,
-                            1 => bytes.insert(pos, byte),
-                            _ => bytes.truncate(pos),
-                        }
-                    }
+                    crate::base::fuzz::mutate(&mut bytes, edits, true);
                     check(&bytes)?;
                 }
                 }
@@ -569,14 +562,9 @@ mod tests {
     }
 
     fuzz_properties!(suite, 3000);
-    fuzz_properties!(long, long_fuzz_cases(), ignore = "long fuzz run");
-
-    /// Cases per property in the long run: `REUSESIM_FUZZ_CASES`, default 20,000 (CI runs the
-    /// long run too, so the default stays moderate).
-    fn long_fuzz_cases() -> u32 {
-        std::env::var("REUSESIM_FUZZ_CASES")
-            .ok()
-            .and_then(|cases| cases.parse().ok())
-            .unwrap_or(20_000)
-    }
+    fuzz_properties!(
+        long,
+        crate::base::fuzz::long_fuzz_cases(),
+        ignore = "long fuzz run"
+    );
 }
