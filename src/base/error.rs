@@ -119,7 +119,7 @@ pub enum Error {
     },
     /// A statistic could not be computed from its inputs.
     #[error(transparent)]
-    Stats(#[from] crate::stats::StatsError),
+    Stats(#[from] StatsError),
 }
 
 /// The crate's result type.
@@ -228,4 +228,40 @@ pub enum LearnerError {
     /// linfa-logistic refused the problem; the message is its own.
     #[error("logistic regression failed: {0}")]
     Logistic(String),
+}
+
+/// Why a statistic could not be computed from its inputs.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum StatsError {
+    /// Two slices that must describe the same items have different lengths.
+    #[error("expected slices of equal length, found {left} and {right}")]
+    LengthMismatch {
+        /// Length of the first slice.
+        left: usize,
+        /// Length of the second slice.
+        right: usize,
+    },
+    /// The statistic needs more items than it was given.
+    #[error("expected at least {required} values, found {found}")]
+    TooFewValues {
+        /// The minimum number of items.
+        required: usize,
+        /// The number of items given.
+        found: usize,
+    },
+    /// A rank correlation is undefined because one side ties every item (every pair is tied
+    /// in at least one of the rankings; scipy returns NaN here).
+    #[error("rank correlation is undefined: one ranking ties every item")]
+    AllTied,
+    /// A numeric test was given a value that is NaN or infinite.
+    #[error("expected finite values, found {value} at position {position}")]
+    NonFinite {
+        /// The 0-based position of the offending value.
+        position: usize,
+        /// The offending value.
+        value: f64,
+    },
+    /// A randomization test was asked for zero permutations.
+    #[error("expected at least one permutation, found 0")]
+    NoPermutations,
 }

@@ -22,8 +22,9 @@
 
 use std::cmp::Ordering;
 
+use super::check_same_length;
 use super::rank::compare_scores;
-use super::{check_same_length, StatsError};
+use crate::base::error::StatsError;
 
 /// Kendall's tau_b between two scorings of the same items:
 ///

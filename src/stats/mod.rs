@@ -15,6 +15,8 @@
 //! - Two slices that describe the same runs or topics must have the same length; otherwise the
 //!   function returns [`StatsError::LengthMismatch`] rather than panicking.
 
+use crate::base::error::StatsError;
+
 pub mod kendall;
 pub mod rank;
 pub mod significance;
@@ -26,42 +28,6 @@ pub use significance::{
     paired_t_test, randomization_test, TTest, DEFAULT_RANDOMIZATION_PERMUTATIONS,
 };
 pub use summary::{swapped_pairs, RankComparison, RunChange, Spread};
-
-/// Why a statistic could not be computed from its inputs.
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
-pub enum StatsError {
-    /// Two slices that must describe the same items have different lengths.
-    #[error("expected slices of equal length, found {left} and {right}")]
-    LengthMismatch {
-        /// Length of the first slice.
-        left: usize,
-        /// Length of the second slice.
-        right: usize,
-    },
-    /// The statistic needs more items than it was given.
-    #[error("expected at least {required} values, found {found}")]
-    TooFewValues {
-        /// The minimum number of items.
-        required: usize,
-        /// The number of items given.
-        found: usize,
-    },
-    /// A rank correlation is undefined because one side ties every item (every pair is tied
-    /// in at least one of the rankings; scipy returns NaN here).
-    #[error("rank correlation is undefined: one ranking ties every item")]
-    AllTied,
-    /// A numeric test was given a value that is NaN or infinite.
-    #[error("expected finite values, found {value} at position {position}")]
-    NonFinite {
-        /// The 0-based position of the offending value.
-        position: usize,
-        /// The offending value.
-        value: f64,
-    },
-    /// A randomization test was asked for zero permutations.
-    #[error("expected at least one permutation, found 0")]
-    NoPermutations,
-}
 
 /// Checks that two paired slices have the same length.
 pub(crate) fn check_same_length(left: &[f64], right: &[f64]) -> Result<(), StatsError> {

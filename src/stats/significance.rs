@@ -11,7 +11,8 @@
 use rand::Rng;
 use serde::Serialize;
 
-use super::{check_same_length, StatsError};
+use super::check_same_length;
+use crate::base::error::StatsError;
 
 /// Number of random sign flips [`randomization_test`] callers use unless told otherwise. With
 /// 10,000 samples the standard error of a p-value near 0.05 is about 0.002. Smucker et al. (2007)

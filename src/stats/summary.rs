@@ -7,9 +7,10 @@
 
 use serde::Serialize;
 
+use super::check_same_length;
 use super::kendall::{tau_ap, tau_b};
 use super::rank::official_ranks;
-use super::{check_same_length, StatsError};
+use crate::base::error::StatsError;
 
 /// Mean, minimum and maximum of a figure across seeds (or trials).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
