@@ -222,6 +222,7 @@ _JUDGE_OPTIONS = (
     "features",
     "learner",
     "iterations",
+    "precision",
     "schedule",
     "candidates",
     "pool_depth",
@@ -309,6 +310,7 @@ def simulate(
     features: Optional[str] = None,
     learner: Optional[str] = None,
     iterations: Optional[int] = None,
+    precision: Optional[str] = None,
     schedule: Optional[str] = None,
     candidates: Optional[str] = None,
     pool_depth: Optional[int] = None,
@@ -326,7 +328,7 @@ def simulate(
     The keywords are the command line's options: ``seeds`` (trials use seeds 1..N),
     ``measures``, ``teams`` (hold out only these), ``keep_qrels``; the judge's ``features``
     (``auto``, ``text``, ``runs``), ``learner`` (``pegasos``, ``logistic``), ``iterations``,
-    ``schedule`` (``bmi``, ``one``), ``candidates`` (``retrieved``, ``corpus``),
+    ``precision`` (``f32``, ``f64``), ``schedule`` (``bmi``, ``one``), ``candidates`` (``retrieved``, ``corpus``),
     ``pool_depth``, ``budget``, ``withhold`` (``none``, ``uniques``), ``unique_depth``,
     ``train_level``; ``threads`` (default all cores; results do not depend on it). An option
     left as ``None`` takes the command line's default (HiCAL's settings, the task's pool depth).
@@ -375,6 +377,7 @@ def judge(
     features: Optional[str] = None,
     learner: Optional[str] = None,
     iterations: Optional[int] = None,
+    precision: Optional[str] = None,
     schedule: Optional[str] = None,
     candidates: Optional[str] = None,
     pool_depth: Optional[int] = None,
