@@ -44,6 +44,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::base::ids::Interner;
 use crate::features::porter::stem_in_place;
@@ -70,6 +73,13 @@ pub const STEM_CACHE_CAPACITY: usize = 1 << 20;
 
 /// The marker in the stem cache for a token whose stem is too short.
 const DROPPED: u32 = u32::MAX;
+
+/// The marker, in a document's cached stem ids, of a token the cache did not hold.
+const UNKNOWN: u32 = u32::MAX - 1;
+
+/// The corpus is read in batches of this many documents: each batch's tokens are looked up in
+/// the stem cache in parallel, then the documents are added in corpus order.
+const BATCH_DOCUMENTS: usize = 4096;
 
 /// Calls `visit` with every token of `text` that is all-alphabetic ASCII and at least two
 /// bytes long, lower-cased into `buffer` (reused, so tokenising allocates nothing).
@@ -118,18 +128,57 @@ pub fn stemmed_terms(text: &str) -> Vec<String> {
 #[derive(Debug, Default)]
 struct StemTable {
     /// Stem to stem id (ids dense from 0 in first-seen order).
-    ids: HashMap<Box<[u8]>, u32>,
+    ids: FxHashMap<Box<[u8]>, u32>,
     /// Lower-cased token to stem id, or [`DROPPED`].
-    token_cache: HashMap<Box<[u8]>, u32>,
+    token_cache: TokenCache,
     /// Scratch space for stemming.
     scratch: Vec<u8>,
+}
+
+/// The token-to-stem cache. Tokens of up to 16 bytes (nearly all) are keys packed into a
+/// `u128` (zero-padded: tokens hold no zero byte, so packing is one-to-one), so that a lookup
+/// touches one table slot rather than a slot and a separately allocated key.
+#[derive(Debug, Default)]
+struct TokenCache {
+    short: FxHashMap<u128, u32>,
+    long: FxHashMap<Box<[u8]>, u32>,
+}
+
+impl TokenCache {
+    const SHORT_BYTES: usize = 16;
+
+    fn pack(token: &[u8]) -> u128 {
+        let mut bytes = [0_u8; Self::SHORT_BYTES];
+        bytes[..token.len()].copy_from_slice(token);
+        u128::from_le_bytes(bytes)
+    }
+
+    fn get(&self, token: &[u8]) -> Option<u32> {
+        if token.len() <= Self::SHORT_BYTES {
+            self.short.get(&Self::pack(token)).copied()
+        } else {
+            self.long.get(token).copied()
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+
+    fn insert(&mut self, token: &[u8], id: u32) {
+        if token.len() <= Self::SHORT_BYTES {
+            self.short.insert(Self::pack(token), id);
+        } else {
+            self.long.insert(token.into(), id);
+        }
+    }
 }
 
 impl StemTable {
     /// The stem id of a lower-cased token, or `None` when its stem is too short; a new stem
     /// gets the next id, and `on_new_stem` is called so per-stem tables can grow.
     fn stem_id(&mut self, token: &[u8], on_new_stem: impl FnOnce()) -> Option<u32> {
-        if let Some(&id) = self.token_cache.get(token) {
+        if let Some(id) = self.token_cache.get(token) {
             return (id != DROPPED).then_some(id);
         }
         self.scratch.clear();
@@ -142,16 +191,67 @@ impl StemTable {
         } else {
             let id = u32::try_from(self.ids.len())
                 .ok()
-                .filter(|&id| id != DROPPED)
-                .expect("fewer than 2^32 - 1 distinct stems");
+                .filter(|&id| id < UNKNOWN)
+                .expect("fewer than 2^32 - 2 distinct stems");
             self.ids.insert(self.scratch.as_slice().into(), id);
             on_new_stem();
             id
         };
         if self.token_cache.len() < STEM_CACHE_CAPACITY {
-            self.token_cache.insert(token.into(), id);
+            self.token_cache.insert(token, id);
         }
         (id != DROPPED).then_some(id)
+    }
+
+    /// The cached stem id (or [`DROPPED`]) of every token of `text`, in text order, with
+    /// [`UNKNOWN`] for tokens the cache does not hold; reads the table only, so documents
+    /// can be looked up in parallel.
+    fn cached_ids(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        for_each_token(text, &mut Vec::new(), |token| {
+            ids.push(self.token_cache.get(token).unwrap_or(UNKNOWN));
+        });
+        ids
+    }
+}
+
+/// Documents read but not yet added: their names and texts in one buffer.
+#[derive(Debug, Default)]
+struct DocumentBatch {
+    text: String,
+    /// Per document: its line number, and the ends of its name and its text in `text`.
+    documents: Vec<(usize, usize, usize)>,
+}
+
+impl DocumentBatch {
+    fn push(&mut self, line_number: usize, name: &str, text: &str) {
+        self.text.push_str(name);
+        let name_end = self.text.len();
+        self.text.push_str(text);
+        self.documents
+            .push((line_number, name_end, self.text.len()));
+    }
+
+    fn len(&self) -> usize {
+        self.documents.len()
+    }
+
+    /// Document `index`'s line number, name and text.
+    fn document(&self, index: usize) -> (usize, &str, &str) {
+        let start = index
+            .checked_sub(1)
+            .map_or(0, |previous| self.documents[previous].2);
+        let (line_number, name_end, end) = self.documents[index];
+        (
+            line_number,
+            &self.text[start..name_end],
+            &self.text[name_end..end],
+        )
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.documents.clear();
     }
 }
 
@@ -256,10 +356,37 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
     /// tab, naming path and line), and a [`ParseError`] naming path and line for a document id
     /// seen twice (detected among kept documents, and among all when names are recorded).
     pub fn add_corpus(&mut self, path: &Path) -> Result<()> {
-        for_each_document(path, |line_number, name, text| {
-            self.add(name, text)
-                .map_err(|refusal| ParseError::new(path, line_number, refusal.kind(name)).into())
-        })
+        let mut batch = DocumentBatch::default();
+        let read = for_each_document(path, |line_number, name, text| {
+            batch.push(line_number, name, text);
+            if batch.len() < BATCH_DOCUMENTS {
+                return Ok(());
+            }
+            let added = self.add_batch(&batch, path);
+            batch.clear();
+            added
+        });
+        // The documents read before a reading error come first in the file, and so does any
+        // error of theirs (after an error of adding, the batch is empty).
+        self.add_batch(&batch, path)?;
+        read
+    }
+
+    /// Adds a batch of documents: their tokens are looked up in the stem cache in parallel,
+    /// then each document is added in corpus order, with what the cache lacked stemmed then,
+    /// so the result is the same as adding them one by one.
+    fn add_batch(&mut self, batch: &DocumentBatch, path: &Path) -> Result<()> {
+        let stems = &self.stems;
+        let cached: Vec<Vec<u32>> = (0..batch.len())
+            .into_par_iter()
+            .map(|index| stems.cached_ids(batch.document(index).2))
+            .collect();
+        for (index, cached) in cached.iter().enumerate() {
+            let (line_number, name, text) = batch.document(index);
+            self.add_looked_up(name, text, cached)
+                .map_err(|refusal| ParseError::new(path, line_number, refusal.kind(name)))?;
+        }
+        Ok(())
     }
 
     /// Adds one document.
@@ -268,11 +395,19 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
     /// [`Error::Invalid`] for a document id seen twice (detected among kept documents, and
     /// among all when names are recorded), or when the corpus exceeds 2^32 - 1 documents.
     pub fn add_document(&mut self, name: &str, text: &str) -> Result<()> {
-        self.add(name, text)
+        let cached = self.stems.cached_ids(text);
+        self.add_looked_up(name, text, &cached)
             .map_err(|refusal| Error::Invalid(refusal.kind(name).to_string()))
     }
 
-    fn add(&mut self, name: &str, text: &str) -> std::result::Result<(), Refusal> {
+    /// Adds one document whose tokens' cached stem ids are `cached` (see
+    /// [`StemTable::cached_ids`]; the cache may have grown since, never shrunk).
+    fn add_looked_up(
+        &mut self,
+        name: &str,
+        text: &str,
+        cached: &[u32],
+    ) -> std::result::Result<(), Refusal> {
         // Every check comes before any change, so a refused document leaves no trace.
         let document_count = self
             .document_count
@@ -300,19 +435,35 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
             token_buffer,
             ..
         } = self;
-        for_each_token(text, token_buffer, |token| {
-            let on_new_stem = || {
-                document_frequencies.push(0);
-                term_counts.push(0);
-            };
-            if let Some(id) = stems.stem_id(token, on_new_stem) {
-                let count = &mut term_counts[id as usize];
-                if *count == 0 {
-                    touched.push(id);
-                }
-                *count += 1;
+        let mut count = |id: u32, term_counts: &mut Vec<u32>| {
+            let count = &mut term_counts[id as usize];
+            if *count == 0 {
+                touched.push(id);
             }
-        });
+            *count += 1;
+        };
+        if cached.contains(&UNKNOWN) {
+            // Stem what the cache lacked, token by token in text order, as a sequential pass.
+            let mut position = 0;
+            for_each_token(text, token_buffer, |token| {
+                let id = match cached[position] {
+                    UNKNOWN => stems.stem_id(token, || {
+                        document_frequencies.push(0);
+                        term_counts.push(0);
+                    }),
+                    DROPPED => None,
+                    id => Some(id),
+                };
+                position += 1;
+                if let Some(id) = id {
+                    count(id, term_counts);
+                }
+            });
+        } else {
+            for &id in cached.iter().filter(|&&id| id != DROPPED) {
+                count(id, term_counts);
+            }
+        }
         for &id in touched.iter() {
             document_frequencies[id as usize] += 1;
             if is_kept {
@@ -767,6 +918,66 @@ mod tests {
         assert_eq!(from_plain.kept_document_count(), 50);
         assert_eq!(from_plain.feature_count(), from_gzip.feature_count());
         assert!(from_plain.documents().eq(from_gzip.documents()));
+    }
+
+    /// Issue 14: a corpus read in parallel batches gives exactly the features of adding its
+    /// documents one by one: same vocabulary, frequencies and vectors, bit for bit.
+    #[test]
+    fn batched_corpus_equals_documents_added_one_by_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let documents = 2 * BATCH_DOCUMENTS + 123;
+        let corpus = synthetic_corpus(documents, 25, 11);
+        let path = write_file(&dir, "corpus.tsv", corpus.as_bytes());
+        let keep = |name: &str| name.ends_with('3');
+        let batched = TextFeatures::from_corpus(&path, keep).unwrap();
+        let mut builder = TextFeatureBuilder::new(keep);
+        for line in corpus.lines() {
+            let (name, text) = line.split_once('\t').unwrap();
+            builder.add_document(name, text).unwrap();
+        }
+        let one_by_one = builder.finish().unwrap();
+        assert_eq!(batched.document_count(), documents);
+        assert_eq!(batched.terms, one_by_one.terms);
+        assert_eq!(
+            batched.document_frequencies,
+            one_by_one.document_frequencies
+        );
+        let bits = |features: &TextFeatures| -> Vec<(String, Vec<(u32, u32)>)> {
+            (features.documents())
+                .map(|(name, vector)| {
+                    let vector = vector.iter().map(|&(f, w)| (f, w.to_bits())).collect();
+                    (name.to_string(), vector)
+                })
+                .collect()
+        };
+        assert_eq!(bits(&batched), bits(&one_by_one));
+    }
+
+    /// The first error in the file is the one reported, whether it is found while reading (a
+    /// line without a tab) or while adding (a duplicate id) a batch read before it.
+    #[test]
+    fn the_first_error_in_the_file_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_file(
+            &dir,
+            "corpus.tsv",
+            b"d1\tcats sleep\nd1\tdogs bark\nno tab here\n",
+        );
+        let error = TextFeatures::from_corpus(&path, keep_all)
+            .unwrap_err()
+            .to_string();
+        let expected = format!("{}:2: expected each document id once", path.display());
+        assert!(error.starts_with(&expected), "{error}");
+        let path = write_file(
+            &dir,
+            "other.tsv",
+            b"d1\tcats sleep\nno tab here\nd1\tdogs\n",
+        );
+        let error = TextFeatures::from_corpus(&path, keep_all)
+            .unwrap_err()
+            .to_string();
+        let expected = format!("{}:2: expected doc_id<TAB>text", path.display());
+        assert!(error.starts_with(&expected), "{error}");
     }
 
     #[test]

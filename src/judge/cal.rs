@@ -19,10 +19,19 @@ use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::{CandidateSource, Collection, TopicData, Vectors};
 use crate::features::runs::{pseudo_positive, run_feature_vector};
 use crate::judge::logistic::{self, fit_logistic};
-use crate::judge::pegasos::{PegasosParams, PegasosValidParams};
+use crate::judge::pegasos::{FitMemory, PegasosParams, PegasosValidParams};
 use crate::judge::schedule::BatchPlanner;
 use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::{Scorer, TrainingSet};
+
+/// The key of the positive seed among a unit's training documents (documents are keyed by id).
+const SEED_KEY: u64 = u64::MAX;
+
+thread_local! {
+    /// What the retrains of the unit this thread is judging keep from one to the next, with
+    /// its arrays sized by the vocabulary allocated once per thread.
+    static FIT_MEMORY: std::cell::RefCell<FitMemory> = std::cell::RefCell::new(FitMemory::new());
+}
 
 /// One judged document of a trace.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -203,34 +212,49 @@ impl<'c> TopicState<'c> {
 
     /// Retrain number `retrain`: trains on the judged documents, the seed and fresh random
     /// negatives, and returns the `list_size` best unavailable-free candidates, best first.
-    fn propose(&self, retrain: usize, list_size: usize) -> Result<Vec<(f32, u32, DocId)>> {
+    fn propose(
+        &self,
+        retrain: usize,
+        list_size: usize,
+        memory: &mut FitMemory,
+    ) -> Result<Vec<(f32, u32, DocId)>> {
         let mut rng = crate::base::seed::iteration_rng(self.settings.seed, &self.topic.id, retrain);
         let mut positives: Vec<&SparseVec> = self.seed.iter().collect();
+        let mut positive_keys: Vec<u64> = self.seed.iter().map(|_| SEED_KEY).collect();
         let mut negatives: Vec<&SparseVec> = Vec::new();
+        let mut negative_keys: Vec<u64> = Vec::new();
         for step in &self.trace {
             let vector = self.candidates.vector(step.doc, &self.empty);
             if is_relevant(step.grade, self.settings.train_level) {
                 positives.push(vector);
+                positive_keys.push(step.doc.into());
             } else {
                 negatives.push(vector);
+                negative_keys.push(step.doc.into());
             }
         }
         let negative_pool = &self.collection.negative_pool;
         for _ in 0..self.settings.random_negatives.min(negative_pool.len()) {
             let doc = negative_pool[rng.random_range(0..negative_pool.len())];
             negatives.push(self.candidates.vector(doc, &self.empty));
+            negative_keys.push(doc.into());
         }
         let training = TrainingSet::new(positives, negatives, self.dimension);
-        let model = self.learner.train(&training, &mut rng)?;
-        let mut scored: Vec<(f32, u32, DocId)> = self
-            .candidates
-            .docs
-            .iter()
+        positive_keys.extend(negative_keys);
+        let model = self
+            .learner
+            .train(&training, &positive_keys, memory, &mut rng)?;
+        let available: Vec<DocId> = (self.candidates.docs.iter())
             .filter(|doc| !self.unavailable.contains(doc))
-            .map(|&doc| {
-                let score = model.score(self.candidates.vector(doc, &self.empty));
-                (score, self.collection.tie_rank[doc as usize], doc)
-            })
+            .copied()
+            .collect();
+        let vectors: Vec<&SparseVec> = (available.iter())
+            .map(|&doc| self.candidates.vector(doc, &self.empty))
+            .collect();
+        let mut scores = vec![0.0_f32; available.len()];
+        model.score_into(&vectors, &mut scores);
+        let mut scored: Vec<(f32, u32, DocId)> = (scores.into_iter().zip(available))
+            .map(|(score, doc)| (score, self.collection.tie_rank[doc as usize], doc))
             .collect();
         select_batch(&mut scored, list_size);
         Ok(scored)
@@ -292,7 +316,11 @@ pub fn judge_topic(
         .iter()
         .any(|step| is_relevant(step.grade, settings.train_level));
     state.seed = seed_vector(collection, topic, excluded_runs, pool_has_relevant);
-    let retrains = run_cal(&mut state, carried, budget, !pool.is_empty())?;
+    let retrains = FIT_MEMORY.with_borrow_mut(|memory| {
+        // The keys name this unit's vectors (with run features, a trial's own).
+        memory.forget();
+        run_cal(&mut state, carried, budget, !pool.is_empty(), memory)
+    })?;
     let mut judgments = judgments;
     judgments.extend(state.trace.iter().map(|step| (step.doc, step.grade)));
     Ok(TopicJudging {
@@ -309,7 +337,13 @@ pub fn judge_topic(
 
 /// The CAL phase: iterations as the schedule makes them due, one judgment at a time from the
 /// latest list, until `carried` plus the trace reaches `budget`. Returns the retrains made.
-fn run_cal(state: &mut TopicState, carried: usize, budget: usize, has_pool: bool) -> Result<usize> {
+fn run_cal(
+    state: &mut TopicState,
+    carried: usize,
+    budget: usize,
+    has_pool: bool,
+    memory: &mut FitMemory,
+) -> Result<usize> {
     let mut planner = BatchPlanner::new(state.settings.schedule);
     if has_pool {
         // Iteration 0 ran on the seed alone, but the pool was recorded before any document of
@@ -322,7 +356,7 @@ fn run_cal(state: &mut TopicState, carried: usize, budget: usize, has_pool: bool
         if planner.is_due(state.trace.len()) {
             let list_size = planner.start_iteration();
             retrains += 1;
-            list = state.propose(retrains, list_size)?.into_iter();
+            list = state.propose(retrains, list_size, memory)?.into_iter();
         }
         let Some((score, _, doc)) = list.next() else {
             break; // no unjudged candidate is left
@@ -393,9 +427,17 @@ impl Learner {
         })
     }
 
-    fn train(&self, training: &TrainingSet, rng: &mut impl Rng) -> Result<Box<dyn Scorer>> {
+    /// Trains on `training`, whose documents `keys` names, with what `memory` kept from the
+    /// unit's last fit.
+    fn train(
+        &self,
+        training: &TrainingSet,
+        keys: &[u64],
+        memory: &mut FitMemory,
+        rng: &mut impl Rng,
+    ) -> Result<Box<dyn Scorer>> {
         Ok(match self {
-            Self::Pegasos(params) => Box::new(params.fit(training, rng)?),
+            Self::Pegasos(params) => Box::new(params.fit_reusing(training, keys, memory, rng)?.0),
             Self::Logistic => Box::new(fit_logistic(
                 training,
                 logistic::DEFAULT_ALPHA,

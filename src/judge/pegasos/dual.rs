@@ -12,6 +12,7 @@
 use rand::Rng;
 
 use super::kernels::{row_kernel, GramEntry};
+use super::memory::FitMemory;
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
 use super::{FitReport, PegasosValidParams, Precision, Solver, SCALE_FOLD_THRESHOLD};
 use crate::base::sparse::SparseVec;
@@ -46,43 +47,6 @@ fn flat_mut<T>(blocks: &mut [Block<T>]) -> &mut [T] {
     unsafe { std::slice::from_raw_parts_mut(blocks.as_mut_ptr().cast::<T>(), blocks.len() * LANES) }
 }
 
-/// The training documents' entries grouped by feature (a counting sort): the postings of
-/// feature `f` are `postings[starts[f]..starts[f + 1]]`, as (document position, value).
-struct InvertedIndex {
-    starts: Vec<u32>,
-    postings: Vec<(u32, f32)>,
-}
-
-impl InvertedIndex {
-    fn new(documents: &[&SparseVec], dimension: usize) -> Self {
-        let mut starts = vec![0_u32; dimension + 1];
-        for document in documents {
-            for &(feature, _) in document.as_pairs() {
-                starts[feature as usize + 1] += 1;
-            }
-        }
-        for feature in 0..dimension {
-            starts[feature + 1] += starts[feature];
-        }
-        let mut postings = vec![(0_u32, 0.0_f32); starts[dimension] as usize];
-        let mut next = starts.clone();
-        for (pos, document) in documents.iter().enumerate() {
-            for &(feature, value) in document.as_pairs() {
-                let slot = &mut next[feature as usize];
-                postings[*slot as usize] = (pos as u32, value);
-                *slot += 1;
-            }
-        }
-        Self { starts, postings }
-    }
-
-    #[inline]
-    fn postings(&self, feature: u32) -> &[(u32, f32)] {
-        let feature = feature as usize;
-        &self.postings[self.starts[feature] as usize..self.starts[feature + 1] as usize]
-    }
-}
-
 /// The symmetric matrix of pairwise dot products of the training documents (positives first),
 /// row-major, each row padded with zeros to whole [`Block`]s; and, in `f64` whatever the
 /// precision of the rows, `||a − b||²` for every pair of a positive `a` and a negative `b`.
@@ -99,26 +63,10 @@ struct Gram<T> {
 }
 
 impl<T: GramEntry> Gram<T> {
-    /// Computes every pairwise dot product in `f64` from an inverted index, then rounds it to
-    /// `T`: each row is the sum, over its document's features in increasing order, of the
-    /// products with every document holding that feature. The cost is the sum over features of
-    /// the squared number of documents holding it, at most `documents² · nnz` and far less for
-    /// sparse text, with no branchy sparse merges, and each row is summed while it sits in L1.
-    /// Entry `(i, j)` adds the same products in the same order as entry `(j, i)`, so the matrix
-    /// is exactly symmetric.
-    fn new(documents: &[&SparseVec], positive_count: usize, dimension: usize) -> Self {
-        let size = documents.len();
+    /// The Gram matrix of `size` documents from their dot products (`size × size`, row-major,
+    /// in `f64`; see [`FitMemory::dot_products`]), each entry rounded to `T`.
+    fn from_dots(dots: &[f64], size: usize, positive_count: usize) -> Self {
         let row_blocks = size.div_ceil(LANES);
-        let index = InvertedIndex::new(documents, dimension);
-        // The diagonal, summed as the rows sum it: each feature's square, in feature order.
-        let diagonal: Vec<f64> = documents
-            .iter()
-            .map(|document| {
-                (document.as_pairs().iter()).fold(0.0, |sum, &(_, value)| {
-                    sum + f64::from(value) * f64::from(value)
-                })
-            })
-            .collect();
         let negative_count = size - positive_count;
         let mut gram = Self {
             row_blocks,
@@ -127,24 +75,17 @@ impl<T: GramEntry> Gram<T> {
             negative_count,
             pair_squared_norms: Vec::with_capacity(positive_count * negative_count),
         };
-        let mut sums = vec![0.0_f64; size];
-        for (row, document) in documents.iter().enumerate() {
-            sums.fill(0.0);
-            for &(feature, value) in document.as_pairs() {
-                for &(column, column_value) in index.postings(feature) {
-                    sums[column as usize] += f64::from(value) * f64::from(column_value);
-                }
-            }
+        let diagonal = |document: usize| dots[document * size + document];
+        for (row, sums) in dots.chunks_exact(size).enumerate() {
             let row_values = flat_mut(&mut gram.blocks[row * row_blocks..][..row_blocks]);
-            for (entry, &sum) in row_values.iter_mut().zip(&sums) {
+            for (entry, &sum) in row_values.iter_mut().zip(sums) {
                 *entry = T::from_f64(sum);
             }
             if row < positive_count {
-                let negatives = sums[positive_count..]
-                    .iter()
-                    .zip(&diagonal[positive_count..]);
-                gram.pair_squared_norms
-                    .extend(negatives.map(|(&ab, &bb)| diagonal[row] + bb - 2.0 * ab));
+                let negatives = (positive_count..size).map(|negative| (sums[negative], negative));
+                gram.pair_squared_norms.extend(
+                    negatives.map(|(ab, negative)| diagonal(row) + diagonal(negative) - 2.0 * ab),
+                );
             }
         }
         gram
@@ -198,16 +139,24 @@ impl DualWeights {
         self.folds += 1;
     }
 
-    /// The primal weights `Σ_j scale * coefficients[j] x_j`, summed in `f64` in document order.
-    fn into_weights(self, documents: &[&SparseVec], dimension: usize) -> Vec<f32> {
-        let mut weights = vec![0.0_f64; dimension];
+    /// The primal weights `Σ_j scale * coefficients[j] x_j`, summed in `f64` in document order
+    /// into `weight_sums` (all zero, at least `dimension` long; left all zero).
+    fn into_weights(
+        self,
+        documents: &[&SparseVec],
+        dimension: usize,
+        weight_sums: &mut [f64],
+    ) -> Vec<f32> {
         for (document, &coefficient) in documents.iter().zip(&self.coefficients) {
             let coefficient = self.scale * coefficient;
             for &(feature, value) in document.as_pairs() {
-                weights[feature as usize] += coefficient * f64::from(value);
+                weight_sums[feature as usize] += coefficient * f64::from(value);
             }
         }
-        weights.into_iter().map(|w| w as f32).collect()
+        weight_sums[..dimension]
+            .iter_mut()
+            .map(|sum| std::mem::take(sum) as f32)
+            .collect()
     }
 }
 
@@ -215,17 +164,21 @@ impl DualWeights {
 pub(super) fn fit_dual(
     params: &PegasosValidParams,
     training: &TrainingSet,
+    keys: Option<&[u64]>,
+    memory: &mut FitMemory,
     rng: &mut impl Rng,
 ) -> (Vec<f32>, FitReport) {
     match params.precision {
-        Precision::F32 => fit_dual_with::<f32>(params, training, rng),
-        Precision::F64 => fit_dual_with::<f64>(params, training, rng),
+        Precision::F32 => fit_dual_with::<f32>(params, training, keys, memory, rng),
+        Precision::F64 => fit_dual_with::<f64>(params, training, keys, memory, rng),
     }
 }
 
 fn fit_dual_with<T: GramEntry>(
     params: &PegasosValidParams,
     training: &TrainingSet,
+    keys: Option<&[u64]>,
+    memory: &mut FitMemory,
     rng: &mut impl Rng,
 ) -> (Vec<f32>, FitReport) {
     let lambda = params.lambda;
@@ -237,7 +190,8 @@ fn fit_dual_with<T: GramEntry>(
         .copied()
         .collect();
     let (positive_count, negative_count) = (training.positives.len(), training.negatives.len());
-    let gram = Gram::<T>::new(&documents, positive_count, training.dimension);
+    let dots = memory.dot_products(&documents, keys, training.dimension);
+    let gram = Gram::<T>::from_dots(dots, documents.len(), positive_count);
     let mut w = DualWeights::zeros(documents.len(), gram.row_blocks);
     let mut projections = 0;
     let kernel = row_kernel::<T>();
@@ -281,5 +235,7 @@ fn fit_dual_with<T: GramEntry>(
         projections,
         scale_folds: w.folds,
     };
-    (w.into_weights(&documents, training.dimension), report)
+    memory.reserve_dimension(training.dimension);
+    let weights = w.into_weights(&documents, training.dimension, &mut memory.weight_sums);
+    (weights, report)
 }

@@ -32,7 +32,10 @@
 
 mod dual;
 mod kernels;
+mod memory;
 mod primal;
+
+pub use memory::FitMemory;
 
 use crate::base::choice::choice_enum;
 use rand::Rng;
@@ -213,6 +216,37 @@ impl PegasosValidParams {
         training: &TrainingSet,
         rng: &mut impl Rng,
     ) -> Result<(LinearModel, FitReport)> {
+        self.fit_inner(training, None, &mut FitMemory::new(), rng)
+    }
+
+    /// [`fit`](Self::fit) for one of a sequence of overlapping training sets (the retrains of one
+    /// judging unit): `keys` names each document of `training` (positives, then negatives), equal
+    /// keys for equal vectors within the sequence, and `memory` keeps what one fit can give the
+    /// next (the dot products of documents that stay). The model is bit-identical to `fit`'s.
+    ///
+    /// # Errors
+    /// As [`fit`](Self::fit).
+    ///
+    /// # Panics
+    /// When `keys` does not have one key per document.
+    pub fn fit_reusing(
+        &self,
+        training: &TrainingSet,
+        keys: &[u64],
+        memory: &mut FitMemory,
+        rng: &mut impl Rng,
+    ) -> Result<(LinearModel, FitReport)> {
+        assert_eq!(keys.len(), training.len(), "one key per training document");
+        self.fit_inner(training, Some(keys), memory, rng)
+    }
+
+    fn fit_inner(
+        &self,
+        training: &TrainingSet,
+        keys: Option<&[u64]>,
+        memory: &mut FitMemory,
+        rng: &mut impl Rng,
+    ) -> Result<(LinearModel, FitReport)> {
         training.check()?;
         let solver = match self.solver {
             Solver::Auto if training.len() <= DUAL_MAX_DOCUMENTS => Solver::Dual,
@@ -220,7 +254,7 @@ impl PegasosValidParams {
             chosen => chosen,
         };
         let (weights, report) = match solver {
-            Solver::Dual => dual::fit_dual(self, training, rng),
+            Solver::Dual => dual::fit_dual(self, training, keys, memory, rng),
             _ => primal::fit_primal(self, training, rng),
         };
         Ok((LinearModel { weights }, report))
@@ -297,6 +331,21 @@ impl Scorer for LinearModel {
     #[inline]
     fn score(&self, document: &SparseVec) -> f32 {
         document.dot_dense(&self.weights)
+    }
+
+    /// Four documents at a time ([`SparseVec::dot_dense_four`]), each score bit-identical to
+    /// [`score`](Self::score)'s.
+    fn score_into(&self, documents: &[&SparseVec], out: &mut [f32]) {
+        super::check_score_slots(documents, out);
+        let mut groups = documents.chunks_exact(4);
+        let mut slots = out.chunks_exact_mut(4);
+        for (group, slots) in (&mut groups).zip(&mut slots) {
+            let group = [group[0], group[1], group[2], group[3]];
+            slots.copy_from_slice(&SparseVec::dot_dense_four(group, &self.weights));
+        }
+        for (slot, document) in slots.into_remainder().iter_mut().zip(groups.remainder()) {
+            *slot = self.score(document);
+        }
     }
 }
 

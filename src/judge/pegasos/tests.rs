@@ -102,7 +102,7 @@ fn assert_same_top(
         .map(|c| c.dot_dense_f64(reference))
         .collect();
     let mut fast_scores = vec![0.0_f32; candidates.len()];
-    fast.score_into(candidates, &mut fast_scores);
+    fast.score_into(&candidates.iter().collect::<Vec<_>>(), &mut fast_scores);
     let fast_scores: Vec<f64> = fast_scores.iter().map(|&s| f64::from(s)).collect();
     let (expected, actual) = (top(&reference_scores, count), top(&fast_scores, count));
     for (&e, &a) in expected.iter().zip(&actual) {
@@ -281,15 +281,44 @@ fn score_into_matches_score() {
         SparseVec::empty(),
     ];
     let mut out = [f32::NAN; 3];
-    model.score_into(&documents, &mut out);
+    model.score_into(&documents.iter().collect::<Vec<_>>(), &mut out);
     assert_eq!(out, [2.0, -2.0, 0.0]);
 }
 
+proptest! {
+    /// Scoring four documents at a time gives each document's own score, bit for bit, whatever
+    /// the lengths (features beyond the weights count as zero).
+    #[test]
+    fn score_into_is_bit_identical_to_score(
+        lengths in prop::collection::vec(0_usize..40, 0..23),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let dimension = 50;
+        let weights: Vec<f32> = (0..dimension).map(|_| rng.random_range(-1.0..1.0)).collect();
+        let model = LinearModel::new(weights);
+        let documents: Vec<SparseVec> = lengths
+            .iter()
+            .map(|&length| {
+                let pairs = (0..length)
+                    .map(|_| (rng.random_range(0..dimension as u32 + 10), rng.random_range(-3.0..3.0)))
+                    .collect();
+                SparseVec::from_pairs(pairs).expect("finite values")
+            })
+            .collect();
+        let mut out = vec![f32::NAN; documents.len()];
+        model.score_into(&documents.iter().collect::<Vec<_>>(), &mut out);
+        for (document, score) in documents.iter().zip(&out) {
+            prop_assert_eq!(model.score(document).to_bits(), score.to_bits());
+        }
+    }
+}
+
 #[test]
-#[should_panic(expected = "more documents than output slots")]
+#[should_panic(expected = "one output slot per document")]
 fn score_into_panics_on_length_mismatch() {
     let documents = [SparseVec::empty(), SparseVec::empty()];
-    LinearModel::default().score_into(&documents, &mut [0.0_f32; 1]);
+    LinearModel::default().score_into(&documents.iter().collect::<Vec<_>>(), &mut [0.0_f32; 1]);
 }
 
 #[test]
@@ -356,7 +385,8 @@ fn distance(weights: &[f32], reference: &[f64], candidates: &[SparseVec]) -> Dis
         .map(|c| c.dot_dense_f64(reference))
         .collect();
     let mut scores = vec![0.0_f32; candidates.len()];
-    LinearModel::new(weights.to_vec()).score_into(candidates, &mut scores);
+    LinearModel::new(weights.to_vec())
+        .score_into(&candidates.iter().collect::<Vec<_>>(), &mut scores);
     let scores: Vec<f64> = scores.iter().map(|&s| f64::from(s)).collect();
     let (expected, actual) = (top(&reference_scores, 100), top(&scores, 100));
     Distance {
@@ -508,4 +538,61 @@ fn issue_14_f32_gram_is_as_close_as_hical_on_small_overlapping_sets() {
          f32 Gram {fast_median:.3e}, HiCAL port {hical_median:.3e}"
     );
     assert!(fast_worst <= 1.5 * hical_worst && fast_median <= 1.5 * hical_median);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    /// Issue 14's reuse between retrains: a unit's fits, each over the documents judged so far
+    /// plus fresh random negatives (drawn with repeats, some already judged), give bit-identical
+    /// models whether dot products are remembered or not, in both precisions, and after a
+    /// `forget` (the next unit, whose keys name other vectors) as well.
+    #[test]
+    fn fits_reusing_memory_equal_fresh_fits(
+        document_count in 4_usize..40,
+        nnz in 1_usize..20,
+        retrains in 1_usize..6,
+        seed in any::<u64>(),
+    ) {
+        let dimension = 96;
+        let mut data_rng = ChaCha8Rng::seed_from_u64(seed);
+        let positives = random_documents(document_count, nnz, dimension, true, &mut data_rng);
+        let negatives = random_documents(document_count, nnz, dimension, false, &mut data_rng);
+        let mut memory = FitMemory::new();
+        for precision in [Precision::F32, Precision::F64] {
+            let params = PegasosParams::new()
+                .iterations(500)
+                .precision(precision)
+                .check()
+                .expect("valid params");
+            for unit in 0..2 {
+                memory.forget();
+                for retrain in 1..=retrains {
+                    // Judged so far: the first `judged` of each class; keys: positives 0.., negatives 1000...
+                    let judged = (retrain * document_count / retrains).max(1);
+                    let mut keys: Vec<u64> = (0..judged as u64).collect();
+                    let mut negative_keys: Vec<u64> = (1000..1000 + judged as u64 / 2 + 1).collect();
+                    for _ in 0..3 {
+                        negative_keys.push(1000 + data_rng.random_range(0..document_count as u64));
+                    }
+                    // The second unit's keys name other vectors than the first's.
+                    let document = |position: usize| if unit == 0 { position } else { document_count - 1 - position };
+                    let training = TrainingSet::new(
+                        keys.iter().map(|&key| &positives[document(key as usize)]).collect(),
+                        negative_keys.iter().map(|&key| &negatives[document(key as usize - 1000)]).collect(),
+                        dimension,
+                    );
+                    keys.extend(negative_keys);
+                    let rng_seed = seed ^ (unit * 100 + retrain) as u64;
+                    let (fresh, _) = params
+                        .fit_with_report(&training, &mut ChaCha8Rng::seed_from_u64(rng_seed))
+                        .expect("valid training set");
+                    let (reused, _) = params
+                        .fit_reusing(&training, &keys, &mut memory, &mut ChaCha8Rng::seed_from_u64(rng_seed))
+                        .expect("valid training set");
+                    let bits = |model: &LinearModel| model.weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
+                    prop_assert_eq!(bits(&fresh), bits(&reused), "{:?}, unit {}, retrain {}", precision, unit, retrain);
+                }
+            }
+        }
+    }
 }
