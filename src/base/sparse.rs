@@ -167,30 +167,6 @@ impl SparseVec {
         sum
     }
 
-    /// [`dot_dense`](Self::dot_dense) of four vectors at once, each sum bit-identical to its
-    /// own: the four sums are independent chains of additions, stepped together so that the
-    /// processor overlaps their latencies instead of waiting on one.
-    pub fn dot_dense_four(vectors: [&SparseVec; 4], dense: &[f32]) -> [f32; 4] {
-        let common = vectors.iter().map(|v| v.entries.len()).min().unwrap_or(0);
-        let mut sums = [0.0_f32; 4];
-        for position in 0..common {
-            for (sum, vector) in sums.iter_mut().zip(&vectors) {
-                let (feature, value) = vector.entries[position];
-                if let Some(weight) = dense.get(feature as usize) {
-                    *sum += weight * value;
-                }
-            }
-        }
-        for (sum, vector) in sums.iter_mut().zip(&vectors) {
-            for &(feature, value) in &vector.entries[common..] {
-                if let Some(weight) = dense.get(feature as usize) {
-                    *sum += weight * value;
-                }
-            }
-        }
-        sums
-    }
-
     /// The dot product with a dense `f64` vector, accumulated in `f64`. Features at or beyond
     /// `dense.len()` count as zero there.
     #[inline]

@@ -147,19 +147,13 @@ pub trait Scorer {
     /// # Panics
     /// When `documents` and `out` differ in length.
     fn score_into(&self, documents: &[&SparseVec], out: &mut [f32]) {
-        check_score_slots(documents, out);
+        assert_eq!(
+            documents.len(),
+            out.len(),
+            "score_into: one output slot per document"
+        );
         for (slot, document) in out.iter_mut().zip(documents) {
             *slot = self.score(document);
         }
     }
-}
-
-/// Asserts one output slot per document (see [`Scorer::score_into`]).
-#[inline]
-pub(crate) fn check_score_slots(documents: &[&SparseVec], out: &[f32]) {
-    assert_eq!(
-        documents.len(),
-        out.len(),
-        "score_into: one output slot per document"
-    );
 }

@@ -6,10 +6,12 @@
 //! rows take half the memory traffic, which sets the speed of the step loop, and the iterates
 //! stay as close to the exact ones as HiCAL's own `f32` arithmetic is (the tests measure both).
 //!
+//! (Drawing the next pair one step ahead and updating its two scores in registers, so that the
+//! step's scalar chain does not wait for the row pass, was tried and measured slower here.)
 
 use rand::Rng;
 
-use super::kernels::{row_kernel, updated_score, GramEntry};
+use super::kernels::{row_kernel, GramEntry};
 use super::memory::FitMemory;
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
 use super::{FitReport, PegasosValidParams, Precision, Solver, SCALE_FOLD_THRESHOLD};
@@ -158,40 +160,6 @@ impl DualWeights {
     }
 }
 
-/// The pair of the coming step with its score difference and coefficient, computed before this
-/// step's row pass rather than after it: the coefficient's `exp`, a long chain of dependent
-/// operations, then overlaps the row pass instead of waiting for it. Its two scores are computed
-/// by the row pass's own lane arithmetic ([`updated_score`]) and fold, so the iterates are
-/// bit-identical to computing the step after the pass.
-#[derive(Debug, Clone, Copy)]
-struct Lookahead {
-    pair: (usize, usize),
-    score_difference: f64,
-    coefficient: f64,
-}
-
-impl Lookahead {
-    /// Step 1, where every score is zero (so is their difference, `0.0 − 0.0`).
-    fn first(pair: (usize, usize), lambda: f64, scale: f64) -> Self {
-        Self::new(pair, 0.0, 1, lambda, scale)
-    }
-
-    /// Step `step` on `pair`, with the scale `w` will have when it starts.
-    fn new(
-        pair: (usize, usize),
-        score_difference: f64,
-        step: usize,
-        lambda: f64,
-        scale: f64,
-    ) -> Self {
-        Self {
-            pair,
-            score_difference,
-            coefficient: learning_rate(lambda, step) * pair_loss(scale * score_difference),
-        }
-    }
-}
-
 /// The dual solver, with Gram entries of the requested precision.
 pub(super) fn fit_dual(
     params: &PegasosValidParams,
@@ -231,16 +199,14 @@ fn fit_dual_with<T: GramEntry>(
         let (positive, negative) = draw_pair(positive_count, negative_count, rng);
         (positive, positive_count + negative)
     };
-    // The coming step: its pair, their score difference (scores start at zero) and its
-    // coefficient, computed one step ahead (see `Lookahead`).
-    let mut coming = Lookahead::first(draw(rng), lambda, w.scale);
+    // The pair of the coming step and its scores (all zero at the start).
     for step in 1..=params.iterations {
-        let Lookahead {
-            pair: (a, b),
-            score_difference,
-            coefficient,
-        } = coming;
+        let (a, b) = draw(rng);
         let learning_rate = learning_rate(lambda, step);
+        let scores = flat_mut(&mut w.score_blocks);
+        let score_difference = scores[a] - scores[b];
+        let coefficient = learning_rate * pair_loss(w.scale * score_difference);
+
         let shrink = shrink_factor(learning_rate, lambda);
         w.scale *= shrink;
         w.squared_norm *= shrink * shrink;
@@ -252,30 +218,14 @@ fn fit_dual_with<T: GramEntry>(
         w.coefficients[a] += unscaled_step;
         w.coefficients[b] -= unscaled_step;
 
+        kernel(scores, gram.row(a), gram.row(b), unscaled_step);
+
         if let Some(factor) = projection_factor(lambda, w.squared_norm) {
             w.scale *= factor;
             w.squared_norm *= factor * factor;
             projections += 1;
         }
-        let folds = w.scale < SCALE_FOLD_THRESHOLD;
-        let (row_a, row_b) = (gram.row(a), gram.row(b));
-        let scores = flat_mut(&mut w.score_blocks);
-        if step < params.iterations {
-            let pair = draw(rng);
-            // The coming pair's scores as this step's row pass and fold will leave them.
-            let score = |doc: usize| {
-                let score = updated_score(scores[doc], row_a[doc], row_b[doc], unscaled_step);
-                if folds {
-                    score * w.scale
-                } else {
-                    score
-                }
-            };
-            let scale = if folds { 1.0 } else { w.scale };
-            coming = Lookahead::new(pair, score(pair.0) - score(pair.1), step + 1, lambda, scale);
-        }
-        kernel(scores, row_a, row_b, unscaled_step);
-        if folds {
+        if w.scale < SCALE_FOLD_THRESHOLD {
             w.fold_scale();
         }
     }

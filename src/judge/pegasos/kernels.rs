@@ -41,7 +41,7 @@ impl GramEntry for f64 {
 /// Scores are `f64`: they accumulate updates of both signs, and in `f32` their rounding moved
 /// the iterates by up to ~2e-5 (relative) on small problems.
 #[inline(always)]
-pub(super) fn updated_score<T: GramEntry>(score: f64, a: T, b: T, step: f64) -> f64 {
+fn updated_score<T: GramEntry>(score: f64, a: T, b: T, step: f64) -> f64 {
     score + step * (a.widen() - b.widen())
 }
 

@@ -140,12 +140,20 @@ impl FitMemory {
                     sums[new as usize] += f64::from(value) * f64::from(new_value);
                 }
             }
+            let values = &mut dots[row * size..][..size];
             for (&column, &sum) in new_documents.iter().zip(&sums) {
-                dots[row * size + column] = sum;
-                dots[column * size + row] = sum;
+                values[column] = sum;
             }
         }
         index.clear(&mut self.spans, &mut self.has_postings);
+        // A new document's row: its column, by symmetry (complete already when all are new).
+        if new_documents.len() < size {
+            for &new in new_documents {
+                for other in 0..size {
+                    dots[new * size + other] = dots[other * size + new];
+                }
+            }
+        }
     }
 }
 

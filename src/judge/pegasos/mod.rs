@@ -332,21 +332,6 @@ impl Scorer for LinearModel {
     fn score(&self, document: &SparseVec) -> f32 {
         document.dot_dense(&self.weights)
     }
-
-    /// Four documents at a time ([`SparseVec::dot_dense_four`]), each score bit-identical to
-    /// [`score`](Self::score)'s.
-    fn score_into(&self, documents: &[&SparseVec], out: &mut [f32]) {
-        super::check_score_slots(documents, out);
-        let mut groups = documents.chunks_exact(4);
-        let mut slots = out.chunks_exact_mut(4);
-        for (group, slots) in (&mut groups).zip(&mut slots) {
-            let group = [group[0], group[1], group[2], group[3]];
-            slots.copy_from_slice(&SparseVec::dot_dense_four(group, &self.weights));
-        }
-        for (slot, document) in slots.into_remainder().iter_mut().zip(groups.remainder()) {
-            *slot = self.score(document);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -286,8 +286,8 @@ fn score_into_matches_score() {
 }
 
 proptest! {
-    /// Scoring four documents at a time gives each document's own score, bit for bit, whatever
-    /// the lengths (features beyond the weights count as zero).
+    /// Scoring a batch gives each document's own score, bit for bit, whatever the lengths
+    /// (features beyond the weights count as zero).
     #[test]
     fn score_into_is_bit_identical_to_score(
         lengths in prop::collection::vec(0_usize..40, 0..23),
