@@ -120,12 +120,11 @@ fn score(c: &mut Criterion) {
     let candidates: Vec<SparseVec> = (0..20_000)
         .map(|pos| document(pos % 10 == 0, &mut rng))
         .collect();
-    let candidate_refs: Vec<&SparseVec> = candidates.iter().collect();
     let mut scores = vec![0.0_f32; candidates.len()];
     let mut group = c.benchmark_group("score");
     group.throughput(Throughput::Elements(candidates.len() as u64));
     group.bench_function("20000", |b| {
-        b.iter(|| model.score_into(&candidate_refs, &mut scores))
+        b.iter(|| model.score_into(&candidates, &mut scores))
     });
     group.finish();
 }

@@ -240,21 +240,18 @@ impl<'c> TopicState<'c> {
             negative_keys.push(doc.into());
         }
         let training = TrainingSet::new(positives, negatives, self.dimension);
-        positive_keys.extend(negative_keys);
-        let model = self
-            .learner
-            .train(&training, &positive_keys, memory, &mut rng)?;
-        let available: Vec<DocId> = (self.candidates.docs.iter())
+        let mut keys = positive_keys;
+        keys.extend(negative_keys);
+        let model = self.learner.train(&training, &keys, memory, &mut rng)?;
+        let mut scored: Vec<(f32, u32, DocId)> = self
+            .candidates
+            .docs
+            .iter()
             .filter(|doc| !self.unavailable.contains(doc))
-            .copied()
-            .collect();
-        let vectors: Vec<&SparseVec> = (available.iter())
-            .map(|&doc| self.candidates.vector(doc, &self.empty))
-            .collect();
-        let mut scores = vec![0.0_f32; available.len()];
-        model.score_into(&vectors, &mut scores);
-        let mut scored: Vec<(f32, u32, DocId)> = (scores.into_iter().zip(available))
-            .map(|(score, doc)| (score, self.collection.tie_rank[doc as usize], doc))
+            .map(|&doc| {
+                let score = model.score(self.candidates.vector(doc, &self.empty));
+                (score, self.collection.tie_rank[doc as usize], doc)
+            })
             .collect();
         select_batch(&mut scored, list_size);
         Ok(scored)

@@ -141,19 +141,25 @@ pub trait Scorer {
     /// The score of one document.
     fn score(&self, document: &SparseVec) -> f32;
 
-    /// Scores every document of `documents` into the matching slot of `out`, without allocating;
-    /// each score equals [`score`](Self::score)'s.
+    /// Scores every document of `documents` into the matching slot of `out`, without allocating.
     ///
     /// # Panics
-    /// When `documents` and `out` differ in length.
-    fn score_into(&self, documents: &[&SparseVec], out: &mut [f32]) {
-        assert_eq!(
-            documents.len(),
-            out.len(),
-            "score_into: one output slot per document"
-        );
-        for (slot, document) in out.iter_mut().zip(documents) {
+    /// When `documents` does not yield exactly `out.len()` documents.
+    fn score_into<'d, I>(&self, documents: I, out: &mut [f32])
+    where
+        Self: Sized,
+        I: IntoIterator<Item = &'d SparseVec>,
+    {
+        let mut documents = documents.into_iter();
+        for slot in out.iter_mut() {
+            let document = documents
+                .next()
+                .expect("score_into: fewer documents than output slots");
             *slot = self.score(document);
         }
+        assert!(
+            documents.next().is_none(),
+            "score_into: more documents than output slots"
+        );
     }
 }

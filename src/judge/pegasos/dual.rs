@@ -139,21 +139,16 @@ impl DualWeights {
         self.folds += 1;
     }
 
-    /// The primal weights `Σ_j scale * coefficients[j] x_j`, summed in `f64` in document order
-    /// into `weight_sums` (all zero, at least `dimension` long; left all zero).
-    fn into_weights(
-        self,
-        documents: &[&SparseVec],
-        dimension: usize,
-        weight_sums: &mut [f64],
-    ) -> Vec<f32> {
+    /// The primal weights `Σ_j scale * coefficients[j] x_j`, one per feature, summed in `f64`
+    /// in document order into `weight_sums` (all zero, one per feature; left all zero).
+    fn into_weights(self, documents: &[&SparseVec], weight_sums: &mut [f64]) -> Vec<f32> {
         for (document, &coefficient) in documents.iter().zip(&self.coefficients) {
             let coefficient = self.scale * coefficient;
             for &(feature, value) in document.as_pairs() {
                 weight_sums[feature as usize] += coefficient * f64::from(value);
             }
         }
-        weight_sums[..dimension]
+        weight_sums
             .iter_mut()
             .map(|sum| std::mem::take(sum) as f32)
             .collect()
@@ -235,7 +230,6 @@ fn fit_dual_with<T: GramEntry>(
         projections,
         scale_folds: w.folds,
     };
-    memory.reserve_dimension(training.dimension);
-    let weights = w.into_weights(&documents, training.dimension, &mut memory.weight_sums);
+    let weights = w.into_weights(&documents, memory.weight_sums(training.dimension));
     (weights, report)
 }

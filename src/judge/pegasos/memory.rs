@@ -32,7 +32,7 @@ pub struct FitMemory {
     /// It fits in L1 where `spans` does not, and most features of a document are in no new one.
     has_postings: Vec<u64>,
     /// Per feature, an accumulator of the primal weights; zero outside a computation.
-    pub(super) weight_sums: Vec<f64>,
+    weight_sums: Vec<f64>,
 }
 
 impl FitMemory {
@@ -47,8 +47,15 @@ impl FitMemory {
         self.keys.clear();
     }
 
+    /// The accumulator of the primal weights, `dimension` long and all zero (the caller leaves
+    /// it all zero).
+    pub(super) fn weight_sums(&mut self, dimension: usize) -> &mut [f64] {
+        self.reserve_dimension(dimension);
+        &mut self.weight_sums[..dimension]
+    }
+
     /// Grows the arrays sized by the dimension to `dimension`.
-    pub(super) fn reserve_dimension(&mut self, dimension: usize) {
+    fn reserve_dimension(&mut self, dimension: usize) {
         if self.spans.len() < dimension {
             self.spans.resize(dimension, (0, 0));
             self.has_postings.resize(dimension.div_ceil(64), 0);
@@ -67,15 +74,11 @@ impl FitMemory {
         dimension: usize,
     ) -> &[f64] {
         let size = documents.len();
-        let previous_positions = self.previous_positions(keys, size);
+        let (staying, new_documents) = self.match_previous(keys, size);
         let mut dots = std::mem::take(&mut self.next_dots);
         dots.clear();
         dots.resize(size * size, 0.0);
         let old_size = self.keys.len();
-        // (position, position in the last training set) of the documents that stay.
-        let staying: Vec<(usize, usize)> = (previous_positions.iter().enumerate())
-            .filter_map(|(position, old)| old.map(|old| (position, old)))
-            .collect();
         for &(row, old_row) in &staying {
             let old_values = &self.dots[old_row * old_size..][..old_size];
             let values = &mut dots[row * size..][..size];
@@ -83,9 +86,6 @@ impl FitMemory {
                 values[column] = old_values[old_column];
             }
         }
-        let new_documents: Vec<usize> = (0..size)
-            .filter(|&position| previous_positions[position].is_none())
-            .collect();
         self.add_new_documents(documents, &new_documents, &mut dots, dimension);
         self.keys.clear();
         self.keys.extend_from_slice(keys.unwrap_or_default());
@@ -93,20 +93,29 @@ impl FitMemory {
         &self.dots
     }
 
-    /// For each position of the coming training set, the position of the same key in the last
-    /// one, if it was there.
-    fn previous_positions(&self, keys: Option<&[u64]>, size: usize) -> Vec<Option<usize>> {
+    /// The documents of the coming training set (of `size`) that were in the last one, as
+    /// (position, position in the last), and the positions of the others, the new ones.
+    fn match_previous(
+        &self,
+        keys: Option<&[u64]>,
+        size: usize,
+    ) -> (Vec<(usize, usize)>, Vec<usize>) {
         let Some(keys) = keys else {
-            return vec![None; size];
+            return (Vec::new(), (0..size).collect());
         };
         let mut position_of: FxHashMap<u64, usize> = FxHashMap::default();
         position_of.reserve(self.keys.len());
         for (position, &key) in self.keys.iter().enumerate() {
             position_of.entry(key).or_insert(position);
         }
-        keys.iter()
-            .map(|key| position_of.get(key).copied())
-            .collect()
+        let (mut staying, mut new_documents) = (Vec::new(), Vec::new());
+        for (position, key) in keys.iter().enumerate() {
+            match position_of.get(key) {
+                Some(&old) => staying.push((position, old)),
+                None => new_documents.push(position),
+            }
+        }
+        (staying, new_documents)
     }
 
     /// Fills the rows and columns of `new_documents` (positions in `documents`): for every
