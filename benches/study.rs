@@ -5,9 +5,17 @@
 //! repeated sampling does not fit): it prints the wall time, retrains per second, peak memory
 //! (VmHWM) and the extrapolation to 10 seeds. Set `REUSESIM_BENCH_SEEDS` to change the seeds.
 //! The collection is generated once into `target/bench-synth-dl19/` and reused.
+//!
+//! With `REUSESIM_BENCH_COLLECTION=trec-covid` it times TREC-COVID round 1 instead (143 runs, 56
+//! teams, pool depth 7, run features, 1 seed unless `REUSESIM_BENCH_SEEDS` says otherwise), read
+//! from `$REUSESIM_DATA` (the bench stops with a message when it is unset); the task manifest is
+//! written into `target/bench-trec-covid/`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+#[path = "../tests/support/covid.rs"]
+mod covid;
 
 use reusesim::base::choice::Choice;
 use reusesim::collection::{CandidateSource, Collection};
@@ -60,25 +68,52 @@ fn peak_memory_mib() -> Option<f64> {
     Some(kib / 1024.0)
 }
 
+/// The collection to time: its name, task manifest, whether it has text features, and the
+/// default number of seeds.
+fn collection() -> (&'static str, PathBuf, bool, u64) {
+    match std::env::var("REUSESIM_BENCH_COLLECTION").as_deref() {
+        Ok("trec-covid") => {
+            let data = PathBuf::from(
+                std::env::var("REUSESIM_DATA").expect("trec-covid needs REUSESIM_DATA (a path)"),
+            );
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-trec-covid");
+            std::fs::create_dir_all(&dir).expect("target/bench-trec-covid is writable");
+            let manifest = covid::write_covid_task(
+                &dir,
+                &data.join("trec-covid/round1/runs"),
+                &data.join("trec-covid/qrels/qrels.covid-round1.txt"),
+                &data.join("trec-covid/round1/leaderboard.csv"),
+            );
+            ("trec_covid", manifest, false, 1)
+        }
+        Ok("dl19") | Err(_) => ("dl19", collection_dir().join("task.toml"), true, 2),
+        Ok(other) => panic!("REUSESIM_BENCH_COLLECTION is dl19 or trec-covid, not {other}"),
+    }
+}
+
 fn main() {
     if std::env::args().any(|arg| arg == "--list") {
-        println!("study_dl19_2_seeds: benchmark");
+        println!("study: benchmark");
         return;
     }
+    let (name, manifest, text_features, default_seeds) = collection();
     let seeds: u64 = std::env::var("REUSESIM_BENCH_SEEDS")
         .ok()
         .and_then(|value| value.parse().ok())
-        .unwrap_or(2);
-    let dir = collection_dir();
+        .unwrap_or(default_seeds);
     let started = Instant::now();
-    let task = Task::open(&dir.join("task.toml")).expect("the dl19 task loads");
-    let collection = Collection::prepare(&task, &task.qrels, true).expect("features build");
+    let task = Task::open(&manifest).expect("the task loads");
+    let collection =
+        Collection::prepare(&task, &task.qrels, text_features).expect("features build");
     let prepared = started.elapsed().as_secs_f64();
     let settings = StudySettings {
         seeds,
         measures: parse_measures(&["map,P_10,ndcg_cut_10"]).unwrap(),
         teams: None,
-        judge: judge_settings(0, CandidateSource::Retrieved),
+        judge: JudgeSettings {
+            pool_depth: task.pool_depth,
+            ..judge_settings(0, CandidateSource::Retrieved)
+        },
         budget: None,
         keep_qrels: false,
     };
@@ -86,7 +121,7 @@ fn main() {
     let outcome = run_study(&task, &collection, &settings, teams, &|_, _| {}).expect("study runs");
     let total = started.elapsed().as_secs_f64();
     let judging = total - prepared;
-    println!("study_dl19_{seeds}_seeds: {total:.1} s wall ({prepared:.1} s reading the corpus and building features)");
+    println!("study_{name}_{seeds}_seeds: {total:.1} s wall ({prepared:.1} s reading the collection and building features)");
     println!(
         "  {} trials, {} units, {} distinct, {} retrains: {:.0} retrains/s",
         outcome.trials.len(),

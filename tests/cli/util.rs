@@ -3,6 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../support/covid.rs"]
+mod covid;
+pub use covid::{covid_leaderboard_rows, write_covid_task};
+
 /// The built binary, ready to take arguments.
 pub fn reusesim() -> Command {
     Command::new(env!("CARGO_BIN_EXE_reusesim"))
@@ -208,51 +212,6 @@ pub fn covid_pooled_runs(
         .filter(|(_, team, pooled)| pooled == "yes" && Some(team.as_str()) != skip_team)
         .map(|(run, _, _)| run)
         .collect()
-}
-
-/// (run, team, contributed judgments) of every row of the round-1 leaderboard.
-pub fn covid_leaderboard_rows(leaderboard: &Path) -> Vec<(String, String, String)> {
-    let text = std::fs::read_to_string(leaderboard).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let (run, team, pooled) = (
-        column("run"),
-        column("team"),
-        column("contributed judgments"),
-    );
-    lines
-        .map(|line| {
-            let fields: Vec<&str> = line.split(',').collect();
-            (
-                fields[run].to_string(),
-                fields[team].to_string(),
-                fields[pooled].to_string(),
-            )
-        })
-        .collect()
-}
-
-/// Writes a task manifest for TREC-COVID round 1 (pool depth 7, run features) in `dir`, with a
-/// team file made from the leaderboard. Returns the manifest path.
-pub fn write_covid_task(dir: &Path, runs: &Path, qrels: &Path, leaderboard: &Path) -> PathBuf {
-    let teams: String = covid_leaderboard_rows(leaderboard)
-        .into_iter()
-        .map(|(run, team, pooled)| format!("{run}\t{team}\t{pooled}\n"))
-        .collect();
-    std::fs::write(dir.join("teams.tsv"), teams).unwrap();
-    let manifest = dir.join("task.toml");
-    std::fs::write(
-        &manifest,
-        format!(
-            "name = \"trec-covid-round1\"\nruns = {:?}\nteams = \"teams.tsv\"\nqrels = {:?}\n\
-             pool_depth = 7\n",
-            runs.display().to_string(),
-            qrels.display().to_string()
-        ),
-    )
-    .unwrap();
-    manifest
 }
 
 /// Runs `reusesim COMMAND --task TASK --out OUT EXTRA...` and returns its standard output.

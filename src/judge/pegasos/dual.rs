@@ -2,16 +2,19 @@
 //! dot products, so that a step is one contiguous pass over two Gram rows.
 //!
 //! The Gram entries are stored as `f32` ([`Precision::F32`], the default) or `f64`; they are
-//! computed in `f64` either way, and scores and coefficients are `f64`. With `f32` entries the
-//! rows take half the memory traffic, which sets the speed of the step loop, and the iterates
-//! stay as close to the exact ones as HiCAL's own `f32` arithmetic is (the tests measure both).
+//! computed in `f64` either way, and coefficients and scores are `f64`, with the last few
+//! steps' updates of the scores kept apart in the entries' type ([`DualWeights`]). With `f32`
+//! entries the step loop moves half the bytes and does twice the lanes per instruction, and the
+//! iterates stay as close to the exact ones as HiCAL's own `f32` arithmetic is (the tests
+//! measure both).
 //!
-//! (Drawing the next pair one step ahead and updating its two scores in registers, so that the
-//! step's scalar chain does not wait for the row pass, was tried and measured slower here.)
+//! (Drawing the next pair one step ahead and computing its two scores in registers, so that the
+//! step's scalar chain need not wait for the row pass, was tried three times and measured slower:
+//! a row pass does not fit in the processor's reorder window.)
 
 use rand::Rng;
 
-use super::kernels::{row_kernel, GramEntry};
+use super::kernels::{row_kernel, GramEntry, RowKernel};
 use super::memory::FitMemory;
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
 use super::{FitReport, PegasosValidParams, Precision, Solver, SCALE_FOLD_THRESHOLD};
@@ -24,6 +27,9 @@ use crate::judge::TrainingSet;
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Block<T>([T; LANES]);
+
+/// Steps between two folds of the recent updates into the scores.
+const RECENT_STEPS: usize = 8;
 
 /// The number of values in a [`Block`].
 const LANES: usize = 16;
@@ -103,37 +109,71 @@ impl<T: GramEntry> Gram<T> {
     }
 }
 
-/// The dual iterate `w = scale * Σ_j coefficients[j] x_j`, with `scores[i] = u · x_i` for the
-/// unscaled `u = w / scale` kept up to date, so that a step reads its pair's scores directly.
-struct DualWeights {
+/// The dual iterate `w = scale * Σ_j coefficients[j] x_j`, with `u · x_i` for the unscaled
+/// `u = w / scale` kept up to date as `scores[i] + recent[i]`, so that a step reads its pair's
+/// scores directly.
+///
+/// A step adds its update to `recent`, in the Gram entries' type (eight `f32` lanes per AVX2
+/// instruction, where `f64` scores took four); every [`RECENT_STEPS`] steps the row pass also
+/// folds `recent` into the `f64` scores. The `f32` rounding is then relative to a few steps'
+/// updates rather than to the whole score, which accumulates 200,000 updates of both signs (as
+/// a whole `f32` score, its rounding moved the bench set's iterates 2.7 times as far from the
+/// exact ones as HiCAL's own arithmetic does).
+struct DualWeights<T> {
     coefficients: Vec<f64>,
     score_blocks: Vec<Block<f64>>,
+    recent_blocks: Vec<Block<T>>,
     scale: f64,
     /// `||w||²`, maintained incrementally from the Gram entries.
     squared_norm: f64,
     folds: usize,
 }
 
-impl DualWeights {
+impl<T: GramEntry> DualWeights<T> {
     fn zeros(documents: usize, row_blocks: usize) -> Self {
         Self {
             coefficients: vec![0.0; documents],
             score_blocks: vec![Block::default(); row_blocks],
+            recent_blocks: vec![Block::default(); row_blocks],
             scale: 1.0,
             squared_norm: 0.0,
             folds: 0,
         }
     }
 
-    /// Folds the scale into the coefficients and scores; `w` is unchanged.
+    /// `u · x_document`.
+    #[inline(always)]
+    fn score(&self, document: usize) -> f64 {
+        flat(&self.score_blocks)[document] + flat(&self.recent_blocks)[document].widen()
+    }
+
+    /// Adds `step * (x_a − x_b)` to `u`, by the row kernel (folding or not).
+    #[inline(always)]
+    fn add_step(&mut self, (a, b): (usize, usize), step: T, gram: &Gram<T>, kernel: RowKernel<T>) {
+        let unscaled_step = step.widen();
+        self.coefficients[a] += unscaled_step;
+        self.coefficients[b] -= unscaled_step;
+        let scores = flat_mut(&mut self.score_blocks);
+        kernel(
+            scores,
+            flat_mut(&mut self.recent_blocks),
+            gram.row(a),
+            gram.row(b),
+            step,
+        );
+    }
+
+    /// Folds the recent updates into the scores, and the scale into the coefficients and
+    /// scores; `w` is unchanged.
     #[inline(never)]
     fn fold_scale(&mut self) {
         let scale = self.scale;
         for coefficient in &mut self.coefficients {
             *coefficient *= scale;
         }
-        for score in flat_mut(&mut self.score_blocks) {
-            *score *= scale;
+        let recent = flat_mut(&mut self.recent_blocks);
+        for (score, recent) in flat_mut(&mut self.score_blocks).iter_mut().zip(recent) {
+            *score = (*score + std::mem::take(recent).widen()) * scale;
         }
         self.scale = 1.0;
         self.folds += 1;
@@ -187,33 +227,37 @@ fn fit_dual_with<T: GramEntry>(
     let (positive_count, negative_count) = (training.positives.len(), training.negatives.len());
     let dots = memory.dot_products(&documents, keys, training.dimension);
     let gram = Gram::<T>::from_dots(dots, documents.len(), positive_count);
-    let mut w = DualWeights::zeros(documents.len(), gram.row_blocks);
+    let mut w = DualWeights::<T>::zeros(documents.len(), gram.row_blocks);
     let mut projections = 0;
-    let kernel = row_kernel::<T>();
+    let (plain, folding) = (row_kernel::<T, false>(), row_kernel::<T, true>());
     let draw = |rng: &mut _| {
         let (positive, negative) = draw_pair(positive_count, negative_count, rng);
         (positive, positive_count + negative)
     };
-    // The pair of the coming step and its scores (all zero at the start).
     for step in 1..=params.iterations {
         let (a, b) = draw(rng);
         let learning_rate = learning_rate(lambda, step);
-        let scores = flat_mut(&mut w.score_blocks);
-        let score_difference = scores[a] - scores[b];
-        let coefficient = learning_rate * pair_loss(w.scale * score_difference);
+        let score_difference = w.score(a) - w.score(b);
+        let loss = pair_loss(w.scale * score_difference);
 
         let shrink = shrink_factor(learning_rate, lambda);
         w.scale *= shrink;
         w.squared_norm *= shrink * shrink;
 
+        // `learning_rate / scale` does not depend on the loss, so its division is off the
+        // step's critical chain. The step is rounded to the Gram entries' type once, and the
+        // coefficients, the scores and the norm all take the rounded step, so that they agree.
+        let unscaled_step = T::from_f64(loss * (learning_rate / w.scale));
+        let coefficient = unscaled_step.widen() * w.scale;
         // ||w + c(a − b)||² = ||w||² + 2c w·(a − b) + c² ||a − b||².
         w.squared_norm += 2.0 * coefficient * w.scale * score_difference
             + coefficient * coefficient * gram.pair_squared_norm(a, b);
-        let unscaled_step = coefficient / w.scale;
-        w.coefficients[a] += unscaled_step;
-        w.coefficients[b] -= unscaled_step;
-
-        kernel(scores, gram.row(a), gram.row(b), unscaled_step);
+        let kernel = if step % RECENT_STEPS == 0 {
+            folding
+        } else {
+            plain
+        };
+        w.add_step((a, b), unscaled_step, &gram, kernel);
 
         if let Some(factor) = projection_factor(lambda, w.squared_norm) {
             w.scale *= factor;

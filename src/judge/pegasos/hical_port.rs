@@ -63,12 +63,23 @@ impl SofiaWeights {
     }
 }
 
+/// The order of a step's two `AddVector` calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AddOrder {
+    /// The positive document first, as HiCAL does.
+    PositiveFirst,
+    /// The negative document first: as exact as HiCAL's order, rounded differently, to measure
+    /// how much HiCAL's own `f32` arithmetic moves with an equally valid ordering.
+    NegativeFirst,
+}
+
 /// HiCAL's `StochasticRocLoop` with logistic Pegasos steps and Pegasos projection: the weights
 /// (scale folded in) and the number of projections. Draws pairs from `rng` as the fast solvers do.
 pub(super) fn hical_fit(
     lambda: f64,
     iterations: usize,
     training: &TrainingSet,
+    order: AddOrder,
     rng: &mut impl Rng,
 ) -> (Vec<f32>, usize) {
     let lambda = lambda as f32;
@@ -86,8 +97,16 @@ pub(super) fn hical_fit(
         let loss = 1.0 / (1.0 + margin.exp());
         let scaling_factor = 1.0 - f64::from(eta * lambda);
         w.scale_by(scaling_factor.max(MIN_SCALING_FACTOR));
-        w.add_vector(a, eta * loss);
-        w.add_vector(b, -eta * loss);
+        match order {
+            AddOrder::PositiveFirst => {
+                w.add_vector(a, eta * loss);
+                w.add_vector(b, -eta * loss);
+            }
+            AddOrder::NegativeFirst => {
+                w.add_vector(b, -eta * loss);
+                w.add_vector(a, eta * loss);
+            }
+        }
         let projection = (1.0 / (f64::from(lambda) * w.squared_norm).sqrt()) as f32;
         if projection < 1.0 {
             w.scale_by(f64::from(projection));

@@ -1,14 +1,19 @@
-//! The dual solver's row kernel, `scores += step * (row_a − row_b)`, and its run-time dispatch
-//! to the widest vector instructions the processor has. This is the only place in the learner
-//! that calls `unsafe` code for speed; every kernel performs the same operations lane by lane
-//! ([`updated_score`]), so the result does not depend on the processor.
+//! The dual solver's row kernel, `recent += step * (row_a − row_b)` (in the Gram entries' type),
+//! optionally folding the result into the `f64` scores, and its run-time dispatch to the widest
+//! vector instructions the processor has. This is the only place in the learner that calls
+//! `unsafe` code for speed; every kernel performs the same operations lane by lane
+//! ([`update_lane`]), so the result does not depend on the processor.
 
-/// A Gram matrix entry: `f32` (half the memory traffic) or `f64`. Scores are `f64` either way.
+/// A Gram matrix entry: `f32` (half the memory traffic, twice the lanes per instruction) or
+/// `f64`.
 pub(super) trait GramEntry: Copy + Default + Send + Sync + 'static {
     /// The entry nearest to `value`.
     fn from_f64(value: f64) -> Self;
     /// The entry as an `f64`, exactly.
     fn widen(self) -> f64;
+    /// `self + step * (a − b)` in this type, a separate subtraction, multiply and add (Rust never
+    /// fuses them), so that every kernel rounds alike.
+    fn updated(self, a: Self, b: Self, step: Self) -> Self;
 }
 
 impl GramEntry for f32 {
@@ -20,6 +25,11 @@ impl GramEntry for f32 {
     #[inline(always)]
     fn widen(self) -> f64 {
         f64::from(self)
+    }
+
+    #[inline(always)]
+    fn updated(self, a: Self, b: Self, step: Self) -> Self {
+        self + step * (a - b)
     }
 }
 
@@ -33,69 +43,97 @@ impl GramEntry for f64 {
     fn widen(self) -> f64 {
         self
     }
-}
 
-/// One lane of the kernel: `score + step * (a − b)`, a separate multiply and add (Rust never
-/// fuses them), so that every kernel gives bit-identical scores.
-///
-/// Scores are `f64`: they accumulate updates of both signs, and in `f32` their rounding moved
-/// the iterates by up to ~2e-5 (relative) on small problems.
-#[inline(always)]
-fn updated_score<T: GramEntry>(score: f64, a: T, b: T, step: f64) -> f64 {
-    score + step * (a.widen() - b.widen())
-}
-
-/// `scores += step * (row_a − row_b)`, lane by lane, over the shortest of the three slices.
-#[inline]
-pub(super) fn add_row_difference<T: GramEntry>(
-    scores: &mut [f64],
-    row_a: &[T],
-    row_b: &[T],
-    step: f64,
-) {
-    // One flat pass, so the compiler vectorises along the row.
-    for ((score, &a), &b) in scores.iter_mut().zip(row_a).zip(row_b) {
-        *score = updated_score(*score, a, b, step);
+    #[inline(always)]
+    fn updated(self, a: Self, b: Self, step: Self) -> Self {
+        self + step * (a - b)
     }
 }
 
-/// [`add_row_difference`] compiled for AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn add_row_difference_avx512<T: GramEntry>(
+/// One lane of the kernel: the recent update `recent + step * (a − b)`; when folding, it is
+/// added to the `f64` score and the recent update restarts from zero.
+#[inline(always)]
+fn update_lane<T: GramEntry, const FOLD: bool>(
+    score: &mut f64,
+    recent: &mut T,
+    a: T,
+    b: T,
+    step: T,
+) {
+    let updated = recent.updated(a, b, step);
+    if FOLD {
+        *score += updated.widen();
+        *recent = T::default();
+    } else {
+        *recent = updated;
+    }
+}
+
+/// [`update_lane`] over the shortest of the four slices (`scores` is not read unless `FOLD`).
+#[inline]
+fn update_rows<T: GramEntry, const FOLD: bool>(
     scores: &mut [f64],
+    recent: &mut [T],
     row_a: &[T],
     row_b: &[T],
-    step: f64,
+    step: T,
 ) {
-    add_row_difference(scores, row_a, row_b, step);
+    // One flat pass, so the compiler vectorises along the row.
+    if FOLD {
+        let lanes = scores.iter_mut().zip(recent).zip(row_a).zip(row_b);
+        for (((score, recent), &a), &b) in lanes {
+            update_lane::<T, true>(score, recent, a, b, step);
+        }
+    } else {
+        for ((recent, &a), &b) in recent.iter_mut().zip(row_a).zip(row_b) {
+            update_lane::<T, false>(&mut 0.0, recent, a, b, step);
+        }
+    }
 }
 
-/// [`add_row_difference`] compiled for AVX2, for processors without AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn add_row_difference_avx2<T: GramEntry>(scores: &mut [f64], row_a: &[T], row_b: &[T], step: f64) {
-    add_row_difference(scores, row_a, row_b, step);
+/// Defines `$name`, [`update_rows`] compiled with the target feature `$feature`.
+macro_rules! update_rows_compiled_for {
+    ($name:ident, $feature:literal) => {
+        #[doc = concat!("[`update_rows`] compiled for `", $feature, "`.")]
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feature)]
+        fn $name<T: GramEntry, const FOLD: bool>(
+            scores: &mut [f64],
+            recent: &mut [T],
+            row_a: &[T],
+            row_b: &[T],
+            step: T,
+        ) {
+            update_rows::<T, FOLD>(scores, recent, row_a, row_b, step);
+        }
+    };
 }
 
-/// A row kernel: `(scores, row_a, row_b, step)`.
-pub(super) type RowKernel<T> = fn(&mut [f64], &[T], &[T], f64);
+update_rows_compiled_for!(update_rows_avx512, "avx512f");
+update_rows_compiled_for!(update_rows_avx2, "avx2");
 
-/// The widest kernel this processor runs, detected at run time so that a portable build still
-/// uses AVX2 or AVX-512 where they exist.
-pub(super) fn row_kernel<T: GramEntry>() -> RowKernel<T> {
+/// A row kernel: `(scores, recent, row_a, row_b, step)`.
+pub(super) type RowKernel<T> = fn(&mut [f64], &mut [T], &[T], &[T], T);
+
+/// The widest kernel this processor runs (folding or not), detected at run time so that a
+/// portable build still uses AVX2 or AVX-512 where they exist.
+pub(super) fn row_kernel<T: GramEntry, const FOLD: bool>() -> RowKernel<T> {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
             // SAFETY: the feature was detected on this processor just above.
-            return |scores, a, b, step| unsafe { add_row_difference_avx512(scores, a, b, step) };
+            return |scores, recent, a, b, step| unsafe {
+                update_rows_avx512::<T, FOLD>(scores, recent, a, b, step)
+            };
         }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the feature was detected on this processor just above.
-            return |scores, a, b, step| unsafe { add_row_difference_avx2(scores, a, b, step) };
+            return |scores, recent, a, b, step| unsafe {
+                update_rows_avx2::<T, FOLD>(scores, recent, a, b, step)
+            };
         }
     }
-    add_row_difference
+    update_rows::<T, FOLD>
 }
 
 #[cfg(test)]
@@ -105,30 +143,31 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     /// Every kernel this processor runs, by name, the portable one first.
-    fn kernels<T: GramEntry>() -> Vec<(&'static str, RowKernel<T>)> {
+    fn kernels<T: GramEntry, const FOLD: bool>() -> Vec<(&'static str, RowKernel<T>)> {
         let mut kernels: Vec<(&'static str, RowKernel<T>)> =
-            vec![("portable", add_row_difference::<T>)];
+            vec![("portable", update_rows::<T, FOLD>)];
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: the feature was detected on this processor just above.
-                kernels.push(("avx2", |scores, a, b, step| unsafe {
-                    add_row_difference_avx2(scores, a, b, step)
+                kernels.push(("avx2", |scores, recent, a, b, step| unsafe {
+                    update_rows_avx2::<T, FOLD>(scores, recent, a, b, step)
                 }));
             }
             if std::arch::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the feature was detected on this processor just above.
-                kernels.push(("avx512", |scores, a, b, step| unsafe {
-                    add_row_difference_avx512(scores, a, b, step)
+                kernels.push(("avx512", |scores, recent, a, b, step| unsafe {
+                    update_rows_avx512::<T, FOLD>(scores, recent, a, b, step)
                 }));
             }
         }
         kernels
     }
 
-    /// Runs 50 steps of every kernel on the same random rows (values spanning many binades, so
-    /// that a fused multiply-add or a reordering would show) and asserts bit-identical scores,
-    /// equal to the scalar lane [`updated_score`].
+    /// Runs 50 steps, folding every third, of every kernel on the same random rows (values
+    /// spanning many binades, so that a fused multiply-add or a reordering would show) and
+    /// asserts bit-identical scores and recent updates, equal to the scalar lane
+    /// [`update_lane`].
     fn assert_kernels_agree<T: GramEntry>(length: usize, seed: u64) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut value =
@@ -136,22 +175,37 @@ mod tests {
         let rows: Vec<Vec<T>> = (0..8)
             .map(|_| (0..length).map(|_| value()).collect())
             .collect();
-        let steps: Vec<(usize, usize, f64)> = (0..50)
-            .map(|step| (step % 8, (step * 3 + 1) % 8, 1e4 / (step as f64 + 1.0)))
+        let steps: Vec<(usize, usize, T, bool)> = (0..50)
+            .map(|step| {
+                let size = T::from_f64(1e4 / (step as f64 + 1.0));
+                (step % 8, (step * 3 + 1) % 8, size, step % 3 == 2)
+            })
             .collect();
-        let mut expected = vec![0.0_f64; length];
-        for &(a, b, step) in &steps {
-            for ((score, &x), &y) in expected.iter_mut().zip(&rows[a]).zip(&rows[b]) {
-                *score = updated_score(*score, x, y, step);
+        let mut expected = (vec![0.0_f64; length], vec![T::default(); length]);
+        for &(a, b, step, fold) in &steps {
+            let lanes = expected.0.iter_mut().zip(&mut expected.1);
+            for (((score, recent), &x), &y) in lanes.zip(&rows[a]).zip(&rows[b]) {
+                match fold {
+                    true => update_lane::<T, true>(score, recent, x, y, step),
+                    false => update_lane::<T, false>(score, recent, x, y, step),
+                }
             }
         }
-        for (name, kernel) in kernels::<T>() {
-            let mut scores = vec![0.0_f64; length];
-            for &(a, b, step) in &steps {
-                kernel(&mut scores, &rows[a], &rows[b], step);
+        let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let widened = |values: &[T]| values.iter().map(|v| v.widen()).collect::<Vec<_>>();
+        let plain = kernels::<T, false>();
+        for ((name, kernel), (_, folding)) in plain.into_iter().zip(kernels::<T, true>()) {
+            let (mut scores, mut recent) = (vec![0.0_f64; length], vec![T::default(); length]);
+            for &(a, b, step, fold) in &steps {
+                let kernel = if fold { folding } else { kernel };
+                kernel(&mut scores, &mut recent, &rows[a], &rows[b], step);
             }
-            let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&scores), bits(&expected), "{name}, length {length}");
+            assert_eq!(bits(&scores), bits(&expected.0), "{name}, length {length}");
+            assert_eq!(
+                bits(&widened(&recent)),
+                bits(&widened(&expected.1)),
+                "{name}, length {length}"
+            );
         }
     }
 

@@ -21,8 +21,9 @@
 //! There is no bias term. HiCAL's documents carry Sofia-ML's bias feature (id 0, value 1), but a
 //! pairwise step adds `eta * loss * (a − b)`, in which it cancels, so its weight stays 0 and the
 //! model is the same without it. Scalars, stored weights, dual coefficients and scores are `f64`
-//! here where Sofia-ML uses `f32`; the dual solver's Gram entries are `f32` by default
-//! ([`Precision`]), and the fitted model's weights are `f32`, as in Sofia-ML.
+//! here where Sofia-ML uses `f32`; the dual solver's Gram entries, its step sizes and the last
+//! few steps' score updates are `f32` by default ([`Precision`]), and the fitted model's weights
+//! are `f32`, as in Sofia-ML.
 //!
 //! Two implementations compute the same iterates, chosen by the size of the training set (see
 //! [`DUAL_MAX_DOCUMENTS`]): a primal one (`primal.rs`) over a lazily scaled dense weight vector
@@ -31,6 +32,7 @@
 //! over two Gram rows, by the vector kernels of `kernels.rs`).
 
 mod dual;
+mod exp;
 mod kernels;
 mod memory;
 mod primal;
@@ -82,8 +84,9 @@ choice_enum! {
     /// The precision of the dual solver's Gram matrix (the primal solver always computes in
     /// `f64`).
     pub enum Precision {
-        /// `f32` entries, computed in `f64` and rounded: half the memory traffic of the step
-        /// loop, with iterates as close to the exact ones as HiCAL's own `f32` classifier is.
+        /// `f32` entries, computed in `f64` and rounded, and `f32` steps and recent score
+        /// updates: half the memory traffic of the step loop and twice its vector lanes, with
+        /// iterates as close to the exact ones as HiCAL's own `f32` classifier is.
         F32 = "f32",
         /// `f64` entries: the iterates agree with exact arithmetic to about 1e-5 (relative).
         F64 = "f64",
@@ -275,11 +278,11 @@ fn shrink_factor(learning_rate: f64, lambda: f64) -> f64 {
 
 /// The logistic loss derivative of a pair whose score difference `w·a − w·b` is `margin`.
 ///
-/// `exp` is the `libm` crate's, in Rust, rather than the platform's maths library: two versions
-/// of glibc may round it differently, and a trial must not depend on the node it ran on.
+/// `exp` is this crate's ([`exp::exp`]), in Rust, rather than the platform's maths library: two
+/// versions of glibc may round it differently, and a trial must not depend on the node it ran on.
 #[inline]
 fn pair_loss(margin: f64) -> f64 {
-    1.0 / (1.0 + libm::exp(margin))
+    1.0 / (1.0 + exp::exp(margin))
 }
 
 /// The factor that projects a vector of squared norm `squared_norm` onto the ball of radius

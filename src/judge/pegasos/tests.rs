@@ -1,3 +1,4 @@
+use super::hical_port::AddOrder;
 use super::*;
 use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, proptest, ProptestConfig};
 use rand::SeedableRng;
@@ -376,15 +377,31 @@ fn distance(weights: &[f32], reference: &[f64], candidates: &[SparseVec]) -> Dis
     }
 }
 
-/// Fits the default (`f32` Gram) dual path and HiCAL's `f32` classifier on the same pairs and
-/// asserts issue 14's criterion against `reference` (weights and projection count): each
-/// distance at most 1.5 times the HiCAL port's, and the same number of projections.
-fn assert_as_close_as_hical(
+/// The distances to the all-`f64` reference of the default (`f32` Gram) dual path, of HiCAL's
+/// `f32` classifier, and of the same classifier with its two `AddVector` calls reordered.
+#[derive(Debug, Clone, Copy)]
+struct Fidelity {
+    fast: Distance,
+    hical: Distance,
+    reordered: Distance,
+}
+
+impl Fidelity {
+    /// Whether `distance` is more than 1.5 times HiCAL's, in the weights or in the top 100.
+    fn beyond_criterion(&self, distance: Distance) -> bool {
+        distance.weights > 1.5 * self.hical.weights
+            || distance.top_100 as f64 > 1.5 * self.hical.top_100 as f64
+    }
+}
+
+/// Fits the default dual path and the two HiCAL ports on the same pairs, asserts that the dual
+/// path makes the reference's number of projections, and returns the three distances.
+fn fidelity(
     training: &TrainingSet,
     candidates: &[SparseVec],
     (lambda, iterations, seed): (f64, usize, u64),
     (reference, reference_projections): &(Vec<f64>, usize),
-) -> (Distance, Distance) {
+) -> Fidelity {
     let params = PegasosParams::new()
         .lambda(lambda)
         .iterations(iterations)
@@ -394,24 +411,17 @@ fn assert_as_close_as_hical(
     let (model, report) = params
         .fit_with_report(training, &mut ChaCha8Rng::seed_from_u64(seed))
         .expect("valid training set");
-    let (port, _) = hical_port::hical_fit(
-        lambda,
-        iterations,
-        training,
-        &mut ChaCha8Rng::seed_from_u64(seed),
-    );
-    let fast = distance(&model.weights, reference, candidates);
-    let hical = distance(&port, reference, candidates);
     assert_eq!(report.projections, *reference_projections, "projections");
-    assert!(
-        fast.weights <= 1.5 * hical.weights,
-        "weights: f32 Gram {fast:?}, HiCAL port {hical:?}"
-    );
-    assert!(
-        fast.top_100 as f64 <= 1.5 * hical.top_100 as f64,
-        "top 100: f32 Gram {fast:?}, HiCAL port {hical:?}"
-    );
-    (fast, hical)
+    let port = |order| {
+        let rng = &mut ChaCha8Rng::seed_from_u64(seed);
+        let (weights, _) = hical_port::hical_fit(lambda, iterations, training, order, rng);
+        distance(&weights, reference, candidates)
+    };
+    Fidelity {
+        fast: distance(&model.weights, reference, candidates),
+        hical: port(AddOrder::PositiveFirst),
+        reordered: port(AddOrder::NegativeFirst),
+    }
 }
 
 #[test]
@@ -443,23 +453,25 @@ fn issue_14_f32_gram_is_as_close_as_hical_on_the_bench_set() {
         model.weights.iter().map(|&w| f64::from(w)).collect(),
         report.projections,
     );
-    let (fast, hical) = assert_as_close_as_hical(&training, &candidates, settings, &reference);
-    eprintln!(
-        "bench set: f32 Gram {fast:?}, HiCAL port {hical:?}, {} projections",
-        reference.1
-    );
+    let fidelity = fidelity(&training, &candidates, settings, &reference);
+    eprintln!("bench set: {fidelity:?}, {} projections", reference.1);
+    assert!(!fidelity.beyond_criterion(fidelity.fast), "{fidelity:?}");
 }
 
 /// Random small sets over 64 features (1 to 7 positives, 1 to 11 negatives, 1 to 11 non-zeros,
-/// so documents overlap heavily), against the eager `f64` formula: issue 14's criterion on each
-/// set, and on the worst and median distances of the family. (Seeds 0 to 299 were measured: the
-/// `f32` Gram path's median distance was 10 times smaller than the HiCAL port's; one set, seed
-/// 202, was 2.7 times farther, at 4.4e-7, near the `f32` rounding of the weights themselves.)
+/// so documents overlap heavily), against the eager `f64` formula.
+///
+/// Where few steps with lambda 1e-4 saturate the loss, a rounding can flip a near-zero margin and
+/// send the iterates elsewhere, so on a few sets any `f32` arithmetic lands far from the exact
+/// iterates by chance: HiCAL's classifier with its two `AddVector` calls reordered is more than
+/// 1.5 times as far as HiCAL's order on 9 of these 300 sets. Issue 14's criterion is therefore
+/// held per set as often as HiCAL holds it against itself (the dual path misses it on 3 sets),
+/// and on the worst and median distances of the family.
 #[test]
 fn issue_14_f32_gram_is_as_close_as_hical_on_small_overlapping_sets() {
     let dimension = 64;
-    let mut distances = Vec::new();
-    for seed in 0..100_u64 {
+    let mut fidelities = Vec::new();
+    for seed in 0..300_u64 {
         let mut data_rng = ChaCha8Rng::seed_from_u64(seed);
         let positive_count = data_rng.random_range(1..8);
         let negative_count = data_rng.random_range(1..12);
@@ -488,24 +500,26 @@ fn issue_14_f32_gram_is_as_close_as_hical_on_small_overlapping_sets() {
             &mut ChaCha8Rng::seed_from_u64(seed),
         );
         let settings = (lambda, iterations, seed);
-        distances.push(assert_as_close_as_hical(
-            &training,
-            &candidates,
-            settings,
-            &reference,
-        ));
+        fidelities.push(fidelity(&training, &candidates, settings, &reference));
     }
-    let summary = |pick: fn(&(Distance, Distance)) -> f64| {
-        let mut values: Vec<f64> = distances.iter().map(pick).collect();
+    let misses = |pick: fn(&Fidelity) -> Distance| {
+        let missing = fidelities.iter().filter(|f| f.beyond_criterion(pick(f)));
+        missing.count()
+    };
+    let (fast_misses, reordered_misses) = (misses(|f| f.fast), misses(|f| f.reordered));
+    let summary = |pick: fn(&Fidelity) -> f64| {
+        let mut values: Vec<f64> = fidelities.iter().map(pick).collect();
         values.sort_by(f64::total_cmp);
         (values[values.len() - 1], values[values.len() / 2])
     };
-    let (fast_worst, fast_median) = summary(|(fast, _)| fast.weights);
-    let (hical_worst, hical_median) = summary(|(_, hical)| hical.weights);
+    let (fast_worst, fast_median) = summary(|f| f.fast.weights);
+    let (hical_worst, hical_median) = summary(|f| f.hical.weights);
     eprintln!(
-        "small sets: worst f32 Gram {fast_worst:.3e}, HiCAL port {hical_worst:.3e}; median \
-         f32 Gram {fast_median:.3e}, HiCAL port {hical_median:.3e}"
+        "small sets: beyond 1.5 times HiCAL on {fast_misses} sets (reordered HiCAL \
+         {reordered_misses}); worst f32 Gram {fast_worst:.3e}, HiCAL port {hical_worst:.3e}; \
+         median f32 Gram {fast_median:.3e}, HiCAL port {hical_median:.3e}"
     );
+    assert!(fast_misses <= reordered_misses);
     assert!(fast_worst <= 1.5 * hical_worst && fast_median <= 1.5 * hical_median);
 }
 
