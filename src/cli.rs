@@ -6,7 +6,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use reusesim::base::choice::Choice;
 
-use reusesim::audit::{AuditSettings, StudySource};
+use reusesim::audit::{AuditRules, AuditSettings, StudySource};
+use reusesim::backtest::{BacktestSettings, TrialSource, World};
 use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
 use reusesim::eval::{self, EvalOptions};
@@ -59,6 +60,88 @@ pub enum Command {
     /// Audit a new run: how much of its top is judged, its score and rank intervals, and which
     /// documents to judge so the collection scores it fairly.
     Audit(AuditArgs),
+    /// Measure how far the audit can be trusted on a task: leave each pooled team out, audit
+    /// its runs as new runs, and compare with the truth (the collection completed for each run
+    /// with the official grades), beside the published corrections.
+    Backtest(BacktestArgs),
+}
+
+/// Arguments of `reusesim backtest`.
+#[derive(Debug, clap::Args)]
+pub struct BacktestArgs {
+    /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
+    #[arg(long, value_name = "TASK")]
+    pub task: Option<PathBuf>,
+    /// The collection without a team: classic (the official qrels less its unique documents)
+    /// or simulated (its leave-out trial's qrels).
+    #[arg(long, value_parser = choice::<World>(), default_value_t = World::Classic)]
+    pub world: World,
+    /// With --world simulated: a `simulate --withhold uniques --keep-qrels --out DIR` folder
+    /// whose trial qrels are the worlds (default: judge a 1-seed study here).
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// With --results: the seed whose trials are the worlds.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// With --world simulated and no --results: Pegasos iterations per retrain of the study.
+    #[arg(long, default_value_t = reusesim::judge::pegasos::DEFAULT_ITERATIONS)]
+    pub iterations: usize,
+    /// Measures (comma-separated; trec_eval or ir_measures spellings).
+    #[arg(long, value_name = "LIST", default_value = reusesim::audit::DEFAULT_AUDIT_MEASURES)]
+    pub measures: String,
+    /// Leave out only these teams (comma-separated; default: every team with a pooled run).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub teams: Option<Vec<String>>,
+    /// Features of the audit's judge model (and of the study's judge): text, runs, or auto.
+    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = FeatureChoice::Auto)]
+    pub features: FeatureChoice,
+    /// The audit's risk threshold.
+    #[arg(long, value_name = "P", default_value_t = reusesim::audit::RISK_THRESHOLD)]
+    pub risk_threshold: f64,
+    /// The audit's rank margin.
+    #[arg(long, value_name = "R", default_value_t = reusesim::audit::RANK_MARGIN)]
+    pub rank_margin: f64,
+    /// Output folder (default: results/<task name>/backtest-<world>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Which files to write for each figure.
+    #[arg(long, value_parser = choice::<FigureFormat>(), default_value_t = FigureFormat::Both)]
+    pub format: FigureFormat,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+impl BacktestArgs {
+    /// The backtest settings for `task`.
+    pub fn settings(&self, task: &Task) -> reusesim::Result<BacktestSettings> {
+        let trials = match &self.results {
+            Some(dir) => TrialSource::Results {
+                dir: dir.clone(),
+                seed: self.seed,
+            },
+            None => TrialSource::Study(
+                JudgeSettings {
+                    iterations: self.iterations,
+                    ..JudgeSettings::hical(task.pool_depth)
+                }
+                .check()?,
+            ),
+        };
+        Ok(BacktestSettings {
+            world: self.world,
+            measures: eval::parse_measures(&[self.measures.as_str()])?,
+            features: self.features,
+            rules: AuditRules {
+                risk_threshold: self.risk_threshold,
+                rank_margin: self.rank_margin,
+                budget: None,
+            }
+            .check()?,
+            teams: self.teams.clone(),
+            trials,
+        })
+    }
 }
 
 /// The audit report's layout.
@@ -92,6 +175,12 @@ pub struct AuditArgs {
     /// Propose at most N documents to judge.
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
+    /// A measure is at risk when the probability that the run's rank moves exceeds this.
+    #[arg(long, value_name = "P", default_value_t = reusesim::audit::RISK_THRESHOLD)]
+    pub risk_threshold: f64,
+    /// A rank moves when it changes by at least this many places.
+    #[arg(long, value_name = "R", default_value_t = reusesim::audit::RANK_MARGIN)]
+    pub rank_margin: f64,
     /// Measures to give intervals for (comma-separated; trec_eval or ir_measures spellings).
     #[arg(long, value_name = "LIST", default_value = reusesim::audit::DEFAULT_AUDIT_MEASURES)]
     pub measures: String,
@@ -369,7 +458,12 @@ impl AuditArgs {
         Ok(AuditSettings {
             measures: eval::parse_measures(&[self.measures.as_str()])?,
             features: self.features,
-            budget: self.budget,
+            rules: AuditRules {
+                risk_threshold: self.risk_threshold,
+                rank_margin: self.rank_margin,
+                budget: self.budget,
+            }
+            .check()?,
             study,
         })
     }

@@ -92,6 +92,83 @@ pub struct RunInfo {
     pub is_pooled: bool,
 }
 
+/// Which runs can make a document some team's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContributingRuns {
+    /// Only the runs that contributed to the pool.
+    Pooled,
+    /// Every run of the task, pooled or not.
+    All,
+}
+
+/// The rule that makes a judged document one team's *unique* document: among the counted runs,
+/// taken to `depth` in NIST's pooling order, only that team's runs retrieved it, and its grade
+/// is at least `min_grade`. Classic leave-out-uniques and the audit's backtest both ask this
+/// one rule, each with its own parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UniqueRule {
+    /// Which runs count as retrieving a document.
+    pub runs: ContributingRuns,
+    /// How deep into each counted run; `None`: the whole run.
+    pub depth: Option<usize>,
+    /// The lowest grade of a unique document; `None`: any judged grade.
+    pub min_grade: Option<Grade>,
+}
+
+impl UniqueRule {
+    /// Classic leave-out-uniques: the documents only the team's pooled runs put in their top
+    /// `pool_depth`, at any grade.
+    pub fn classic(pool_depth: usize) -> Self {
+        Self {
+            runs: ContributingRuns::Pooled,
+            depth: Some(pool_depth),
+            min_grade: None,
+        }
+    }
+
+    /// The documents a team brings that nobody else has: judged documents that a run of the
+    /// team retrieved at any depth and no other team's run retrieved at all.
+    pub fn any_run_any_depth() -> Self {
+        Self {
+            runs: ContributingRuns::All,
+            depth: None,
+            min_grade: None,
+        }
+    }
+}
+
+/// The team whose runs alone retrieved each document of a topic under a [`UniqueRule`]
+/// (documents retrieved by several teams are absent), and the grades the rule accepts.
+#[derive(Debug, Clone)]
+pub struct SoleTeams<'c> {
+    sole_team: FxHashMap<DocId, &'c str>,
+    min_grade: Option<Grade>,
+}
+
+impl<'c> SoleTeams<'c> {
+    /// The judged documents of `grades` that are `team`'s unique documents, sorted.
+    pub fn unique_documents(&self, team: &str, grades: &FxHashMap<DocId, Grade>) -> Vec<DocId> {
+        let mut unique: Vec<DocId> = self
+            .sole_team
+            .iter()
+            .filter(|&(doc, &owner)| {
+                owner == team
+                    && grades
+                        .get(doc)
+                        .is_some_and(|&grade| self.min_grade.is_none_or(|min| grade >= min))
+            })
+            .map(|(&doc, _)| doc)
+            .collect();
+        unique.sort_unstable();
+        unique
+    }
+
+    /// The team whose runs alone retrieved `doc`, if one did.
+    pub fn owner(&self, doc: DocId) -> Option<&'c str> {
+        self.sole_team.get(&doc).copied()
+    }
+}
+
 /// The uniform sample kept of a corpus too large to hold (see [`FULL_CORPUS_MAX_BYTES`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CorpusSample {
@@ -252,6 +329,30 @@ impl Collection {
             dimension: features.feature_count(),
         };
         Ok(())
+    }
+
+    /// For one topic, the team whose counted runs alone retrieved each document under `rule`.
+    pub fn sole_teams(&self, topic: &TopicData, rule: &UniqueRule) -> SoleTeams<'_> {
+        let depth = rule.depth.unwrap_or(usize::MAX);
+        let mut owners: FxHashMap<DocId, Option<&str>> = FxHashMap::default();
+        for (run, ranking) in self.runs.iter().zip(&topic.pool_rankings) {
+            if rule.runs == ContributingRuns::Pooled && !run.is_pooled {
+                continue;
+            }
+            for &doc in ranking.iter().take(depth) {
+                let owner = owners.entry(doc).or_insert(Some(run.team.as_str()));
+                if owner.is_some_and(|team| team != run.team) {
+                    *owner = None;
+                }
+            }
+        }
+        SoleTeams {
+            sole_team: owners
+                .into_iter()
+                .filter_map(|(doc, owner)| owner.map(|team| (doc, team)))
+                .collect(),
+            min_grade: rule.min_grade,
+        }
     }
 
     /// Whether the judge learns from text features.

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    AuditArgs, AuditFormat, EvalArgs, JudgeCommandArgs, MergeArgs, PlotArgs, SimulateArgs,
-    SynthArgs,
+    AuditArgs, AuditFormat, BacktestArgs, EvalArgs, JudgeCommandArgs, MergeArgs, PlotArgs,
+    SimulateArgs, SynthArgs,
 };
 use reusesim::collection::Collection;
 use reusesim::eval::{self, format, Evaluator};
@@ -339,5 +339,43 @@ pub fn audit(args: AuditArgs) -> Result<()> {
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+/// `reusesim backtest`.
+pub fn backtest(args: BacktestArgs) -> Result<()> {
+    let started = std::time::Instant::now();
+    let task = open_task(args.task.as_deref())?;
+    let settings = args.settings(&task)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        Path::new("results")
+            .join(&task.manifest.name)
+            .join(format!("backtest-{}", settings.world))
+    });
+    let bar = progress_bar(&format!("backtesting the audit on {}", task.manifest.name));
+    let progress = |what: &str, done: usize, total: usize| {
+        bar.set_message(format!("backtest of {}: {what}", task.manifest.name));
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    };
+    let outcome = with_threads(args.threads, || {
+        reusesim::backtest::run_backtest(&task, &settings, &progress)
+    })??;
+    bar.finish_and_clear();
+    let summary = reusesim::backtest::BacktestSummary::new(
+        &outcome,
+        &settings.rules,
+        started.elapsed().as_secs_f64(),
+    );
+    let written = reusesim::backtest::files::write_outputs(&out, &outcome, &summary, args.format)?;
+    print!("{}", reusesim::backtest::files::summary_table(&summary));
+    eprintln!(
+        "reusesim: backtest of {} runs from {} teams in {:.1} s; wrote {} files to {}",
+        summary.runs,
+        summary.teams,
+        summary.elapsed_seconds,
+        written.len(),
+        out.display()
+    );
     Ok(())
 }

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+pub mod backtest;
 pub mod base;
 pub mod collection;
 pub mod eval;

@@ -20,6 +20,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Synth(args)) => commands::synth(args),
         Some(Command::Plot(args)) => commands::plot(args),
         Some(Command::Audit(args)) => commands::audit(args),
+        Some(Command::Backtest(args)) => commands::backtest(args),
         None => commands::simulate(cli::SimulateArgs::default()),
     }
 }

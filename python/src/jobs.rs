@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use reusesim::audit::{AuditSettings, StudySource};
+use reusesim::audit::{AuditRules, AuditSettings, StudySource};
 use reusesim::base::choice::Choice;
 use reusesim::collection::{Collection, FeatureChoice};
 use reusesim::eval::{self, EvalOptions, Evaluator};
@@ -259,7 +259,10 @@ fn audit(
         measures: eval::parse_measures(&measures).map_err(to_py_err)?,
         features: choice("features", features.as_deref(), FeatureChoice::Auto)
             .map_err(to_py_err)?,
-        budget,
+        rules: AuditRules {
+            budget,
+            ..AuditRules::default()
+        },
         study,
     };
     let (task, run) = (task.task.clone(), run.clone());

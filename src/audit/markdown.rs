@@ -77,29 +77,35 @@ fn write_scores(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     writeln!(
         out,
         "Lower: every unjudged document non-relevant (the collection's score). Upper: every \
-         unjudged document of the top {AUDIT_DEPTH} relevant. Expected: {} Monte-Carlo samples \
-         of the judge model's probabilities (90% of samples in the range shown).",
-        report.settings.samples
+         unjudged document of the top {AUDIT_DEPTH} relevant. Expected: under the calibrated \
+         judge model (90% of {} Monte-Carlo samples in the range shown). P(rank moves): the \
+         probability that the run's rank among the other runs moves by at least {} once its \
+         unjudged documents are judged; a measure is at risk above {}.",
+        report.settings.samples, report.settings.rank_margin, report.settings.risk_threshold
     )?;
     writeln!(out)?;
-    writeln!(out, "| measure | lower | expected (90% range) | upper | rank best | rank expected | rank worst | of runs | LOU max score drop | at risk |")?;
-    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")?;
+    writeln!(out, "| measure | lower | expected (90% range) | upper | rank | rank expected | rank best–worst | of runs | P(rank moves) | after judging | at risk |")?;
+    writeln!(
+        out,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    )?;
     for m in &report.measures {
         writeln!(
             out,
-            "| {} | {:.4} | {:.4} ({:.4}–{:.4}) | {:.4} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {:.4} | {:.4} ({:.4}–{:.4}) | {:.4} | {} | {} | {}–{} | {} | {:.2} | {:.2} | {} |",
             m.score.measure,
             m.score.lower,
             m.score.expected,
             m.score.sample_low,
             m.score.sample_high,
             m.score.upper,
-            m.rank_best,
+            m.rank,
             m.rank_expected,
+            m.rank_best,
             m.rank_worst,
             m.runs_ranked,
-            m.lou_max_score_drop
-                .map_or("–".to_string(), |d| format!("{d:.4}")),
+            m.probability_rank_moves,
+            m.remaining_probability_rank_moves,
             if m.is_at_risk { "yes" } else { "no" }
         )?;
     }
@@ -147,20 +153,24 @@ fn write_to_judge(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     } else {
         writeln!(
             out,
-            "{} of {} candidates (probability >= {}), in priority order (probability / \
-             log2(rank + 1)).",
+            "{} of {} documents, in priority order (each document's share of the at-risk \
+             measures' expected squared score movement). The last column is the largest \
+             probability that the run's rank still moves once the documents up to that one \
+             are judged.",
             report.to_judge.len(),
             report.candidates,
-            report.settings.min_judge_probability
         )?;
         writeln!(out)?;
-        writeln!(out, "| topic | docid | rank | probability |")?;
-        writeln!(out, "|---|---|---:|---:|")?;
+        writeln!(
+            out,
+            "| topic | docid | rank | probability | P(rank moves) after |"
+        )?;
+        writeln!(out, "|---|---|---:|---:|---:|")?;
         for entry in report.to_judge.iter().take(LISTED_DOCUMENTS) {
             writeln!(
                 out,
-                "| {} | {} | {} | {:.3} |",
-                entry.topic, entry.docid, entry.rank, entry.probability
+                "| {} | {} | {} | {:.3} | {:.3} |",
+                entry.topic, entry.docid, entry.rank, entry.probability, entry.remaining_risk
             )?;
         }
         if report.to_judge.len() > LISTED_DOCUMENTS {

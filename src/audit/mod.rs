@@ -1,16 +1,5 @@
-//! The audit of a new run (DESIGN section 8): does an existing collection score it fairly, and
-//! if not, which documents should be judged?
-//!
-//! This module owns the audit's figures and rules; it reads the task through
-//! [`crate::collection::Collection`], scores with [`crate::eval::score_topic`] (no measure
-//! is re-implemented here) and compares with a leave-team-out study ([`crate::sim::study`] or the
-//! `runs.tsv` of an earlier `simulate`). It never prints: [`audit_run`] returns an
-//! [`AuditReport`] and warnings; [`write_markdown`] and serde render it.
-//!
-//! Parts: [`topic`] audits one topic, [`study`] gives the leave-team-out comparison,
-//! [`report`] holds what is reported, [`model`] the calibrated judge model.
-//!
-//! # The rules
+//! The audit of a new run: does an existing collection score it fairly, and if not, which
+//! documents should be judged? The rules are in `docs/audit.md`; in short:
 //!
 //! - **Topics**: the run is audited on the topics in both the run and the task's qrels (as
 //!   `eval` scores it). No common topic is an error naming the run file; qrels topics the run
@@ -18,69 +7,51 @@
 //!   [`Warning::RunInTask`] saying whether it was pooled; it then replaces that run.
 //! - **Unjudged documents**: documents of the run's top [`AUDIT_DEPTH`] that the qrels do not
 //!   judge (a negative grade counts as judged, as in `judged_k`). Deeper documents count as
-//!   non-relevant in every figure. Coverage per topic and overall: `judged_10`, `judged_20`,
-//!   `judged_100`, `unj_10`, and the unjudged counts in the top 10, 20 and 100.
-//! - **Probability of relevance** (grade >= relevance_level): the calibrated logistic judge
-//!   model of [`model`] (alpha [`model::AUDIT_ALPHA`]), trained per topic on the official
-//!   qrels plus presumed non-relevant unjudged documents, with cross-fitting. Features: text
-//!   (alone) when the task has a corpus and
-//!   topic texts (else run features); the audited run is added to the task (as a non-pooled
-//!   run of team `(audited)`) so its documents have text vectors and it has its own run feature.
-//! - **Score interval** per measure: `lower` = every unjudged document non-relevant (the score
-//!   the collection gives, as `eval`); `upper` = every unjudged document of the top
-//!   [`AUDIT_DEPTH`] relevant with the topic's highest official grade (at least the relevance
-//!   level), added to the topic's judgments, so R (MAP) and the ideal ranking (nDCG) grow too.
-//!   For P@k this is the true maximum; for nDCG the highest grade is the largest gain; MAP is not
-//!   monotone in adding relevant documents (a deep one can lower it), so for MAP the two ends are
-//!   the two extreme scenarios. A measure with cutoff k considers only the unjudged documents
-//!   of the top min(k, [`AUDIT_DEPTH`]) (for the upper end and the expectation alike): a
-//!   relevant document below the cutoff adds nothing to P@k or DCG@k but would raise the
-//!   ideal, and unjudged relevant documents outside the run cannot be bounded by an audit of
-//!   the run. Reported per topic and as the mean over topics.
-//! - **Expected score**: Monte-Carlo over the unjudged documents, [`SAMPLES`] samples per topic
-//!   from a ChaCha8 stream seeded by ([`AUDIT_SEED`], topic) with the crate's mixing function:
-//!   each unjudged document is relevant with its probability, and a relevant one gets a grade
-//!   drawn from the topic's officially relevant grades (the relevance level if it has none).
-//!   The expected score is the mean over samples; `sample_low`/`sample_high` are the 5% and 95%
-//!   quantiles of the per-sample mean over topics (a central 90% interval).
-//! - **Rank interval** among the task's other runs, on their official scores: the rank of a
-//!   score s is 1 + #(runs scoring more) + #(runs scoring exactly s)/2 (average rank for ties);
-//!   best = the rank of the higher end of the interval, worst = of the lower end.
-//! - **Study**: from `--results DIR` (`runs.tsv` of `reusesim simulate`) or a short study on the
-//!   spot ([`SPOT_STUDY_SEEDS`] seeds, [`SPOT_STUDY_ITERATIONS`] Pegasos iterations), skipped when
-//!   it would exceed [`MAX_SPOT_STUDY_UNITS`] (trial, topic) units. Per measure, over the pooled
-//!   runs: the largest rank drop (worst LOU rank − official rank) and the largest score drop
-//!   (official − lowest LOU score).
-//! - **Verdict**: a measure is *at risk* when its rank interval has width > 0 and its score
-//!   interval is wider than the study's largest score drop (0 without a study): the run's
-//!   uncertainty then exceeds what pooled runs already suffer when their team is left out.
-//!   The documents to judge are the unjudged documents within the deepest cutoff of the at-risk
-//!   measures (no cutoff: [`AUDIT_DEPTH`]) whose probability is at least
-//!   [`MIN_JUDGE_PROBABILITY`], in priority order: probability / log2(rank + 1) (expected
-//!   discounted gain) descending, ties by topic id then rank; `--budget` keeps the first N. No
-//!   such document: "no extra judgments needed"; else "judge N documents".
+//!   non-relevant in every figure.
+//! - **Probability of relevance**: the judge model of [`model`] (out-of-fold logistic
+//!   regression per topic on the judgments plus presumed non-relevant unjudged documents),
+//!   calibrated by [`calibration`] on the collection's own leave-team-out evidence: the
+//!   documents a single team brought, whose grades are known, and the unjudged ones.
+//! - **Score interval** per measure: `lower` = every unjudged document non-relevant (the
+//!   collection's score); `upper` = every unjudged document of the measure's depth relevant at
+//!   the topic's highest grade (information only).
+//! - **Expected score**: per topic, the exact first-order effect of each unjudged document
+//!   (its probability times its score change alone) plus a Monte-Carlo estimate of what they do
+//!   together ([`SAMPLES`] samples from a ChaCha8 stream seeded by ([`AUDIT_SEED`], topic)); a
+//!   relevant document's grade is drawn from the topic's relevant grades, and R (MAP) and the
+//!   ideal ranking (nDCG) grow with the documents found.
+//! - **Verdict**: a measure is at risk when the probability that the run's rank among the
+//!   task's other runs moves by at least the rank margin exceeds the risk threshold ([`risk`]).
+//!   The documents to judge are the shortest prefix of the unjudged documents, ordered by their
+//!   share of the at-risk measures' expected squared movement, after which the remaining
+//!   probability is at most the threshold; `--budget` caps it.
+//! - **Study**: the leave-team-out comparison from `--results DIR` or a short study on the spot,
+//!   kept as information beside the verdict.
+//!
+//! How far these figures can be trusted on a collection is measured by `reusesim backtest`.
 
+pub mod basis;
+pub mod calibration;
 pub mod markdown;
 pub mod model;
 pub mod report;
+pub mod risk;
 pub mod study;
 pub mod topic;
 
 use std::collections::BTreeSet;
 
-use rayon::prelude::*;
-
 use crate::base::error::{Error, Result, Warning};
 use crate::collection::{CandidateSource, Collection, FeatureChoice};
-use crate::eval::{EvalOptions, Evaluator, Measure};
+use crate::eval::Measure;
 use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
 
+pub use basis::{AuditBasis, Judgments, RunAudit};
 pub use markdown::write_markdown;
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
 pub use study::{LouDrop, StudyComparison, StudySource};
-use topic::{audit_topic, quantile, TopicOutcome};
 pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
 
 /// How deep the audit looks into the run: unjudged documents beyond it count as non-relevant.
@@ -89,14 +60,19 @@ pub const AUDIT_DEPTH: usize = 100;
 /// The measures audited when none is named.
 pub const DEFAULT_AUDIT_MEASURES: &str = "map,P_10,ndcg_cut_10";
 
-/// Monte-Carlo samples per topic for the expected score.
+/// Monte-Carlo samples per topic.
 pub const SAMPLES: usize = 200;
 
 /// The seed of the Monte-Carlo streams (mixed with the topic id).
 pub const AUDIT_SEED: u64 = 8;
 
-/// The lowest probability of relevance for which a document is proposed for judging.
-pub const MIN_JUDGE_PROBABILITY: f64 = 0.1;
+/// A measure is at risk when the probability that the run's rank moves exceeds this; the list
+/// stops once the remaining probability is at most this. Chosen by the backtest on
+/// TREC-COVID round 1 (`docs/audit.md`).
+pub const RISK_THRESHOLD: f64 = 0.5;
+
+/// A rank moves when it changes by at least this many places.
+pub const RANK_MARGIN: f64 = 1.0;
 
 /// Seeds of a study run on the spot.
 pub const SPOT_STUDY_SEEDS: u64 = 2;
@@ -110,6 +86,49 @@ pub const MAX_SPOT_STUDY_UNITS: usize = 1_000;
 /// The team name given to the audited run when it is added to the task.
 pub const AUDITED_TEAM: &str = "(audited)";
 
+/// The verdict's rules.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AuditRules {
+    /// A measure is at risk when P(rank moves) exceeds this.
+    pub risk_threshold: f64,
+    /// A rank moves when it changes by at least this.
+    pub rank_margin: f64,
+    /// At most this many documents to judge.
+    pub budget: Option<usize>,
+}
+
+impl Default for AuditRules {
+    fn default() -> Self {
+        Self {
+            risk_threshold: RISK_THRESHOLD,
+            rank_margin: RANK_MARGIN,
+            budget: None,
+        }
+    }
+}
+
+impl AuditRules {
+    /// Checks the rules.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a threshold outside [0, 1) or a margin that is not positive.
+    pub fn check(self) -> Result<Self> {
+        if !(0.0..1.0).contains(&self.risk_threshold) {
+            return Err(Error::Invalid(format!(
+                "expected a risk threshold in [0, 1), found {}",
+                self.risk_threshold
+            )));
+        }
+        if !(self.rank_margin.is_finite() && self.rank_margin > 0.0) {
+            return Err(Error::Invalid(format!(
+                "expected a positive rank margin, found {}",
+                self.rank_margin
+            )));
+        }
+        Ok(self)
+    }
+}
+
 /// What to audit and how.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AuditSettings {
@@ -117,8 +136,8 @@ pub struct AuditSettings {
     pub measures: Vec<Measure>,
     /// Text or run features (auto: text when the task has a corpus and topic texts).
     pub features: FeatureChoice,
-    /// At most this many documents to judge.
-    pub budget: Option<usize>,
+    /// The verdict's rules and the budget.
+    pub rules: AuditRules,
     /// The leave-team-out comparison.
     pub study: StudySource,
 }
@@ -209,293 +228,116 @@ pub fn audit_run(
         crate::judge::resolve_features(&task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(&task, &task.qrels, use_text)?;
     let study = study::compare_with_study(&task, &collection, settings, &run_tag)?;
-    let topic_outcomes: Vec<TopicOutcome> = collection
-        .topics
-        .par_iter()
-        .filter(|topic| !topic.rankings[run_index].is_empty())
-        .map(|topic| audit_topic(&collection, topic, run_index, &settings.measures))
-        .collect::<Result<Vec<_>>>()?;
-    let others = other_runs_scores(&task, run_index, &settings.measures);
-    let measures = measure_audits(&topic_outcomes, &others, &settings.measures, &study);
-    let (candidates, to_judge) = documents_to_judge(&topic_outcomes, &measures, settings);
+    let judgments: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
+    let basis = AuditBasis::new(&collection, judgments, &settings.measures, task.pool_depth)?;
+    let mut audit = basis.audit(run_index, &settings.rules);
+    for measure in &mut audit.measures {
+        measure.lou_max_score_drop = study
+            .measures
+            .iter()
+            .find(|drop| drop.measure == measure.score.measure)
+            .map(|drop| drop.max_score_drop);
+    }
     let report = AuditReport {
-        verdict: verdict(to_judge.len()),
+        verdict: verdict(&audit),
         task: task.manifest.name.clone(),
         run: run_tag,
         run_file,
         in_task,
-        settings: AuditSettingsSummary {
-            features: if use_text { "text" } else { "runs" }.to_string(),
-            relevance_level: task.manifest.relevance_level,
-            depth: AUDIT_DEPTH,
-            alpha: model::AUDIT_ALPHA,
-            folds: model::FOLDS,
-            samples: SAMPLES,
-            seed: AUDIT_SEED,
-            min_judge_probability: MIN_JUDGE_PROBABILITY,
-            budget: settings.budget,
-        },
-        topics_audited: topic_outcomes.len(),
-        coverage: overall_coverage(&topic_outcomes),
-        measures,
+        settings: settings_summary(use_text, task.manifest.relevance_level, settings, &basis),
+        topics_audited: audit.topics.len(),
+        coverage: audit.coverage,
+        measures: audit.measures,
         study,
-        candidates,
-        to_judge,
-        topics: topic_outcomes.into_iter().map(|t| t.audit).collect(),
+        candidates: audit.candidates,
+        to_judge: audit.to_judge,
+        topics: audit.topics,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };
     Ok((report, warnings))
 }
 
-/// The official scores (summaries) of the task's runs other than the audited one.
-fn other_runs_scores(task: &Task, run_index: usize, measures: &[Measure]) -> Vec<Vec<f64>> {
-    let evaluator = Evaluator::new(
-        &task.qrels,
-        EvalOptions {
-            measures: measures.to_vec(),
-            relevance_level: task.manifest.relevance_level,
-            complete: false,
-            max_docs: None,
-        },
-    );
-    task.runs
-        .par_iter()
-        .enumerate()
-        .filter(|&(pos, _)| pos != run_index)
-        .map(|(_, other)| evaluator.evaluate(other).summary)
-        .collect()
-}
-
-/// The mean of `value` over the audited topics.
-fn topic_mean(outcomes: &[TopicOutcome], value: impl Fn(&TopicOutcome) -> f64) -> f64 {
-    outcomes.iter().map(value).sum::<f64>() / outcomes.len() as f64
-}
-
-/// Coverage over all audited topics: means of the fractions, sums of the counts.
-fn overall_coverage(outcomes: &[TopicOutcome]) -> Coverage {
-    let sum =
-        |count: fn(&Coverage) -> usize| outcomes.iter().map(|t| count(&t.audit.coverage)).sum();
-    Coverage {
-        judged_10: topic_mean(outcomes, |t| t.audit.coverage.judged_10),
-        judged_20: topic_mean(outcomes, |t| t.audit.coverage.judged_20),
-        judged_100: topic_mean(outcomes, |t| t.audit.coverage.judged_100),
-        unj_10: topic_mean(outcomes, |t| t.audit.coverage.unj_10),
-        unjudged_10: sum(|c| c.unjudged_10),
-        unjudged_20: sum(|c| c.unjudged_20),
-        unjudged_100: sum(|c| c.unjudged_100),
+/// The settings in force, for the report.
+fn settings_summary(
+    use_text: bool,
+    relevance_level: crate::base::Grade,
+    settings: &AuditSettings,
+    basis: &AuditBasis,
+) -> AuditSettingsSummary {
+    AuditSettingsSummary {
+        features: if use_text { "text" } else { "runs" }.to_string(),
+        relevance_level,
+        depth: AUDIT_DEPTH,
+        alpha: model::AUDIT_ALPHA,
+        folds: model::FOLDS,
+        samples: SAMPLES,
+        seed: AUDIT_SEED,
+        risk_threshold: settings.rules.risk_threshold,
+        rank_margin: settings.rules.rank_margin,
+        calibration: basis.calibration.clone(),
+        budget: settings.rules.budget,
     }
 }
 
-/// Per measure: the interval and expectation over topics, the rank interval among the other
-/// runs, and whether it is at risk.
-fn measure_audits(
-    outcomes: &[TopicOutcome],
-    others: &[Vec<f64>],
-    measures: &[Measure],
-    study: &StudyComparison,
-) -> Vec<MeasureAudit> {
-    measures
+/// The one-line verdict: "no extra judgments needed", or how many documents to judge with the
+/// evidence: the largest probability of a rank move before and after, and each at-risk
+/// measure's score on the collection and expected score.
+pub fn verdict(audit: &RunAudit) -> String {
+    let at_risk: Vec<&MeasureAudit> = audit.measures.iter().filter(|m| m.is_at_risk).collect();
+    if at_risk.is_empty() {
+        return "no extra judgments needed".to_string();
+    }
+    let before = at_risk
         .iter()
-        .enumerate()
-        .map(|(index, measure)| {
-            let lower = topic_mean(outcomes, |t| t.audit.scores[index].lower);
-            let upper = topic_mean(outcomes, |t| t.audit.scores[index].upper);
-            let expected = topic_mean(outcomes, |t| t.audit.scores[index].expected);
-            let mut sampled: Vec<f64> = (0..SAMPLES)
-                .map(|sample| topic_mean(outcomes, |t| t.samples[sample][index]))
-                .collect();
-            sampled.sort_by(f64::total_cmp);
-            let other_scores: Vec<f64> = others.iter().map(|scores| scores[index]).collect();
-            let lou_max_score_drop = study
-                .measures
-                .iter()
-                .find(|drop| drop.measure == measure.to_string())
-                .map(|drop| drop.max_score_drop);
-            let rank_best = rank_among(&other_scores, lower.max(upper));
-            let rank_worst = rank_among(&other_scores, lower.min(upper));
-            MeasureAudit {
-                score: ScoreInterval {
-                    measure: measure.to_string(),
-                    lower,
-                    upper,
-                    expected,
-                    sample_low: quantile(&sampled, 0.05),
-                    sample_high: quantile(&sampled, 0.95),
-                },
-                rank_best,
-                rank_worst,
-                rank_expected: rank_among(&other_scores, expected),
-                runs_ranked: other_scores.len() + 1,
-                lou_max_score_drop,
-                is_at_risk: rank_worst > rank_best
-                    && (upper - lower).abs() > lou_max_score_drop.unwrap_or(0.0),
-            }
-        })
-        .collect()
-}
-
-/// The documents to judge, in priority order, and how many there were before the budget cap.
-fn documents_to_judge(
-    outcomes: &[TopicOutcome],
-    measures: &[MeasureAudit],
-    settings: &AuditSettings,
-) -> (usize, Vec<PoolEntry>) {
-    let judging_depth = settings
-        .measures
+        .map(|m| m.probability_rank_moves)
+        .fold(0.0, f64::max);
+    let after = at_risk
         .iter()
-        .zip(measures)
-        .filter(|(_, audit)| audit.is_at_risk)
-        .map(|(measure, _)| measure_depth(measure))
-        .max();
-    let Some(depth) = judging_depth else {
-        return (0, Vec::new());
+        .map(|m| m.remaining_probability_rank_moves)
+        .fold(0.0, f64::max);
+    let documents = match audit.to_judge.len() {
+        1 => "1 document".to_string(),
+        count => format!("{count} documents"),
     };
-    let mut candidates: Vec<PoolEntry> = outcomes
+    let scores: Vec<String> = at_risk
         .iter()
-        .flat_map(|t| {
-            t.audit
-                .unjudged
-                .iter()
-                .filter(move |doc| doc.rank <= depth && doc.probability >= MIN_JUDGE_PROBABILITY)
-                .map(|doc| PoolEntry {
-                    topic: t.audit.topic.clone(),
-                    docid: doc.docid.clone(),
-                    rank: doc.rank,
-                    probability: doc.probability,
-                    priority: doc.probability / ((doc.rank + 1) as f64).log2(),
-                })
+        .map(|m| {
+            format!(
+                "{} {:.3} expected {:.3}",
+                m.score.measure, m.score.lower, m.score.expected
+            )
         })
         .collect();
-    candidates.sort_by(|a, b| {
-        b.priority
-            .total_cmp(&a.priority)
-            .then_with(|| a.topic.cmp(&b.topic))
-            .then_with(|| a.rank.cmp(&b.rank))
-    });
-    let candidate_count = candidates.len();
-    if let Some(budget) = settings.budget {
-        candidates.truncate(budget);
-    }
-    (candidate_count, candidates)
-}
-
-/// The one-line verdict for `count` documents to judge.
-fn verdict(count: usize) -> String {
-    match count {
-        0 => "no extra judgments needed".to_string(),
-        1 => "judge 1 document".to_string(),
-        count => format!("judge {count} documents"),
-    }
+    format!(
+        "judge {documents} (P(rank moves) {before:.2} → {after:.2}); {}",
+        scores.join(", ")
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A topic outcome whose every sample scores `lower` (one measure), with unjudged documents
-    /// given as (rank, probability).
-    fn outcome(topic: &str, lower: f64, upper: f64, unjudged: &[(usize, f64)]) -> TopicOutcome {
-        TopicOutcome {
-            audit: TopicAudit {
-                topic: topic.to_string(),
-                coverage: Coverage::default(),
-                is_model_fitted: true,
-                unjudged: unjudged
-                    .iter()
-                    .map(|&(rank, probability)| UnjudgedDoc {
-                        docid: format!("{topic}-{rank}"),
-                        rank,
-                        probability,
-                    })
-                    .collect(),
-                scores: vec![ScoreInterval {
-                    measure: "P_10".into(),
-                    lower,
-                    upper,
-                    expected: lower,
-                    sample_low: lower,
-                    sample_high: lower,
-                }],
-            },
-            samples: vec![vec![lower]; SAMPLES],
-        }
-    }
-
-    fn settings(budget: Option<usize>) -> AuditSettings {
-        AuditSettings {
-            measures: crate::eval::parse_measures(&["P_10"]).unwrap(),
-            features: FeatureChoice::Runs,
-            budget,
-            study: StudySource::Skip,
-        }
-    }
-
-    fn study(max_score_drop: f64) -> StudyComparison {
-        StudyComparison {
-            source: "test".into(),
-            measures: vec![LouDrop {
-                measure: "P_10".into(),
-                max_rank_drop: 1.0,
-                max_rank_drop_run: "r".into(),
-                max_score_drop,
-                max_score_drop_run: "r".into(),
-                pooled_runs: 3,
-            }],
-        }
-    }
-
     #[test]
-    fn a_measure_is_at_risk_when_its_interval_moves_the_rank_and_exceeds_the_studys_drop() {
-        let outcomes = [outcome("1", 0.2, 0.6, &[]), outcome("2", 0.4, 0.6, &[])];
-        // Means over topics: lower 0.3, upper 0.6; other runs at 0.5 and 0.1.
-        let others = vec![vec![0.5], vec![0.1]];
-        let measures = settings(None).measures;
-        let audits = measure_audits(&outcomes, &others, &measures, &study(0.1));
-        let audit = &audits[0];
-        assert!((audit.score.lower - 0.3).abs() < 1e-12);
-        assert!((audit.score.upper - 0.6).abs() < 1e-12);
-        assert_eq!((audit.rank_best, audit.rank_worst), (1.0, 2.0));
-        assert!(audit.is_at_risk, "width 0.3 > drop 0.1 and the rank moves");
-        // A study whose pooled runs already lose more than the width: not at risk.
-        let audits = measure_audits(&outcomes, &others, &measures, &study(0.5));
-        assert!(!audits[0].is_at_risk);
-        // An interval that cannot change the rank: not at risk, however wide.
-        let audits = measure_audits(&outcomes, &[vec![0.9]], &measures, &study(0.0));
-        assert_eq!((audits[0].rank_best, audits[0].rank_worst), (2.0, 2.0));
-        assert!(!audits[0].is_at_risk);
-    }
-
-    #[test]
-    fn documents_to_judge_are_probable_within_the_cutoff_in_priority_order() {
-        // P_10 at risk: only the top 10 counts; probability >= 0.1; priority p / log2(rank + 1).
-        let outcomes = [
-            outcome("1", 0.2, 0.6, &[(1, 0.2), (3, 0.5), (12, 0.9), (5, 0.05)]),
-            outcome("2", 0.2, 0.6, &[(1, 0.5), (7, 0.5)]),
-        ];
-        let measures = measure_audits(
-            &outcomes,
-            &[vec![0.5]],
-            &settings(None).measures,
-            &study(0.0),
-        );
-        assert!(measures[0].is_at_risk);
-        let (candidates, to_judge) = documents_to_judge(&outcomes, &measures, &settings(None));
-        let order: Vec<&str> = to_judge.iter().map(|e| e.docid.as_str()).collect();
-        // 2-1: 0.5/1; 1-3: 0.5/2; 1-1: 0.2/1; 2-7: 0.5/3. Rank 12 is below the cutoff, 1-5 is
-        // too improbable.
-        assert_eq!(order, ["2-1", "1-3", "1-1", "2-7"]);
-        assert_eq!(candidates, 4);
-        let (candidates, to_judge) = documents_to_judge(&outcomes, &measures, &settings(Some(2)));
-        assert_eq!((candidates, to_judge.len()), (4, 2));
-        assert_eq!(verdict(to_judge.len()), "judge 2 documents");
-        // Nothing at risk: nothing to judge.
-        let safe = measure_audits(
-            &outcomes,
-            &[vec![0.9]],
-            &settings(None).measures,
-            &study(0.0),
-        );
-        assert_eq!(documents_to_judge(&outcomes, &safe, &settings(None)).1, []);
-        assert_eq!(verdict(0), "no extra judgments needed");
+    fn rules_outside_their_ranges_are_refused() {
+        let good = AuditRules::default();
+        assert_eq!(good.check().unwrap(), good);
+        for threshold in [-0.1, 1.0, f64::NAN] {
+            let rules = AuditRules {
+                risk_threshold: threshold,
+                ..good
+            };
+            let error = rules.check().unwrap_err().to_string();
+            assert!(
+                error.contains("expected a risk threshold in [0, 1)"),
+                "{error}"
+            );
+        }
+        let rules = AuditRules {
+            rank_margin: 0.0,
+            ..good
+        };
+        let error = rules.check().unwrap_err().to_string();
+        assert!(error.contains("expected a positive rank margin"), "{error}");
     }
 }

@@ -1,23 +1,22 @@
-//! The audit's judge model: per topic, a calibrated probability of relevance for every
-//! unjudged document of the audited run's top [`super::AUDIT_DEPTH`].
+//! The audit's judge model: per topic, an out-of-fold probability of relevance for every
+//! document some run ranks in its top [`super::AUDIT_DEPTH`], judged or not. The raw
+//! probabilities are calibrated by [`super::calibration`] before any figure uses them.
 //!
 //! Per topic, an L2-regularised logistic regression ([`fit_logistic`], alpha [`AUDIT_ALPHA`])
 //! learns from
-//! - the topic's official judgments: grade >= relevance_level positive, every other judged
-//!   document (negative grades included) negative;
-//! - *presumed non-relevant* documents: the documents some run of the task (the audited run
-//!   included) retrieved in its top [`super::AUDIT_DEPTH`] for the topic that the qrels do not
-//!   judge. HiCAL adds random unjudged documents as negatives for the same reason: without them
-//!   the model only sees the judged documents, which pooling and CAL chose because they looked
-//!   relevant, so it would over-estimate the relevance of the unjudged ones, which are mostly
-//!   not relevant.
+//! - the topic's judgments: grade >= relevance_level positive, every other judged document
+//!   (negative grades included) negative;
+//! - *presumed non-relevant* documents: the unjudged documents of the runs' tops. HiCAL adds
+//!   random unjudged documents as negatives for the same reason: without them the model only
+//!   sees the judged documents, which pooling and CAL chose because they looked relevant.
 //!
-//! Cross-fitting keeps a presumed negative from voting against itself: the unjudged documents
-//! are split into [`FOLDS`] folds (by a hash of the document id, so the split is fixed), and the
-//! documents of fold f get their probability from the model trained with the presumed negatives
-//! of the other folds only. Documents without a feature vector (run features: retrieved by no
-//! run; text: missing from the corpus) are left out of training; a wanted one gets the
-//! probability of the all-zero vector (the model's intercept).
+//! Cross-fitting keeps every document out of the model that scores it: documents are split
+//! into [`FOLDS`] folds by a hash of their id (a fixed split), and the documents of fold f get
+//! their probability from the model trained on the other folds only, judged documents
+//! included. So the probability of a judged document is as honest as that of an unjudged one,
+//! which is what lets [`super::calibration`] check the model against known outcomes.
+//! Documents without a feature vector (run features: retrieved by no run; text: missing from
+//! the corpus) are left out of training and scored as the all-zero vector (the intercept).
 //!
 //! Text features are reduced per topic to the [`MAX_TEXT_FEATURES`] most frequent features of
 //! the topic's documents (occurring in at least [`MIN_TOPIC_FREQUENCY`] of them) before
@@ -27,45 +26,57 @@ use rustc_hash::FxHashMap;
 
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
-use crate::base::DocId;
+use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::{Collection, TopicData, Vectors};
 use crate::features::runs::run_feature_vector;
 use crate::judge::logistic::{fit_logistic, DEFAULT_MAX_ITERATIONS};
 use crate::judge::TrainingSet;
 
 /// The L2 penalty of the audit's logistic regression (linfa-logistic minimises the summed log
-/// loss plus alpha/2 ||w||^2). Chosen on the default synthetic task, where it gives
-/// calibrated probabilities (the calibration test in `tests/cli/audit.rs`); linfa's default of
-/// 1 shrinks the weights of unit-length tf-idf vectors so much that probabilities crowd
-/// around the training base rate.
+/// loss plus alpha/2 ||w||^2); linfa's default of 1 shrinks the weights of unit-length vectors
+/// so much that probabilities crowd around the training base rate.
 pub const AUDIT_ALPHA: f64 = 0.03;
 
 /// A text feature is kept for a topic's model when at least this many of the topic's documents
-/// (judged, presumed non-relevant, audited) have it: a term of one document cannot generalise.
+/// have it: a term of one document cannot generalise.
 pub const MIN_TOPIC_FREQUENCY: usize = 2;
 
 /// At most this many text features per topic model (the most frequent in the topic's
 /// documents): linfa-logistic fits a dense matrix, so this bounds the cost of a fit.
 pub const MAX_TEXT_FEATURES: usize = 1_000;
 
-/// The number of cross-fitting folds over the presumed non-relevant documents.
+/// The number of cross-fitting folds.
 pub const FOLDS: u64 = 2;
 
 /// The L-BFGS iteration cap of the audit's fits.
 pub const AUDIT_MAX_ITERATIONS: u64 = DEFAULT_MAX_ITERATIONS;
 
-/// The documents of one topic whose probability is wanted, and the result.
-#[derive(Debug, Clone)]
-pub struct TopicProbabilities {
-    /// The probability of relevance of each requested document, same order.
-    pub probabilities: Vec<f64>,
+/// One topic's model: the out-of-fold probability of each document of the runs' tops.
+#[derive(Debug, Clone, Default)]
+pub struct TopicModel {
+    /// Out-of-fold probability by document (every document of some run's top
+    /// [`super::AUDIT_DEPTH`]).
+    pub probabilities: FxHashMap<DocId, f64>,
     /// Whether a model could be fitted (false: the topic has no relevant or no non-relevant
-    /// judged document, and the probabilities are the judged relevant fraction).
+    /// judged document, and every probability is the judged relevant fraction).
     pub is_fitted: bool,
 }
 
 fn fold_of(name: &str) -> u64 {
     crate::base::seed::splitmix64(crate::base::seed::fnv1a(name.as_bytes())) % FOLDS
+}
+
+/// The documents of the runs' tops for `topic`: every document some run ranks in its top
+/// [`super::AUDIT_DEPTH`], sorted.
+pub fn top_documents(topic: &TopicData) -> Vec<DocId> {
+    let mut docs: Vec<DocId> = topic
+        .rankings
+        .iter()
+        .flat_map(|r| r.iter().take(super::AUDIT_DEPTH).copied())
+        .collect();
+    docs.sort_unstable();
+    docs.dedup();
+    docs
 }
 
 /// The run features of `docs` for `topic`: every run of the collection counts.
@@ -142,83 +153,69 @@ fn compact(vectors: &[SparseVec]) -> Result<(Vec<SparseVec>, usize)> {
     Ok((compacted, used.len()))
 }
 
-/// The probability of relevance of each of `wanted` (documents of `topic` the qrels do not
-/// judge), given the topic's judgments and the presumed non-relevant documents `unjudged` (a
-/// superset of `wanted`).
+/// Fits the model of `topic` on `grades` (the judgments the audit is made against) and gives
+/// every document of the runs' tops its out-of-fold probability.
 ///
 /// # Errors
 /// When linfa-logistic fails.
-pub fn topic_probabilities(
+pub fn fit_topic(
     collection: &Collection,
     topic: &TopicData,
-    unjudged: &[DocId],
-    wanted: &[DocId],
-) -> Result<TopicProbabilities> {
-    let relevance_level = collection.relevance_level;
-    let mut judged: Vec<(DocId, bool)> = topic
-        .grades
+    grades: &FxHashMap<DocId, Grade>,
+) -> Result<TopicModel> {
+    let level = collection.relevance_level;
+    let tops = top_documents(topic);
+    // Every judged document, then the unjudged documents of the tops.
+    let mut docs: Vec<(DocId, bool)> = grades
         .iter()
-        .map(|(&doc, &grade)| (doc, crate::base::is_relevant(grade, relevance_level)))
+        .map(|(&doc, &grade)| (doc, is_relevant(grade, level)))
         .collect();
-    judged.sort_unstable();
-    let positives = judged.iter().filter(|(_, is_rel)| *is_rel).count();
-    let base_rate = if judged.is_empty() {
+    docs.sort_unstable();
+    let positives = docs.iter().filter(|(_, is_rel)| *is_rel).count();
+    let base_rate = if docs.is_empty() {
         0.0
     } else {
-        positives as f64 / judged.len() as f64
+        positives as f64 / docs.len() as f64
     };
-    if positives == 0 || positives == judged.len() && unjudged.is_empty() {
-        return Ok(TopicProbabilities {
-            probabilities: vec![base_rate; wanted.len()],
+    docs.extend(
+        tops.iter()
+            .filter(|doc| !grades.contains_key(doc))
+            .map(|&doc| (doc, false)),
+    );
+    if positives == 0 || positives == docs.len() {
+        return Ok(TopicModel {
+            probabilities: tops.iter().map(|&doc| (doc, base_rate)).collect(),
             is_fitted: false,
         });
     }
-    // One vector table for judged, presumed negatives and wanted documents.
-    let mut docs: Vec<DocId> = judged.iter().map(|&(doc, _)| doc).collect();
-    let unjudged_start = docs.len();
-    docs.extend_from_slice(unjudged);
-    let wanted_start = docs.len();
-    docs.extend_from_slice(wanted);
-    let (vectors, dimension) = topic_vectors(collection, topic, &docs)?;
-    let folds: Vec<u64> = docs
+    let ids: Vec<DocId> = docs.iter().map(|&(doc, _)| doc).collect();
+    let (vectors, dimension) = topic_vectors(collection, topic, &ids)?;
+    let folds: Vec<u64> = ids
         .iter()
         .map(|&doc| fold_of(collection.docs.name(doc)))
         .collect();
-    let mut probabilities = vec![f64::NAN; wanted.len()];
-    let judged_positives: Vec<&SparseVec> = (0..unjudged_start)
-        .filter(|&pos| judged[pos].1 && !vectors[pos].is_empty())
-        .map(|pos| &vectors[pos])
-        .collect();
-    let judged_negatives: Vec<&SparseVec> = (0..unjudged_start)
-        .filter(|&pos| !judged[pos].1 && !vectors[pos].is_empty())
-        .map(|pos| &vectors[pos])
-        .collect();
+    let is_top: Vec<bool> = ids.iter().map(|d| tops.binary_search(d).is_ok()).collect();
+    let mut probabilities = FxHashMap::default();
     for fold in 0..FOLDS {
-        let wanted_in_fold: Vec<usize> = (0..wanted.len())
-            .filter(|&i| folds[wanted_start + i] == fold)
+        let in_training = |pos: usize| folds[pos] != fold && !vectors[pos].is_empty();
+        let positives: Vec<&SparseVec> = (0..ids.len())
+            .filter(|&pos| docs[pos].1 && in_training(pos))
+            .map(|pos| &vectors[pos])
             .collect();
-        if wanted_in_fold.is_empty() {
+        let negatives: Vec<&SparseVec> = (0..ids.len())
+            .filter(|&pos| !docs[pos].1 && in_training(pos))
+            .map(|pos| &vectors[pos])
+            .collect();
+        let scored = (0..ids.len()).filter(|&pos| folds[pos] == fold && is_top[pos]);
+        if positives.is_empty() || negatives.is_empty() {
+            probabilities.extend(scored.map(|pos| (ids[pos], base_rate)));
             continue;
         }
-        let mut negatives = judged_negatives.clone();
-        negatives.extend(
-            (unjudged_start..wanted_start)
-                .filter(|&pos| folds[pos] != fold && !vectors[pos].is_empty())
-                .map(|pos| &vectors[pos]),
-        );
-        let training = TrainingSet::new(judged_positives.clone(), negatives, dimension);
-        if training.positives.is_empty() || training.negatives.is_empty() {
-            for i in wanted_in_fold {
-                probabilities[i] = base_rate;
-            }
-            continue;
-        }
+        let training = TrainingSet::new(positives, negatives, dimension);
         let model = fit_logistic(&training, AUDIT_ALPHA, AUDIT_MAX_ITERATIONS)?;
-        for i in wanted_in_fold {
-            probabilities[i] = model.probability(&vectors[wanted_start + i]);
-        }
+        probabilities.extend(scored.map(|pos| (ids[pos], model.probability(&vectors[pos]))));
     }
-    Ok(TopicProbabilities {
+    Ok(TopicModel {
         probabilities,
         is_fitted: true,
     })

@@ -13,6 +13,8 @@ pub struct MeasureAudit {
     /// Score interval and expectation (means over topics).
     #[serde(flatten)]
     pub score: ScoreInterval,
+    /// Rank among the task's other runs on the collection (the lower end).
+    pub rank: f64,
     /// Rank among the task's other runs at the upper end of the interval.
     pub rank_best: f64,
     /// Rank at the lower end.
@@ -23,7 +25,13 @@ pub struct MeasureAudit {
     pub runs_ranked: usize,
     /// The study's largest score drop of a pooled run for this measure, if known.
     pub lou_max_score_drop: Option<f64>,
-    /// Whether the measure is at risk (see the module docs).
+    /// The probability, under the judge model, that judging the unjudged documents moves the
+    /// run's rank by at least the rank margin.
+    pub probability_rank_moves: f64,
+    /// The same probability once the documents to judge are judged (unchanged for a measure
+    /// that is not at risk).
+    pub remaining_probability_rank_moves: f64,
+    /// Whether the measure is at risk: `probability_rank_moves` above the risk threshold.
     pub is_at_risk: bool,
 }
 
@@ -38,8 +46,11 @@ pub struct PoolEntry {
     pub rank: usize,
     /// Its probability of relevance.
     pub probability: f64,
-    /// probability / log2(rank + 1).
+    /// Its share of the at-risk measures' expected squared score movement (summed over them).
     pub priority: f64,
+    /// The largest probability, over the at-risk measures, that the rank still moves once this
+    /// document and every one before it are judged.
+    pub remaining_risk: f64,
 }
 
 /// The settings in force, for the report.
@@ -59,8 +70,12 @@ pub struct AuditSettingsSummary {
     pub samples: usize,
     /// [`super::AUDIT_SEED`].
     pub seed: u64,
-    /// [`super::MIN_JUDGE_PROBABILITY`].
-    pub min_judge_probability: f64,
+    /// The risk threshold: a measure is at risk above it.
+    pub risk_threshold: f64,
+    /// The rank margin: a rank moves when it changes by at least this much.
+    pub rank_margin: f64,
+    /// The calibration of the judge model.
+    pub calibration: super::calibration::Calibration,
     /// The budget, if any.
     pub budget: Option<usize>,
 }
@@ -88,7 +103,7 @@ pub struct AuditReport {
     pub measures: Vec<MeasureAudit>,
     /// The leave-team-out comparison.
     pub study: StudyComparison,
-    /// The documents proposed for judging before the budget cap.
+    /// The documents to judge before the budget cap.
     pub candidates: usize,
     /// The documents to judge, in priority order (budget applied).
     pub to_judge: Vec<PoolEntry>,

@@ -1,16 +1,16 @@
 //! The audit of one topic: the coverage of the run's top, the probabilities of its unjudged
-//! documents, the score interval of every measure and the Monte-Carlo samples behind the
-//! expected score (the rules are in the [`super`] module docs).
+//! documents, the score interval of every measure, the exact first-order effect of each
+//! unjudged document, and the Monte-Carlo samples behind the expected score and the rank risk
+//! (the rules are in the [`super`] module docs).
 
 use rand::Rng;
-
-use super::model;
-use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
-use crate::base::error::Result;
-use crate::base::{is_relevant, DocId, Grade};
-use crate::collection::{Collection, TopicData};
-use crate::eval::{score_topic, Family, GradeCounts, JudgedRanking, Measure};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
+
+use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
+use crate::base::{is_relevant, DocId, Grade};
+use crate::collection::TopicData;
+use crate::eval::{score_topic, Family, GradeCounts, JudgedRanking, Measure};
 
 /// Judgment coverage of a ranking's top.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -38,7 +38,7 @@ pub struct UnjudgedDoc {
     pub docid: String,
     /// Its 1-based rank in the run.
     pub rank: usize,
-    /// Its probability of relevance.
+    /// Its calibrated probability of relevance.
     pub probability: f64,
 }
 
@@ -51,7 +51,7 @@ pub struct ScoreInterval {
     pub lower: f64,
     /// Every unjudged document of the top [`AUDIT_DEPTH`] relevant at the highest grade.
     pub upper: f64,
-    /// The Monte-Carlo expectation.
+    /// The expected score under the model (first-order terms exact, the rest Monte-Carlo).
     pub expected: f64,
     /// The 5% quantile of the sampled scores.
     pub sample_low: f64,
@@ -67,7 +67,7 @@ pub struct TopicAudit {
     /// Coverage of the run's top.
     pub coverage: Coverage,
     /// Whether the judge model could be fitted (the topic has relevant and non-relevant
-    /// documents); if not, probabilities are the judged relevant fraction.
+    /// documents); if not, probabilities come from the judged relevant fraction.
     pub is_model_fitted: bool,
     /// The unjudged documents of the top [`AUDIT_DEPTH`], in rank order.
     pub unjudged: Vec<UnjudgedDoc>,
@@ -86,11 +86,46 @@ fn coverage_measures() -> [Measure; 4] {
 }
 
 /// What one topic yields before aggregation.
+#[derive(Debug, Clone)]
 pub(super) struct TopicOutcome {
     /// The topic's figures.
     pub(super) audit: TopicAudit,
-    /// samples[sample][measure]
+    /// The unjudged documents' ids, in [`TopicAudit::unjudged`]'s order.
+    pub(super) unjudged_ids: Vec<DocId>,
+    /// samples[sample][measure]: the topic's score in each Monte-Carlo scenario.
     pub(super) samples: Vec<Vec<f64>>,
+    /// draws[sample][unjudged]: 0 when the document was drawn non-relevant, else 1 + the
+    /// index of its drawn grade in `grades`.
+    pub(super) draws: Vec<Vec<u8>>,
+    /// The grades a relevant unjudged document may get, and the chance of each.
+    pub(super) grades: Vec<(Grade, f64)>,
+    /// gains[unjudged][grade][measure]: the score change when that document alone is judged
+    /// relevant with that grade.
+    pub(super) gains: Vec<Vec<Vec<f64>>>,
+}
+
+impl TopicOutcome {
+    /// The expected squared change of `measure` that judging unjudged document `doc` brings:
+    /// probability × E[gain²] over its grades.
+    pub(super) fn expected_squared_gain(&self, doc: usize, measure: usize) -> f64 {
+        let probability = self.audit.unjudged[doc].probability;
+        let mean_square: f64 = self
+            .grades
+            .iter()
+            .zip(&self.gains[doc])
+            .map(|(&(_, chance), gains)| chance * gains[measure] * gains[measure])
+            .sum();
+        probability * mean_square
+    }
+
+    /// The score change of `measure` that judging unjudged document `doc` brings in sample
+    /// `sample` (first order: that document alone).
+    pub(super) fn sampled_gain(&self, sample: usize, doc: usize, measure: usize) -> f64 {
+        match self.draws[sample][doc] {
+            0 => 0.0,
+            grade => self.gains[doc][usize::from(grade) - 1][measure],
+        }
+    }
 }
 
 /// The run's ranking of one topic with its judgments, and the scenarios scored on it: every
@@ -98,9 +133,9 @@ pub(super) struct TopicOutcome {
 struct TopicScenarios<'m> {
     measures: &'m [Measure],
     relevance_level: Grade,
-    /// The official grade of each ranked document (`None`: unjudged).
+    /// The grade of each ranked document (`None`: unjudged).
     grades: Vec<Option<Grade>>,
-    /// Every official grade of the topic, in document id order.
+    /// Every grade of the topic's judgments.
     judged_grades: Vec<Grade>,
     counts: GradeCounts,
     /// Positions (0-based) of the unjudged documents of the top [`AUDIT_DEPTH`].
@@ -110,14 +145,18 @@ struct TopicScenarios<'m> {
 }
 
 impl<'m> TopicScenarios<'m> {
-    fn new(topic: &TopicData, ranking: &[DocId], measures: &'m [Measure], level: Grade) -> Self {
+    fn new(
+        judgments: &FxHashMap<DocId, Grade>,
+        ranking: &[DocId],
+        measures: &'m [Measure],
+        level: Grade,
+    ) -> Self {
         let grades: Vec<Option<Grade>> = ranking
             .iter()
-            .map(|doc| topic.grades.get(doc).copied())
+            .map(|doc| judgments.get(doc).copied())
             .collect();
-        let mut judged: Vec<(DocId, Grade)> = topic.grades.iter().map(|(&d, &g)| (d, g)).collect();
-        judged.sort_unstable();
-        let judged_grades: Vec<Grade> = judged.into_iter().map(|(_, g)| g).collect();
+        let mut judged_grades: Vec<Grade> = judgments.values().copied().collect();
+        judged_grades.sort_unstable();
         let unjudged_positions = (0..ranking.len().min(AUDIT_DEPTH))
             .filter(|&pos| grades[pos].is_none())
             .collect();
@@ -174,13 +213,28 @@ impl<'m> TopicScenarios<'m> {
         }
     }
 
-    /// The officially relevant grades of the topic, in document id order.
-    fn relevant_grades(&self) -> Vec<Grade> {
-        self.judged_grades
+    /// The grades a relevant unjudged document may get and their chances: the topic's
+    /// relevant grades in their proportions (the relevance level when it has none).
+    fn relevant_grade_chances(&self) -> Vec<(Grade, f64)> {
+        let relevant: Vec<Grade> = self
+            .judged_grades
             .iter()
             .copied()
             .filter(|&g| is_relevant(g, self.relevance_level))
-            .collect()
+            .collect();
+        if relevant.is_empty() {
+            return vec![(self.relevance_level, 1.0)];
+        }
+        // judged_grades is sorted, so equal grades are adjacent.
+        let share = 1.0 / relevant.len() as f64;
+        let mut chances: Vec<(Grade, f64)> = Vec::new();
+        for grade in relevant {
+            match chances.last_mut() {
+                Some((last, chance)) if *last == grade => *chance += share,
+                _ => chances.push((grade, share)),
+            }
+        }
+        chances
     }
 
     /// Scores the measures with the unjudged documents above each measure's depth given the
@@ -216,64 +270,128 @@ impl<'m> TopicScenarios<'m> {
         out
     }
 
-    /// [`SAMPLES`] scenarios: each unjudged document relevant with its probability, with a
-    /// grade drawn from the topic's relevant grades (the relevance level when it has none).
-    fn samples(&self, topic_id: &str, probabilities: &[f64]) -> Vec<Vec<f64>> {
-        let relevant_grades = self.relevant_grades();
-        let mut rng = crate::base::seed::topic_rng(AUDIT_SEED, topic_id);
+    /// gains[doc][grade][measure]: the change from `lower` when only that document is judged
+    /// relevant with that grade.
+    fn single_gains(&self, grades: &[(Grade, f64)], lower: &[f64]) -> Vec<Vec<Vec<f64>>> {
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
-        (0..SAMPLES)
-            .map(|_| {
-                for (slot, &probability) in drawn.iter_mut().zip(probabilities) {
-                    *slot = (rng.random::<f64>() < probability).then(|| {
-                        if relevant_grades.is_empty() {
-                            self.relevance_level
-                        } else {
-                            relevant_grades[rng.random_range(0..relevant_grades.len())]
-                        }
-                    });
-                }
-                self.score(&drawn)
+        (0..drawn.len())
+            .map(|doc| {
+                grades
+                    .iter()
+                    .map(|&(grade, _)| {
+                        drawn[doc] = Some(grade);
+                        let scores = self.score(&drawn);
+                        drawn[doc] = None;
+                        scores.iter().zip(lower).map(|(s, l)| s - l).collect()
+                    })
+                    .collect()
             })
             .collect()
     }
+
+    /// [`SAMPLES`] scenarios: each unjudged document relevant with its probability, with a
+    /// grade drawn by the chances of `grades`. Returns the scores and the draws.
+    fn samples(
+        &self,
+        topic_id: &str,
+        probabilities: &[f64],
+        grades: &[(Grade, f64)],
+    ) -> (Vec<Vec<f64>>, Vec<Vec<u8>>) {
+        let mut rng = crate::base::seed::topic_rng(AUDIT_SEED, topic_id);
+        let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
+        let mut all_draws = Vec::with_capacity(SAMPLES);
+        let scores = (0..SAMPLES)
+            .map(|_| {
+                let mut draws = vec![0u8; drawn.len()];
+                for ((slot, code), &probability) in
+                    drawn.iter_mut().zip(&mut draws).zip(probabilities)
+                {
+                    *slot = None;
+                    if rng.random::<f64>() < probability {
+                        let index = pick(grades, rng.random::<f64>());
+                        *slot = Some(grades[index].0);
+                        *code = u8::try_from(index + 1).expect("fewer than 255 grades");
+                    }
+                }
+                all_draws.push(draws);
+                self.score(&drawn)
+            })
+            .collect();
+        (scores, all_draws)
+    }
 }
 
-/// Audits the run on one topic: coverage, probabilities, intervals and samples.
-///
-/// # Errors
-/// When the judge model cannot be fitted.
+/// The index of the grade that the uniform draw `u` picks by the chances of `grades`.
+fn pick(grades: &[(Grade, f64)], u: f64) -> usize {
+    let mut cumulative = 0.0;
+    for (index, &(_, chance)) in grades.iter().enumerate() {
+        cumulative += chance;
+        if u < cumulative {
+            return index;
+        }
+    }
+    grades.len() - 1
+}
+
+/// Audits the run's `ranking` of `topic` against `judgments`, with `probability(doc, rank)`
+/// the calibrated probability of relevance of an unjudged document at a 1-based rank.
 pub(super) fn audit_topic(
-    collection: &Collection,
     topic: &TopicData,
-    run_index: usize,
+    judgments: &FxHashMap<DocId, Grade>,
+    ranking: &[DocId],
     measures: &[Measure],
-) -> Result<TopicOutcome> {
-    let level = collection.relevance_level;
-    let ranking = &topic.rankings[run_index];
-    let scenarios = TopicScenarios::new(topic, ranking, measures, level);
-    let wanted: Vec<DocId> = scenarios
+    level: Grade,
+    is_model_fitted: bool,
+    probability: &dyn Fn(DocId, usize) -> f64,
+    name: &dyn Fn(DocId) -> String,
+) -> TopicOutcome {
+    let scenarios = TopicScenarios::new(judgments, ranking, measures, level);
+    let unjudged_ids: Vec<DocId> = scenarios
         .unjudged_positions
         .iter()
         .map(|&p| ranking[p])
         .collect();
-    let fitted =
-        model::topic_probabilities(collection, topic, &presumed_non_relevant(topic), &wanted)?;
+    let probabilities: Vec<f64> = scenarios
+        .unjudged_positions
+        .iter()
+        .map(|&pos| probability(ranking[pos], pos + 1))
+        .collect();
     let lower = score_topic(measures, &scenarios.judged_ranking(), level);
-    let top_grade = scenarios
-        .relevant_grades()
-        .into_iter()
-        .max()
-        .unwrap_or(level)
-        .max(level);
-    let upper = scenarios.score(&vec![Some(top_grade); wanted.len()]);
-    let samples = scenarios.samples(&topic.id, &fitted.probabilities);
-    let scores = measures
+    let grades = scenarios.relevant_grade_chances();
+    let top_grade = grades.iter().map(|&(g, _)| g).max().unwrap_or(level);
+    let upper = scenarios.score(&vec![Some(top_grade); unjudged_ids.len()]);
+    let gains = scenarios.single_gains(&grades, &lower);
+    let (samples, draws) = scenarios.samples(&topic.id, &probabilities, &grades);
+    let unjudged = scenarios
+        .unjudged_positions
+        .iter()
+        .zip(&probabilities)
+        .map(|(&pos, &probability)| UnjudgedDoc {
+            docid: name(ranking[pos]),
+            rank: pos + 1,
+            probability,
+        })
+        .collect();
+    let mut outcome = TopicOutcome {
+        audit: TopicAudit {
+            topic: topic.id.clone(),
+            coverage: scenarios.coverage(),
+            is_model_fitted,
+            unjudged,
+            scores: Vec::new(),
+        },
+        unjudged_ids,
+        samples,
+        draws,
+        grades,
+        gains,
+    };
+    outcome.audit.scores = measures
         .iter()
         .enumerate()
         .map(|(index, measure)| {
-            let mut sampled: Vec<f64> = samples.iter().map(|s| s[index]).collect();
-            let expected = sampled.iter().sum::<f64>() / SAMPLES as f64;
+            let mut sampled: Vec<f64> = outcome.samples.iter().map(|s| s[index]).collect();
+            let expected = expected_score(&outcome, lower[index], index);
             sampled.sort_by(f64::total_cmp);
             ScoreInterval {
                 measure: measure.to_string(),
@@ -285,40 +403,35 @@ pub(super) fn audit_topic(
             }
         })
         .collect();
-    let unjudged = scenarios
-        .unjudged_positions
-        .iter()
-        .zip(&fitted.probabilities)
-        .map(|(&pos, &probability)| UnjudgedDoc {
-            docid: collection.docs.name(ranking[pos]).to_string(),
-            rank: pos + 1,
-            probability,
-        })
-        .collect();
-    Ok(TopicOutcome {
-        audit: TopicAudit {
-            topic: topic.id.clone(),
-            coverage: scenarios.coverage(),
-            is_model_fitted: fitted.is_fitted,
-            unjudged,
-            scores,
-        },
-        samples,
-    })
+    outcome
 }
 
-/// The documents presumed non-relevant for the judge model: unjudged documents of any run's
-/// top [`AUDIT_DEPTH`], sorted.
-fn presumed_non_relevant(topic: &TopicData) -> Vec<DocId> {
-    let mut presumed: Vec<DocId> = topic
-        .rankings
-        .iter()
-        .flat_map(|r| r.iter().take(AUDIT_DEPTH).copied())
-        .filter(|doc| !topic.grades.contains_key(doc))
-        .collect();
-    presumed.sort_unstable();
-    presumed.dedup();
-    presumed
+/// The expected score of `measure` with the first-order effect as a control variate: the sum
+/// of each document's probability times its expected gain is exact, and only what documents
+/// do together (MAP's R and nDCG's ideal growing with several of them) is left to the samples.
+/// With few probable documents the samples then add almost no noise.
+fn expected_score(outcome: &TopicOutcome, lower: f64, measure: usize) -> f64 {
+    let first_order: f64 = (0..outcome.unjudged_ids.len())
+        .map(|doc| {
+            let mean_gain: f64 = outcome
+                .grades
+                .iter()
+                .zip(&outcome.gains[doc])
+                .map(|(&(_, chance), gains)| chance * gains[measure])
+                .sum();
+            outcome.audit.unjudged[doc].probability * mean_gain
+        })
+        .sum();
+    let residual: f64 = (0..outcome.samples.len())
+        .map(|sample| {
+            let linear: f64 = (0..outcome.unjudged_ids.len())
+                .map(|doc| outcome.sampled_gain(sample, doc, measure))
+                .sum();
+            outcome.samples[sample][measure] - lower - linear
+        })
+        .sum::<f64>()
+        / outcome.samples.len() as f64;
+    lower + first_order + residual
 }
 
 /// The rank a run scoring `score` would have among runs scoring `others` (1 = best; ties
@@ -348,30 +461,87 @@ pub(super) fn quantile(sorted: &[f64], q: f64) -> f64 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_upper_end_makes_every_unjudged_document_of_the_measures_depth_relevant() {
-        // Grades a = 2, b = 0; the run ranks a, x, b, y (x and y unjudged), ids 0..4.
-        let (a, x, b, y) = (0, 1, 2, 3);
-        let topic = TopicData {
+    fn topic(ranking: &[DocId], grades: &[(DocId, Grade)]) -> (TopicData, FxHashMap<DocId, Grade>) {
+        let judgments: FxHashMap<DocId, Grade> = grades.iter().copied().collect();
+        let data = TopicData {
             id: "1".into(),
-            retrieved: vec![a, x, b, y],
-            hits: vec![vec![(0, 1)], vec![(0, 2)], vec![(0, 3)], vec![(0, 4)]],
-            rankings: vec![vec![a, x, b, y]],
-            pool_rankings: vec![vec![a, x, b, y]],
-            grades: [(a, 2), (b, 0)].into_iter().collect(),
+            retrieved: ranking.to_vec(),
+            hits: ranking.iter().map(|&d| vec![(0, d + 1)]).collect(),
+            rankings: vec![ranking.to_vec()],
+            pool_rankings: vec![ranking.to_vec()],
+            grades: judgments.clone(),
             text_seed: None,
         };
-        let measures = crate::eval::parse_measures(&["P_2 P_1 map"]).unwrap();
-        let scenarios = TopicScenarios::new(&topic, &topic.rankings[0], &measures, 1);
-        assert_eq!(scenarios.unjudged_positions, [1, 3]);
-        let lower = score_topic(&measures, &scenarios.judged_ranking(), 1);
-        let upper = scenarios.score(&[Some(2), Some(2)]);
+        (data, judgments)
+    }
+
+    fn audit_with(probability: f64, measures: &str) -> TopicOutcome {
+        // Grades a = 2, b = 0; the run ranks a, x, b, y (x and y unjudged), ids 0..4.
+        let (data, judgments) = topic(&[0, 1, 2, 3], &[(0, 2), (2, 0)]);
+        let measures = crate::eval::parse_measures(&[measures]).unwrap();
+        audit_topic(
+            &data,
+            &judgments,
+            &data.rankings[0],
+            &measures,
+            1,
+            true,
+            &|_, _| probability,
+            &|doc| format!("d{doc}"),
+        )
+    }
+
+    #[test]
+    fn the_upper_end_makes_every_unjudged_document_of_the_measures_depth_relevant() {
+        let outcome = audit_with(0.3, "P_2 P_1 map");
+        let scores = &outcome.audit.scores;
         // P@2: a only, then a and x. P@1 looks at rank 1 alone: nothing to add.
-        assert_eq!((lower[0], upper[0]), (0.5, 1.0));
-        assert_eq!((lower[1], upper[1]), (1.0, 1.0));
+        assert_eq!((scores[0].lower, scores[0].upper), (0.5, 1.0));
+        assert_eq!((scores[1].lower, scores[1].upper), (1.0, 1.0));
         // MAP: R grows with the added documents (1 -> 3): (1/1 + 2/2 + 3/4) / 3.
-        assert!((lower[2] - 1.0).abs() < 1e-12);
-        assert!((upper[2] - (1.0 + 1.0 + 0.75) / 3.0).abs() < 1e-12);
+        assert!((scores[2].lower - 1.0).abs() < 1e-12);
+        assert!((scores[2].upper - (1.0 + 1.0 + 0.75) / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn certain_documents_give_exact_expectations() {
+        // Probability 0: the collection's score; probability 1: every document relevant at
+        // the topic's only relevant grade (2), which is the upper end.
+        for (probability, measure) in [(0.0, 0), (1.0, 0), (0.0, 1), (1.0, 1)] {
+            let outcome = audit_with(probability, "P_2 map");
+            let score = &outcome.audit.scores[measure];
+            let want = if probability == 0.0 {
+                score.lower
+            } else {
+                score.upper
+            };
+            assert!((score.expected - want).abs() < 1e-12, "{score:?}");
+            assert_eq!((score.sample_low, score.sample_high), (want, want));
+        }
+    }
+
+    #[test]
+    fn a_coin_flip_document_gives_the_analytic_mean_and_spread() {
+        // P@2 at probability 0.5: x (rank 2) is the only unjudged document of the top 2, so the
+        // score is 0.5 or 1.0 with equal chances: mean 0.75, exactly by the first-order term.
+        let outcome = audit_with(0.5, "P_2");
+        let score = &outcome.audit.scores[0];
+        assert!((score.expected - 0.75).abs() < 1e-12, "{score:?}");
+        assert_eq!((score.sample_low, score.sample_high), (0.5, 1.0));
+        // Both outcomes occur among the samples in about equal numbers.
+        let high = outcome.samples.iter().filter(|s| s[0] == 1.0).count();
+        assert!((70..=130).contains(&high), "{high} of {SAMPLES}");
+        // MAP with two coin flips: the control variate leaves the samples only the joint
+        // effect; the analytic mean over the four outcomes is
+        // (1 + (1 + 1)/2 + (1 + 2/4)/2 + (1 + 1 + 3/4)/3) / 4, and the joint effect (both
+        // relevant, chance 1/4) is 1/6, so the samples' noise is at most 1/6 · sqrt(3/16/200).
+        let outcome = audit_with(0.5, "map");
+        let analytic = (1.0 + 1.0 + 0.75 + 2.75 / 3.0) / 4.0;
+        let expected = outcome.audit.scores[0].expected;
+        assert!(
+            (expected - analytic).abs() < 0.02,
+            "{expected} vs {analytic}"
+        );
     }
 
     #[test]

@@ -225,7 +225,7 @@ pub enum LearnerError {
         /// The declared number of features.
         dimension: usize,
     },
-    /// linfa-logistic refused the problem; the message is its own.
+    /// The logistic regression's optimiser failed; the message is its own.
     #[error("logistic regression failed: {0}")]
     Logistic(String),
 }

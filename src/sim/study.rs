@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::base::error::Result;
 use crate::base::DocId;
-use crate::collection::Collection;
+use crate::collection::{Collection, UniqueRule};
 use crate::eval::Measure;
 use crate::io::task::Task;
 use crate::judge::cal::{judge_topic, pool_of, withheld_documents, TopicJudging};
@@ -444,27 +444,22 @@ fn classic_lou_scores(
         .filter(|run| run.is_pooled)
         .map(|run| run.team.as_str())
         .collect();
+    let rule = UniqueRule::classic(settings.judge.pool_depth);
+    let sole_teams: Vec<_> = collection
+        .topics
+        .iter()
+        .map(|topic| collection.sole_teams(topic, &rule))
+        .collect();
     for team in teams {
         let reduced: QrelsGrades = collection
             .topics
             .iter()
             .zip(official_grades)
-            .map(|(topic, grades)| {
-                let mut contributors: BTreeMap<DocId, BTreeSet<&str>> = BTreeMap::new();
-                for (run, ranking) in topic.pool_rankings.iter().enumerate() {
-                    if collection.runs[run].is_pooled {
-                        for &doc in ranking.iter().take(settings.judge.pool_depth) {
-                            contributors
-                                .entry(doc)
-                                .or_default()
-                                .insert(collection.runs[run].team.as_str());
-                        }
-                    }
-                }
-                let unique: BTreeSet<DocId> = contributors
+            .zip(&sole_teams)
+            .map(|((topic, grades), owners)| {
+                let unique: BTreeSet<DocId> = owners
+                    .unique_documents(team, &topic.grades)
                     .into_iter()
-                    .filter(|(_, teams)| teams.len() == 1 && teams.contains(team))
-                    .map(|(doc, _)| doc)
                     .collect();
                 grades.without(&topic.retrieved, &unique)
             })

@@ -14,6 +14,7 @@
 //! the study's statistics (those are in [`crate::sim::analysis`] and on disk).
 
 mod bitmap;
+pub mod estimates;
 pub mod font;
 mod rank_change;
 mod rank_spread;
@@ -163,9 +164,41 @@ fn write_figure(
     out: &Path,
     format: FigureFormat,
 ) -> Result<Vec<PathBuf>> {
-    let stem = figure_stem(kind, measure);
+    let figure = StudyFigure {
+        results,
+        kind,
+        measure,
+    };
+    write_drawing(&figure, &figure_stem(kind, measure), out, format)
+}
+
+/// A figure that can draw itself on any plotters backend.
+trait Drawing {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
+}
+
+/// One of a study's figures.
+struct StudyFigure<'r> {
+    results: &'r StudyResults,
+    kind: FigureKind,
+    measure: &'r str,
+}
+
+impl Drawing for StudyFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        draw_figure(root, self.results, self.kind, self.measure)
+    }
+}
+
+/// Writes `drawing` as `out/<stem>.png` and/or `.svg`, atomically. Returns the files written.
+fn write_drawing(
+    drawing: &impl Drawing,
+    stem: &str,
+    out: &Path,
+    format: FigureFormat,
+) -> Result<Vec<PathBuf>> {
     let plot_error = |message: String| Error::Plot {
-        figure: stem.clone(),
+        figure: stem.to_string(),
         message,
     };
     let mut written = Vec::new();
@@ -174,7 +207,8 @@ fn write_figure(
         {
             let root = bitmap::Bitmap(BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)))
                 .into_drawing_area();
-            draw_figure(&root, results, kind, measure)
+            drawing
+                .draw(&root)
                 .and_then(|()| root.present())
                 .map_err(|error| plot_error(error.to_string()))?;
         }
@@ -187,7 +221,8 @@ fn write_figure(
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-            draw_figure(&root, results, kind, measure)
+            drawing
+                .draw(&root)
                 .and_then(|()| root.present())
                 .map_err(|error| plot_error(error.to_string()))?;
         }

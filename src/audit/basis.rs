@@ -1,0 +1,319 @@
+//! What every audit against one set of judgments shares, computed once: the judgments, every
+//! run's scores on them, each topic's judge model and the collection's calibration. The
+//! backtest audits all of a team's runs against one basis; `reusesim audit` builds one for its
+//! single run.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::calibration::{calibrate, Calibration};
+use super::model::{fit_topic, TopicModel};
+use super::report::{MeasureAudit, PoolEntry};
+use super::risk::{judging_list, measure_risk, MeasureRisk};
+use super::topic::{audit_topic, quantile, Coverage, ScoreInterval, TopicAudit, TopicOutcome};
+use super::AuditRules;
+use crate::base::error::Result;
+use crate::base::{DocId, Grade};
+use crate::collection::Collection;
+use crate::eval::Measure;
+use crate::sim::scoring::{QrelsGrades, RunScorer, ScoreTable, TopicGrades};
+
+/// The judgments of every topic of a collection (collection topic order).
+pub type Judgments = Vec<FxHashMap<DocId, Grade>>;
+
+/// What audits against one set of judgments share.
+#[derive(Debug)]
+pub struct AuditBasis<'c> {
+    /// The collection (every run, the audited ones included).
+    pub collection: &'c Collection,
+    /// The judgments the audit is made against.
+    pub judgments: Judgments,
+    /// The measures.
+    pub measures: Vec<Measure>,
+    /// The depth the judgments' pool was taken to.
+    pub pool_depth: usize,
+    /// Every run scored on the judgments.
+    pub scores: ScoreTable,
+    /// Each topic's judge model.
+    pub models: Vec<TopicModel>,
+    /// The calibration of the models.
+    pub calibration: Calibration,
+}
+
+/// One run's audit, before it is put into a report.
+#[derive(Debug, Clone)]
+pub struct RunAudit {
+    /// Coverage over the audited topics.
+    pub coverage: Coverage,
+    /// Per measure.
+    pub measures: Vec<MeasureAudit>,
+    /// The documents to judge before the budget cap.
+    pub candidates: usize,
+    /// The documents to judge, in priority order (budget applied).
+    pub to_judge: Vec<PoolEntry>,
+    /// Per topic.
+    pub topics: Vec<TopicAudit>,
+}
+
+/// `judgments` as the in-memory scorer takes them.
+pub fn judgments_grades(
+    collection: &Collection,
+    judgments: &[FxHashMap<DocId, Grade>],
+) -> QrelsGrades {
+    collection
+        .topics
+        .iter()
+        .zip(judgments)
+        .map(|(topic, grades)| {
+            TopicGrades::new(
+                &topic.retrieved,
+                grades.iter().map(|(&doc, &grade)| (Some(doc), grade)),
+            )
+        })
+        .collect()
+}
+
+impl<'c> AuditBasis<'c> {
+    /// Scores every run on `judgments`, fits every topic's model and calibrates them against
+    /// the pool of depth `pool_depth`.
+    ///
+    /// # Errors
+    /// When a logistic fit fails.
+    pub fn new(
+        collection: &'c Collection,
+        judgments: Judgments,
+        measures: &[Measure],
+        pool_depth: usize,
+    ) -> Result<Self> {
+        Self::reusing(collection, judgments, measures, pool_depth, None)
+    }
+
+    /// As [`AuditBasis::new`], taking the model of every topic whose judgments equal
+    /// `reference`'s from it instead of fitting it again (the fit would be the same).
+    ///
+    /// # Errors
+    /// When a logistic fit fails.
+    pub fn reusing(
+        collection: &'c Collection,
+        judgments: Judgments,
+        measures: &[Measure],
+        pool_depth: usize,
+        reference: Option<&AuditBasis>,
+    ) -> Result<Self> {
+        let scorer = RunScorer::new(collection, measures.to_vec());
+        let scores = scorer.score(&judgments_grades(collection, &judgments), |_| true);
+        let models = collection
+            .topics
+            .par_iter()
+            .zip(&judgments)
+            .enumerate()
+            .map(|(index, (topic, grades))| match reference {
+                Some(reference) if reference.judgments[index] == *grades => {
+                    Ok(reference.models[index].clone())
+                }
+                _ => fit_topic(collection, topic, grades),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let calibration = calibrate(collection, &judgments, &models, pool_depth)?;
+        Ok(Self {
+            collection,
+            judgments,
+            measures: measures.to_vec(),
+            pool_depth,
+            scores,
+            models,
+            calibration,
+        })
+    }
+
+    /// The calibrated probability of relevance of `doc` of topic `topic` at `rank` in the
+    /// audited run, whose judged precision on the topic has log-odds `run_precision`.
+    pub fn probability(&self, topic: usize, doc: DocId, rank: usize, run_precision: f64) -> f64 {
+        let raw = self.models[topic]
+            .probabilities
+            .get(&doc)
+            .copied()
+            .unwrap_or(0.0);
+        self.calibration.probability(raw, rank, run_precision)
+    }
+
+    /// The log-odds of run `run`'s judged precision on topic `topic`: the relevant share of
+    /// the judged documents of its top [`super::AUDIT_DEPTH`].
+    pub fn run_precision(&self, topic: usize, run: usize) -> f64 {
+        let ranking = &self.collection.topics[topic].rankings[run];
+        let grades = &self.judgments[topic];
+        let level = self.collection.relevance_level;
+        let (mut relevant, mut judged) = (0, 0);
+        for doc in ranking.iter().take(super::AUDIT_DEPTH) {
+            if let Some(&grade) = grades.get(doc) {
+                judged += 1;
+                relevant += usize::from(crate::base::is_relevant(grade, level));
+            }
+        }
+        super::calibration::run_precision_log_odds(relevant, judged)
+    }
+
+    /// The other runs' scores of measure `measure` (every run but `run`).
+    pub fn other_scores(&self, run: usize, measure: usize) -> Vec<f64> {
+        self.scores
+            .summary
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != run)
+            .map(|(_, values)| values[measure])
+            .collect()
+    }
+
+    /// Audits run `run` (a collection run index) on every topic it ranks.
+    pub fn audit(&self, run: usize, rules: &AuditRules) -> RunAudit {
+        let collection = self.collection;
+        let outcomes: Vec<TopicOutcome> = collection
+            .topics
+            .par_iter()
+            .enumerate()
+            .filter(|(_, topic)| !topic.rankings[run].is_empty())
+            .map(|(index, topic)| {
+                let run_precision = self.run_precision(index, run);
+                audit_topic(
+                    topic,
+                    &self.judgments[index],
+                    &topic.rankings[run],
+                    &self.measures,
+                    collection.relevance_level,
+                    self.models[index].is_fitted,
+                    &|doc, rank| self.probability(index, doc, rank, run_precision),
+                    &|doc| collection.docs.name(doc).to_string(),
+                )
+            })
+            .collect();
+        let risks: Vec<MeasureRisk> = (0..self.measures.len())
+            .map(|m| {
+                let collection_score = topic_mean(&outcomes, |t| t.audit.scores[m].lower);
+                measure_risk(
+                    &outcomes,
+                    m,
+                    collection_score,
+                    self.other_scores(run, m),
+                    rules.rank_margin,
+                )
+            })
+            .collect();
+        let at_risk: Vec<bool> = risks
+            .iter()
+            .map(|r| r.probability_rank_moves > rules.risk_threshold)
+            .collect();
+        let listed = judging_list(
+            &outcomes,
+            &risks,
+            &at_risk,
+            rules.risk_threshold,
+            rules.rank_margin,
+            None,
+        );
+        let candidates = listed.len();
+        let limit = rules.budget.unwrap_or(usize::MAX).min(candidates);
+        let remaining_after = listed
+            .get(limit.wrapping_sub(1))
+            .map(|entry| entry.remaining);
+        let to_judge: Vec<PoolEntry> = listed[..limit]
+            .iter()
+            .map(|entry| {
+                let topic = &outcomes[entry.topic].audit;
+                let doc = &topic.unjudged[entry.doc];
+                PoolEntry {
+                    topic: topic.topic.clone(),
+                    docid: doc.docid.clone(),
+                    rank: doc.rank,
+                    probability: doc.probability,
+                    priority: entry.priority,
+                    remaining_risk: entry.remaining,
+                }
+            })
+            .collect();
+        let measures = self
+            .measures
+            .iter()
+            .enumerate()
+            .map(|(m, measure)| {
+                measure_audit(
+                    &outcomes,
+                    &risks[m],
+                    m,
+                    measure,
+                    at_risk[m],
+                    remaining_after,
+                )
+            })
+            .collect();
+        RunAudit {
+            coverage: overall_coverage(&outcomes),
+            measures,
+            candidates,
+            to_judge,
+            topics: outcomes.into_iter().map(|t| t.audit).collect(),
+        }
+    }
+}
+
+/// One measure's overall figures.
+fn measure_audit(
+    outcomes: &[TopicOutcome],
+    risk: &MeasureRisk,
+    m: usize,
+    measure: &Measure,
+    is_at_risk: bool,
+    remaining_after: Option<f64>,
+) -> MeasureAudit {
+    let lower = risk.collection_score;
+    let upper = topic_mean(outcomes, |t| t.audit.scores[m].upper);
+    let expected = topic_mean(outcomes, |t| t.audit.scores[m].expected);
+    let mut sampled = risk.sample_scores.clone();
+    sampled.sort_by(f64::total_cmp);
+    let others = &risk.standings;
+    MeasureAudit {
+        score: ScoreInterval {
+            measure: measure.to_string(),
+            lower,
+            upper,
+            expected,
+            sample_low: quantile(&sampled, 0.05),
+            sample_high: quantile(&sampled, 0.95),
+        },
+        rank: others.rank(lower),
+        rank_best: others.rank(lower.max(upper)),
+        rank_worst: others.rank(lower.min(upper)),
+        rank_expected: others.rank(expected),
+        runs_ranked: others.len() + 1,
+        lou_max_score_drop: None,
+        probability_rank_moves: risk.probability_rank_moves,
+        remaining_probability_rank_moves: if is_at_risk {
+            remaining_after.unwrap_or(risk.probability_rank_moves)
+        } else {
+            risk.probability_rank_moves
+        },
+        is_at_risk,
+    }
+}
+
+/// The mean of `value` over the audited topics (0 without topics).
+fn topic_mean(outcomes: &[TopicOutcome], value: impl Fn(&TopicOutcome) -> f64) -> f64 {
+    if outcomes.is_empty() {
+        return 0.0;
+    }
+    outcomes.iter().map(value).sum::<f64>() / outcomes.len() as f64
+}
+
+/// Coverage over all audited topics: means of the fractions, sums of the counts.
+fn overall_coverage(outcomes: &[TopicOutcome]) -> Coverage {
+    let sum =
+        |count: fn(&Coverage) -> usize| outcomes.iter().map(|t| count(&t.audit.coverage)).sum();
+    Coverage {
+        judged_10: topic_mean(outcomes, |t| t.audit.coverage.judged_10),
+        judged_20: topic_mean(outcomes, |t| t.audit.coverage.judged_20),
+        judged_100: topic_mean(outcomes, |t| t.audit.coverage.judged_100),
+        unj_10: topic_mean(outcomes, |t| t.audit.coverage.unj_10),
+        unjudged_10: sum(|c| c.unjudged_10),
+        unjudged_20: sum(|c| c.unjudged_20),
+        unjudged_100: sum(|c| c.unjudged_100),
+    }
+}

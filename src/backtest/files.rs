@@ -1,0 +1,207 @@
+//! The backtest's files: `backtest.tsv` (one row per audited run and measure),
+//! `backtest.json` (the summary) and one figure per measure (each estimator's score against
+//! the true score), all written atomically; and the summary table printed at the end.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::summary::BacktestSummary;
+use super::{BacktestOutcome, BacktestRow};
+use crate::base::error::Result;
+use crate::io::atomic::write_atomically;
+use crate::report::plots::estimates::{write_estimates_figure, EstimateSeries, EstimatesFigure};
+use crate::report::plots::FigureFormat;
+
+/// The per-run table.
+pub const ROWS_FILE: &str = "backtest.tsv";
+
+/// The summary.
+pub const SUMMARY_FILE: &str = "backtest.json";
+
+/// The columns of [`ROWS_FILE`], in order.
+pub const COLUMNS: [&str; 21] = [
+    "team",
+    "run",
+    "measure",
+    "topics",
+    "true_score",
+    "true_rank",
+    "collection_score",
+    "collection_rank",
+    "expected_score",
+    "upper",
+    "sample_low",
+    "sample_high",
+    "webber_park_score",
+    "anti_precision_score",
+    "probability_rank_moves",
+    "is_at_risk",
+    "needs_judging",
+    "list_size",
+    "judged_score",
+    "judged_rank",
+    "true_rank_change",
+];
+
+fn row_line(row: &BacktestRow) -> String {
+    let number = |value: f64| format!("{value:.6}");
+    let fields = [
+        row.team.clone(),
+        row.run.clone(),
+        row.measure.clone(),
+        row.topics.to_string(),
+        number(row.true_score),
+        row.true_rank.to_string(),
+        number(row.collection_score),
+        row.collection_rank.to_string(),
+        number(row.expected_score),
+        number(row.upper),
+        number(row.sample_low),
+        number(row.sample_high),
+        number(row.webber_park_score),
+        row.anti_precision_score.map_or("NA".to_string(), number),
+        number(row.probability_rank_moves),
+        u8::from(row.is_at_risk).to_string(),
+        u8::from(row.needs_judging).to_string(),
+        row.list_size.to_string(),
+        number(row.judged_score),
+        row.judged_rank.to_string(),
+        (row.true_rank - row.collection_rank).to_string(),
+    ];
+    fields.join("\t")
+}
+
+/// Writes the table, the summary and the figures into `out`. Returns the files written.
+///
+/// # Errors
+/// When a file cannot be written or a figure drawn.
+pub fn write_outputs(
+    out: &Path,
+    outcome: &BacktestOutcome,
+    summary: &BacktestSummary,
+    format: FigureFormat,
+) -> Result<Vec<PathBuf>> {
+    let rows_path = out.join(ROWS_FILE);
+    write_atomically(&rows_path, |file| {
+        writeln!(file, "{}", COLUMNS.join("\t"))?;
+        for row in &outcome.rows {
+            writeln!(file, "{}", row_line(row))?;
+        }
+        Ok(())
+    })?;
+    let summary_path = out.join(SUMMARY_FILE);
+    write_atomically(&summary_path, |file| {
+        serde_json::to_writer_pretty(&mut *file, summary)?;
+        writeln!(file)
+    })?;
+    let mut written = vec![rows_path, summary_path];
+    for measure in &summary.measures {
+        let figure = estimates_figure(outcome, &measure.measure);
+        written.extend(write_estimates_figure(
+            &figure,
+            out,
+            &format!("backtest_{}", measure.measure),
+            format,
+        )?);
+    }
+    Ok(written)
+}
+
+/// The figure of one measure: each estimator's score against the true score.
+fn estimates_figure(outcome: &BacktestOutcome, measure: &str) -> EstimatesFigure {
+    let rows: Vec<&BacktestRow> = outcome
+        .rows
+        .iter()
+        .filter(|r| r.measure == measure)
+        .collect();
+    let series = |name: &str, estimate: &dyn Fn(&BacktestRow) -> Option<f64>| EstimateSeries {
+        name: name.to_string(),
+        points: rows
+            .iter()
+            .filter_map(|r| estimate(r).map(|e| (r.true_score, e)))
+            .collect(),
+    };
+    let mut all = vec![
+        series("collection's score", &|r| Some(r.collection_score)),
+        series("audit's expected score", &|r| Some(r.expected_score)),
+        series("Webber & Park", &|r| Some(r.webber_park_score)),
+    ];
+    let anti_precision = series("anti-precision", &|r| r.anti_precision_score);
+    if !anti_precision.points.is_empty() {
+        all.push(anti_precision);
+    }
+    EstimatesFigure {
+        caption: format!(
+            "{} · {measure} · backtest of the audit, {} world · {} runs of {} teams",
+            outcome.task,
+            outcome.world,
+            rows.len(),
+            outcome.teams.len()
+        ),
+        x_title: format!("true {measure} (the collection completed for the run)"),
+        y_title: format!("estimated {measure}"),
+        series: all,
+    }
+}
+
+/// The summary as a Markdown table, for the terminal and the docs.
+pub fn summary_table(summary: &BacktestSummary) -> String {
+    let mut text = String::new();
+    let option = |value: Option<f64>| value.map_or("–".to_string(), |v| format!("{v:.2}"));
+    let _ = writeln!(
+        text,
+        "Backtest of the audit on {} ({} world): {} runs of {} teams; risk threshold {}, rank \
+         margin {}.\n",
+        summary.task,
+        summary.world,
+        summary.runs,
+        summary.teams,
+        summary.risk_threshold,
+        summary.rank_margin
+    );
+    let _ = writeln!(
+        text,
+        "| measure | MAE collection | MAE expected | MAE Webber & Park | MAE anti-precision | \
+         signed error expected | runs moving >= 2 | verdict precision / recall (>= 2) | no \
+         judgments when rank stays | within 1 rank before / after list |"
+    );
+    let _ = writeln!(text, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for m in &summary.measures {
+        let mae = |name: &str| {
+            m.errors
+                .iter()
+                .find(|e| e.estimator == name)
+                .map_or("–".to_string(), |e| format!("{:.4}", e.mae))
+        };
+        let signed = m
+            .errors
+            .iter()
+            .find(|e| e.estimator == "expected")
+            .map_or(0.0, |e| e.mean_signed_error);
+        let _ = writeln!(
+            text,
+            "| {} | {} | {} | {} | {} | {signed:+.4} | {} | {} / {} | {} | {:.2} / {:.2} |",
+            m.measure,
+            mae("collection"),
+            mae("expected"),
+            mae("webber_park"),
+            mae("anti_precision"),
+            m.runs_rank_moves_2,
+            option(m.verdict_moves_2.precision),
+            option(m.verdict_moves_2.recall),
+            option(m.no_judgments_when_rank_stays),
+            m.within_one_rank_before,
+            m.within_one_rank_after
+        );
+    }
+    let _ = writeln!(
+        text,
+        "\nList: {:.2} documents per topic per run ({:.1} per run; {} runs given one). No \
+         judgments needed for {} of the runs whose ranks all stay.",
+        summary.list.mean_per_topic,
+        summary.list.mean_per_run,
+        summary.list.runs_with_list,
+        option(summary.no_judgments_when_ranks_stay)
+    );
+    text
+}

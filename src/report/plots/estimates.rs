@@ -1,0 +1,130 @@
+//! Estimated scores against true scores, one colour per estimator, with the diagonal where an
+//! estimate is exact: the backtest's figure. A point above the diagonal over-estimates.
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{
+    draw_axes, draw_legend, layout, write_drawing, Axes, DrawResult, Drawing, FigureFormat,
+    LegendEntry, Mark, PALETTE,
+};
+use crate::base::error::Result;
+
+/// One estimator's points: (true score, estimate).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EstimateSeries {
+    /// The estimator's name, for the legend.
+    pub name: String,
+    /// (true score, estimated score) per run.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// The figure's data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EstimatesFigure {
+    /// The caption.
+    pub caption: String,
+    /// The x axis title.
+    pub x_title: String,
+    /// The y axis title.
+    pub y_title: String,
+    /// One series per estimator, drawn in order.
+    pub series: Vec<EstimateSeries>,
+}
+
+/// The square both axes span: from just below the lowest to just above the highest value.
+fn span(figure: &EstimatesFigure) -> (f64, f64) {
+    let values = figure
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().flat_map(|&(x, y)| [x, y]));
+    let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    if !(low.is_finite() && high.is_finite()) || high <= low {
+        return (0.0, 1.0);
+    }
+    let margin = (high - low) * 0.05;
+    ((low - margin).max(0.0), high + margin)
+}
+
+impl Drawing for EstimatesFigure {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&WHITE)?;
+        let (plot, legend) = layout(root, &self.caption)?;
+        let (low, high) = span(self);
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(12)
+            .x_label_area_size(60)
+            .y_label_area_size(80)
+            .build_cartesian_2d(low..high, low..high)?;
+        draw_axes(
+            &mut chart,
+            &Axes {
+                x_title: self.x_title.clone(),
+                y_title: self.y_title.clone(),
+                x_ticks: 10,
+                y_ticks: 10,
+                x_format: &|v| format!("{v:.3}"),
+                y_format: &|v| format!("{v:.3}"),
+            },
+        )?;
+        chart.draw_series(DashedLineSeries::new(
+            [(low, low), (high, high)],
+            8,
+            5,
+            BLACK.mix(0.6).stroke_width(2),
+        ))?;
+        let mut entries = vec![LegendEntry::new("estimate = truth", BLACK, Mark::Dashed)];
+        for (index, series) in self.series.iter().enumerate() {
+            let colour = PALETTE[index % PALETTE.len()];
+            chart.draw_series(
+                series
+                    .points
+                    .iter()
+                    .map(|&point| Circle::new(point, 4, colour.mix(0.7).filled())),
+            )?;
+            entries.push(LegendEntry::new(series.name.clone(), colour, Mark::Dot));
+        }
+        draw_legend(&legend, "", &entries)
+    }
+}
+
+/// Writes `figure` as `out/<stem>.png` and/or `.svg`. Returns the files written.
+///
+/// # Errors
+/// When the figure cannot be drawn or written.
+pub fn write_estimates_figure(
+    figure: &EstimatesFigure,
+    out: &Path,
+    stem: &str,
+    format: FigureFormat,
+) -> Result<Vec<PathBuf>> {
+    super::font::register()?;
+    write_drawing(figure, stem, out, format)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_axes_span_every_point_with_a_margin() {
+        let figure = EstimatesFigure {
+            caption: String::new(),
+            x_title: String::new(),
+            y_title: String::new(),
+            series: vec![EstimateSeries {
+                name: "a".into(),
+                points: vec![(0.2, 0.3), (0.4, 0.25)],
+            }],
+        };
+        let (low, high) = span(&figure);
+        assert!(
+            (low - 0.19).abs() < 1e-12 && (high - 0.41).abs() < 1e-12,
+            "{low} {high}"
+        );
+    }
+}
