@@ -93,7 +93,7 @@ def _qrels_frame(columns) -> pd.DataFrame:
 
 class Task:
     """A collection to study: runs, their teams, the official qrels, and optionally topic texts
-    and a corpus (the parts of ``task.toml``, DESIGN section 1).
+    and a corpus (the parts of ``task.toml``, see docs/formats.md#task-manifest).
 
     ``qrels`` and ``runs`` take any input :func:`evaluate` takes. ``teams`` is a team file, a
     dict ``{run_id: team}`` or ``{run_id: (team, pooled)}``, or a DataFrame (run_id, team,

@@ -1,4 +1,4 @@
-//! The audit of a new run (DESIGN section 8): does an existing collection score it fairly, and
+//! The audit of a new run (see docs/audit.md): does an existing collection score it fairly, and
 //! if not, which documents should be judged?
 //!
 //! This module owns the audit's figures and rules; it reads the task through

@@ -1,4 +1,4 @@
-//! trec_eval-compatible evaluation (DESIGN section 2).
+//! trec_eval-compatible evaluation (see docs/eval.md).
 //!
 //! A run is evaluated on the topics present in both the run and the qrels, judged topics
 //! without relevant documents included; run topics absent from the qrels are ignored with a

@@ -920,7 +920,7 @@ mod tests {
         assert!(from_plain.documents().eq(from_gzip.documents()));
     }
 
-    /// Issue 14: a corpus read in parallel batches gives exactly the features of adding its
+    /// A corpus read in parallel batches gives exactly the features of adding its
     /// documents one by one: same vocabulary, frequencies and vectors, bit for bit.
     #[test]
     fn batched_corpus_equals_documents_added_one_by_one() {

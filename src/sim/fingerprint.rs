@@ -1,5 +1,5 @@
 //! What a study's results depend on, so that pieces made apart can be checked before they are
-//! put together (DESIGN section 10): a sha256 over the task's input files (`task.toml`, every
+//! put together (see docs/cluster.md): a sha256 over the task's input files (`task.toml`, every
 //! run file, teams, qrels, topics, corpus, truth) and every setting that changes results, with
 //! the reusesim version. Thread counts, output folders and the task's location are left out:
 //! they never change a result. `merge` and `simulate --resume` compare fingerprints and name

@@ -1,4 +1,4 @@
-//! The journal of finished judging units (DESIGN section 10): `simulate` appends each unit to
+//! The journal of finished judging units (see docs/cluster.md): `simulate` appends each unit to
 //! it as the unit finishes, so a killed run resumed with `--resume` judges only what is left.
 //!
 //! Layout: the line `reusesim journal 1`, then records. A record is its payload's length (u32,

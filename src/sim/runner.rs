@@ -1,4 +1,4 @@
-//! Running a study's judging in pieces (DESIGN section 10): a [`Study`] is a task, its
+//! Running a study's judging in pieces (see docs/cluster.md): a [`Study`] is a task, its
 //! settings, its plan and its fingerprint; its units are judged with a journal (so a killed run
 //! resumes where it stopped), all of them or one shard's ([`judge_shard`]); [`read_shards`] and
 //! [`Study::shard_judgings`] gather N finished shards back into the study's judgings, checking

@@ -1,4 +1,4 @@
-//! Shards of a study (DESIGN section 10): every distinct (trial, topic) judging unit has a
+//! Shards of a study (see docs/cluster.md): every distinct (trial, topic) judging unit has a
 //! stable identity, [`UnitId`], and a home shard, its id mod N. `simulate --shard I/N` judges
 //! the units whose home is I into `DIR/shards/I-of-N/` (a journal of the units and, once they
 //! are all judged, a [`ShardManifest`]); `merge` reads the N shards back.

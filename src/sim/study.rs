@@ -1,5 +1,5 @@
-//! The leave-team-out study (DESIGN section 4): per seed, a control trial (nothing held out) and
-//! one trial per team with a pooled run; the judging of each (trial, topic) is a work unit, and
+//! The leave-team-out study (see docs/experiment.md): per seed, a control trial (nothing held
+//! out) and one trial per team with a pooled run; the judging of each (trial, topic) is a work unit, and
 //! units whose inputs are identical (same topic, pool, features and seed) are computed once.
 //! Every run is then scored on every trial's simulated qrels, on the official qrels, on the
 //! classic leave-out-uniques qrels, and on the truth when the task has one.
@@ -528,7 +528,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_uniques_withholds_a_teams_unique_relevant_documents() {
+    fn uniques_withholds_a_teams_unique_relevant_documents() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -552,7 +552,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_under_none_the_judge_can_find_the_teams_unique_documents() {
+    fn under_none_the_judge_can_find_the_teams_unique_documents() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -565,7 +565,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_the_unique_depth_limits_what_a_team_owns() {
+    fn the_unique_depth_limits_what_a_team_owns() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -589,7 +589,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_every_topic_ends_at_its_official_count_in_both_modes() {
+    fn every_topic_ends_at_its_official_count_in_both_modes() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();

@@ -1,4 +1,4 @@
-//! The figures of a study (DESIGN section 7), drawn with plotters from a results folder:
+//! The figures of a study (see docs/plot.md), drawn with plotters from a results folder:
 //!
 //! - `rank_change_<measure>`: runs along x in official order; each run's official rank, its
 //!   rank under the LOU ranking for every seed, and their range; teams coloured (the paper's

@@ -1,5 +1,5 @@
-//! The study's results: the statistics (DESIGN section 5) computed from its scores (the
-//! official ranking, the leave-out-uniques (LOU) ranking per seed, each trial's ranking, the
+//! The study's results: the statistics (see docs/experiment.md#statistics) computed from its
+//! scores (the official ranking, the leave-out-uniques (LOU) ranking per seed, each trial's ranking, the
 //! control's agreement with the official qrels, classic leave-out-uniques, swapped pairs with
 //! their significance, every ranking against the truth when there is one), the rows of the
 //! result tables, and the files themselves ([`files`]). Rendering (JSON, Markdown, figures) is
