@@ -23,7 +23,8 @@ use crate::io::task::Task;
 use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
-use crate::sim::study::StudySettings;
+use crate::sim::settings::StudySettings;
+use crate::sim::unit::hex;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
 /// (the trial seed aside: the study sets it), whether text features are used, and the task's
@@ -299,15 +300,6 @@ impl Fingerprint {
 /// The first 12 hex digits of a sha256, for messages.
 fn short(sha256: &str) -> &str {
     sha256.get(..12).unwrap_or(sha256)
-}
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::new(), |mut text, byte| {
-        write!(text, "{byte:02x}").expect("writing to a String cannot fail");
-        text
-    })
 }
 
 /// The sha256 (hex) of a file's bytes, as stored (compressed files are not decompressed).

@@ -167,20 +167,26 @@ fn fit_rejects_one_class_and_out_of_range_features() {
     let no_positives = TrainingSet::new(vec![], vec![&document], 4);
     assert!(matches!(
         params.fit(&no_positives, &mut rng),
-        Err(crate::Error::Learner(LearnerError::NoPositives))
+        Err(crate::base::error::Error::Learner(
+            LearnerError::NoPositives
+        ))
     ));
     let no_negatives = TrainingSet::new(vec![&document], vec![], 4);
     assert!(matches!(
         params.fit(&no_negatives, &mut rng),
-        Err(crate::Error::Learner(LearnerError::NoNegatives))
+        Err(crate::base::error::Error::Learner(
+            LearnerError::NoNegatives
+        ))
     ));
     let too_small = TrainingSet::new(vec![&document], vec![&document], 3);
     assert!(matches!(
         params.fit(&too_small, &mut rng),
-        Err(crate::Error::Learner(LearnerError::FeatureOutOfRange {
-            feature: 3,
-            dimension: 3
-        }))
+        Err(crate::base::error::Error::Learner(
+            LearnerError::FeatureOutOfRange {
+                feature: 3,
+                dimension: 3
+            }
+        ))
     ));
 }
 

@@ -128,7 +128,7 @@ pub fn figure_list(measures: &[String], has_truth: bool) -> Vec<(FigureKind, Str
 /// Returns the files written, in order.
 ///
 /// # Errors
-/// A [`crate::ParseError`] naming file and line when the results are malformed;
+/// A [`crate::base::error::ParseError`] naming file and line when the results are malformed;
 /// [`Error::Plot`] or [`Error::Write`] when a figure cannot be drawn or written.
 pub fn plot_results(results_dir: &Path, out: &Path, format: FigureFormat) -> Result<Vec<PathBuf>> {
     let results = StudyResults::read(results_dir)?;

@@ -674,7 +674,7 @@ pub struct Fields<'t> {
 }
 
 impl Fields<'_> {
-    fn error(&self, kind: ParseErrorKind) -> crate::Error {
+    fn error(&self, kind: ParseErrorKind) -> crate::base::error::Error {
         ParseError::new(PathBuf::from(self.path), self.line, kind).into()
     }
 
