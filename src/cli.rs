@@ -66,7 +66,7 @@ pub enum Command {
 pub enum AuditFormat {
     /// Markdown, the verdict first.
     Md,
-    /// One JSON object (field names in the README).
+    /// One JSON object (field names in docs/audit.md).
     Json,
 }
 

@@ -220,3 +220,138 @@ fn no_source_file_is_longer_than_the_limit() {
         too_long.join("\n")
     );
 }
+
+/// The text of a Markdown file outside its fenced code blocks, where `](` is not a link.
+fn prose(markdown: &str) -> String {
+    let mut is_code = false;
+    let mut text = String::new();
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            is_code = !is_code;
+        } else if !is_code {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// The targets of a Markdown file's links and images: what stands between `](` and `)`.
+fn link_targets(markdown: &str) -> Vec<String> {
+    let text = prose(markdown);
+    text.match_indices("](")
+        .filter_map(|(start, _)| {
+            let rest = &text[start + 2..];
+            rest.find(')').map(|end| rest[..end].to_string())
+        })
+        .collect()
+}
+
+/// The anchors GitHub gives a Markdown file's headings: lower-cased, punctuation dropped,
+/// spaces turned into hyphens, and `-1`, `-2`, ... after a repeated heading.
+fn heading_anchors(markdown: &str) -> BTreeSet<String> {
+    let mut anchors = BTreeSet::new();
+    for line in prose(markdown).lines() {
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
+        let slug: String = heading
+            .trim_start_matches('#')
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let mut anchor = slug.clone();
+        let mut repeat = 0;
+        while anchors.contains(&anchor) {
+            repeat += 1;
+            anchor = format!("{slug}-{repeat}");
+        }
+        anchors.insert(anchor);
+    }
+    anchors
+}
+
+#[test]
+fn every_relative_link_and_image_of_the_readme_and_the_guide_resolves() {
+    let mut pages = vec![root().join("README.md")];
+    pages.extend(files_under(&root().join("docs"), ".md"));
+    assert!(pages.len() > 5, "the guide in docs/ is missing");
+    let mut broken = Vec::new();
+    for page in &pages {
+        for target in link_targets(&read(page)) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            let file = if path.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(path)
+            };
+            let problem = if !file.exists() {
+                Some("no such file")
+            } else if !anchor.is_empty()
+                && file.extension().is_some_and(|extension| extension == "md")
+                && !heading_anchors(&read(&file)).contains(anchor)
+            {
+                Some("no such heading")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                broken.push(format!("{}: ({target}): {problem}", page.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+#[test]
+fn headings_give_github_anchors() {
+    let anchors = heading_anchors("# The judge's learner\n## Cluster runs: `merge`\n# A\n# A\n");
+    let expected = ["a", "a-1", "cluster-runs-merge", "the-judges-learner"];
+    assert_eq!(anchors.into_iter().collect::<Vec<_>>(), expected);
+}
+
+/// Every `docs/<page>.md` or `docs/<page>.md#<anchor>` that a source file names.
+fn docs_references(source: &str) -> Vec<String> {
+    source
+        .match_indices("docs/")
+        .map(|(start, _)| {
+            let rest = &source[start..];
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || matches!(c, '/' | '.' | '#' | '-' | '_')))
+                .unwrap_or(rest.len());
+            rest[..end].trim_end_matches('.').to_string()
+        })
+        .filter(|reference| reference.contains(".md"))
+        .collect()
+}
+
+#[test]
+fn the_docs_pages_that_code_and_messages_name_exist() {
+    let mut sources = files_under(&root().join("src"), ".rs");
+    sources.extend(files_under(&root().join("python/reusesim"), ".py"));
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for source in &sources {
+        for reference in docs_references(&read(source)) {
+            checked += 1;
+            let (path, anchor) = reference.split_once('#').unwrap_or((&reference, ""));
+            let file = root().join(path);
+            let is_found = file.is_file()
+                && (anchor.is_empty() || heading_anchors(&read(&file)).contains(anchor));
+            if !is_found {
+                broken.push(format!("{}: {reference}", source.display()));
+            }
+        }
+    }
+    assert!(
+        checked > 10,
+        "only {checked} references to docs/ found: is the scan broken?"
+    );
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
