@@ -268,7 +268,13 @@ fn plot_names_the_file_and_line_of_a_malformed_result() {
 }
 
 /// The result tables, as written before they were read and written with the `csv` crate.
-const GOLDEN_TABLES: [&str; 5] = ["runs.tsv", "lou.tsv", "trials.tsv", "heldout.tsv", "ranks.tsv"];
+const GOLDEN_TABLES: [&str; 5] = [
+    "runs.tsv",
+    "lou.tsv",
+    "trials.tsv",
+    "heldout.tsv",
+    "ranks.tsv",
+];
 
 /// The study's tables equal the golden files byte for byte: the columns, the number formats
 /// and `NA` stay what the committed figures and users' scripts read. `REUSESIM_BLESS=1`
@@ -283,6 +289,9 @@ fn the_study_tables_equal_the_golden_files() {
             continue;
         }
         let expected = std::fs::read(golden.join(name)).unwrap();
-        assert!(written == expected, "{name} differs from tests/golden/study/{name}");
+        assert!(
+            written == expected,
+            "{name} differs from tests/golden/study/{name}"
+        );
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::tsv::read_text;
+use super::table::read_text;
 use super::{read_numbered_table, read_table, LouRow, RankRow, RunRow, TableRow, TrialRow};
 use crate::base::error::{ParseError, ParseErrorKind, Result};
 

@@ -1,25 +1,18 @@
-//! The rows of the study's tables, one struct per file, each with its column list, its writer
-//! and its reader: `runs.tsv`, `lou.tsv`, `trials.tsv`, `heldout.tsv` and `ranks.tsv`.
+//! The rows of the study's tables, one struct per file: `runs.tsv`, `lou.tsv`, `trials.tsv`,
+//! `heldout.tsv` and `ranks.tsv`. A struct's fields, in order, are the file's columns; its serde
+//! attributes say what each column may hold ([`super::domains`]).
 
-use super::{Fields, TableRow};
-use crate::base::error::Result;
+use serde::{Deserialize, Serialize};
+
+use super::domains;
+use super::TableRow;
 use crate::stats::Spread;
-
-/// A number as the tables write it: `NA` when undefined.
-pub(super) fn optional(value: Option<f64>) -> String {
-    value.map_or_else(|| "NA".to_string(), |v| v.to_string())
-}
-
-/// The held-out team of a trial as the tables spell it (`control` for the control trial).
-pub(super) fn held_out_name(held_out: Option<&str>) -> String {
-    held_out.unwrap_or(CONTROL).to_string()
-}
 
 /// The name of the control trial in the tables and in kept qrels' file names.
 pub const CONTROL: &str = "control";
 
 /// One run's figures for one measure (`runs.tsv`).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunRow {
     /// Run tag.
     pub run: String,
@@ -48,190 +41,176 @@ pub struct RunRow {
     pub truth_score: Option<f64>,
 }
 
+/// A line of `runs.tsv`: a [`RunRow`] with its spreads spelled out column by column.
+#[derive(Serialize, Deserialize)]
+pub struct RunRecord {
+    #[serde(deserialize_with = "domains::non_empty")]
+    run: String,
+    #[serde(deserialize_with = "domains::non_empty")]
+    team: String,
+    #[serde(deserialize_with = "domains::non_empty")]
+    measure: String,
+    #[serde(with = "domains::score")]
+    official_score: f64,
+    #[serde(with = "domains::rank")]
+    official_rank: f64,
+    #[serde(with = "domains::score")]
+    lou_score_mean: f64,
+    #[serde(with = "domains::score")]
+    lou_score_min: f64,
+    #[serde(with = "domains::score")]
+    lou_score_max: f64,
+    #[serde(with = "domains::rank")]
+    lou_rank_min: f64,
+    #[serde(with = "domains::rank")]
+    lou_rank_mean: f64,
+    #[serde(with = "domains::rank")]
+    lou_rank_max: f64,
+    #[serde(with = "domains::rank")]
+    dominant_rank: f64,
+    #[serde(deserialize_with = "domains::whole")]
+    dominant_rank_frequency: usize,
+    #[serde(with = "domains::rank")]
+    trials_dominant_rank: f64,
+    #[serde(with = "domains::fraction")]
+    trials_dominant_rank_share: f64,
+    #[serde(with = "domains::optional_score")]
+    truth_score: Option<f64>,
+}
+
 impl TableRow for RunRow {
     const FILE: &'static str = "runs.tsv";
-    const COLUMNS: &'static [&'static str] = &[
-        "run",
-        "team",
-        "measure",
-        "official_score",
-        "official_rank",
-        "lou_score_mean",
-        "lou_score_min",
-        "lou_score_max",
-        "lou_rank_min",
-        "lou_rank_mean",
-        "lou_rank_max",
-        "dominant_rank",
-        "dominant_rank_frequency",
-        "trials_dominant_rank",
-        "trials_dominant_rank_share",
-        "truth_score",
-    ];
+    type Record = RunRecord;
 
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.run.clone(),
-            self.team.clone(),
-            self.measure.clone(),
-            self.official_score.to_string(),
-            self.official_rank.to_string(),
-            self.lou_score.mean.to_string(),
-            self.lou_score.min.to_string(),
-            self.lou_score.max.to_string(),
-            self.lou_rank.min.to_string(),
-            self.lou_rank.mean.to_string(),
-            self.lou_rank.max.to_string(),
-            self.dominant_rank.to_string(),
-            self.dominant_rank_frequency.to_string(),
-            self.trials_dominant_rank.to_string(),
-            self.trials_dominant_rank_share.to_string(),
-            optional(self.truth_score),
-        ]
+    fn to_record(&self) -> RunRecord {
+        RunRecord {
+            run: self.run.clone(),
+            team: self.team.clone(),
+            measure: self.measure.clone(),
+            official_score: self.official_score,
+            official_rank: self.official_rank,
+            lou_score_mean: self.lou_score.mean,
+            lou_score_min: self.lou_score.min,
+            lou_score_max: self.lou_score.max,
+            lou_rank_min: self.lou_rank.min,
+            lou_rank_mean: self.lou_rank.mean,
+            lou_rank_max: self.lou_rank.max,
+            dominant_rank: self.dominant_rank,
+            dominant_rank_frequency: self.dominant_rank_frequency,
+            trials_dominant_rank: self.trials_dominant_rank,
+            trials_dominant_rank_share: self.trials_dominant_rank_share,
+            truth_score: self.truth_score,
+        }
     }
 
-    fn parse(row: &Fields) -> Result<Self> {
-        Ok(Self {
-            run: row.text(0)?,
-            team: row.text(1)?,
-            measure: row.text(2)?,
-            official_score: row.score(3)?,
-            official_rank: row.rank(4)?,
+    fn from_record(record: RunRecord) -> Self {
+        Self {
+            run: record.run,
+            team: record.team,
+            measure: record.measure,
+            official_score: record.official_score,
+            official_rank: record.official_rank,
             lou_score: Spread {
-                mean: row.score(5)?,
-                min: row.score(6)?,
-                max: row.score(7)?,
+                mean: record.lou_score_mean,
+                min: record.lou_score_min,
+                max: record.lou_score_max,
             },
             lou_rank: Spread {
-                min: row.rank(8)?,
-                mean: row.rank(9)?,
-                max: row.rank(10)?,
+                min: record.lou_rank_min,
+                mean: record.lou_rank_mean,
+                max: record.lou_rank_max,
             },
-            dominant_rank: row.rank(11)?,
-            dominant_rank_frequency: row.count(12)?,
-            trials_dominant_rank: row.rank(13)?,
-            trials_dominant_rank_share: row.fraction(14)?,
-            truth_score: row
-                .optional_number(15)?
-                .map(|_| row.score(15))
-                .transpose()?,
-        })
+            dominant_rank: record.dominant_rank,
+            dominant_rank_frequency: record.dominant_rank_frequency,
+            trials_dominant_rank: record.trials_dominant_rank,
+            trials_dominant_rank_share: record.trials_dominant_rank_share,
+            truth_score: record.truth_score,
+        }
     }
 }
 
 /// One seed's LOU score and rank of one run (`lou.tsv`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LouRow {
     /// Seed.
+    #[serde(deserialize_with = "domains::whole")]
     pub seed: u64,
     /// Run tag.
+    #[serde(deserialize_with = "domains::non_empty")]
     pub run: String,
     /// Team.
+    #[serde(deserialize_with = "domains::non_empty")]
     pub team: String,
     /// Measure name.
+    #[serde(deserialize_with = "domains::non_empty")]
     pub measure: String,
     /// The run's score on its own team's held-out qrels.
+    #[serde(with = "domains::score")]
     pub score: f64,
     /// The run's rank in that seed's LOU ranking.
+    #[serde(with = "domains::rank")]
     pub rank: f64,
 }
 
 impl TableRow for LouRow {
     const FILE: &'static str = "lou.tsv";
-    const COLUMNS: &'static [&'static str] = &["seed", "run", "team", "measure", "score", "rank"];
+    type Record = Self;
 
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.seed.to_string(),
-            self.run.clone(),
-            self.team.clone(),
-            self.measure.clone(),
-            self.score.to_string(),
-            self.rank.to_string(),
-        ]
+    fn to_record(&self) -> Self {
+        self.clone()
     }
 
-    fn parse(row: &Fields) -> Result<Self> {
-        Ok(Self {
-            seed: row.seed(0)?,
-            run: row.text(1)?,
-            team: row.text(2)?,
-            measure: row.text(3)?,
-            score: row.score(4)?,
-            rank: row.rank(5)?,
-        })
+    fn from_record(record: Self) -> Self {
+        record
     }
 }
 
 /// One trial's figures for one measure (`trials.tsv`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrialRow {
     /// Seed.
+    #[serde(deserialize_with = "domains::whole")]
     pub seed: u64,
     /// The held-out team, `None` for the control trial.
+    #[serde(with = "domains::trial")]
     pub held_out: Option<String>,
     /// Measure name.
+    #[serde(deserialize_with = "domains::non_empty")]
     pub measure: String,
     /// tau_b of the trial's ranking of all runs against the official one (`None`: undefined).
+    #[serde(with = "domains::tau")]
     pub tau_b: Option<f64>,
     /// tau_ap against the official ranking.
+    #[serde(with = "domains::tau")]
     pub tau_ap: Option<f64>,
     /// tau_b of the trial's ranking against the control trial's of the same seed (`None` for
     /// the control itself): the leave-out effect without the simulation's own noise.
+    #[serde(with = "domains::tau")]
     pub paired_tau_b: Option<f64>,
     /// tau_ap of the trial's ranking against the control trial's of the same seed.
+    #[serde(with = "domains::tau")]
     pub paired_tau_ap: Option<f64>,
     /// The fraction of official judgments the trial's qrels hold.
+    #[serde(with = "domains::fraction")]
     pub overlap: f64,
     /// The fraction of officially relevant documents the trial found.
+    #[serde(with = "domains::fraction")]
     pub recall: f64,
     /// Documents withheld from the simulated assessor, over all topics.
+    #[serde(deserialize_with = "domains::whole")]
     pub withheld: usize,
 }
 
 impl TableRow for TrialRow {
     const FILE: &'static str = "trials.tsv";
-    const COLUMNS: &'static [&'static str] = &[
-        "seed",
-        "held_out",
-        "measure",
-        "tau_b",
-        "tau_ap",
-        "paired_tau_b",
-        "paired_tau_ap",
-        "overlap",
-        "recall",
-        "withheld",
-    ];
+    type Record = Self;
 
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.seed.to_string(),
-            held_out_name(self.held_out.as_deref()),
-            self.measure.clone(),
-            optional(self.tau_b),
-            optional(self.tau_ap),
-            optional(self.paired_tau_b),
-            optional(self.paired_tau_ap),
-            self.overlap.to_string(),
-            self.recall.to_string(),
-            self.withheld.to_string(),
-        ]
+    fn to_record(&self) -> Self {
+        self.clone()
     }
 
-    fn parse(row: &Fields) -> Result<Self> {
-        Ok(Self {
-            seed: row.seed(0)?,
-            held_out: row.held_out(1)?,
-            measure: row.text(2)?,
-            tau_b: row.tau(3)?,
-            tau_ap: row.tau(4)?,
-            paired_tau_b: row.tau(5)?,
-            paired_tau_ap: row.tau(6)?,
-            overlap: row.fraction(7)?,
-            recall: row.fraction(8)?,
-            withheld: row.count(9)?,
-        })
+    fn from_record(record: Self) -> Self {
+        record
     }
 }
 
@@ -272,102 +251,109 @@ impl HeldOutRow {
     }
 }
 
+/// A line of `heldout.tsv`: a [`HeldOutRow`] and its paired changes, which are written for
+/// readers of the file and computed again from the scores and ranks on reading.
+#[derive(Serialize, Deserialize)]
+pub struct HeldOutRecord {
+    #[serde(deserialize_with = "domains::whole")]
+    seed: u64,
+    #[serde(deserialize_with = "domains::non_empty")]
+    team: String,
+    #[serde(deserialize_with = "domains::non_empty")]
+    run: String,
+    #[serde(deserialize_with = "domains::non_empty")]
+    measure: String,
+    #[serde(with = "domains::score")]
+    score: f64,
+    #[serde(with = "domains::rank")]
+    rank: f64,
+    #[serde(with = "domains::score")]
+    official_score: f64,
+    #[serde(with = "domains::rank")]
+    official_rank: f64,
+    #[serde(with = "domains::score")]
+    control_score: f64,
+    #[serde(with = "domains::rank")]
+    control_rank: f64,
+    #[serde(with = "domains::change")]
+    paired_score_change: f64,
+    #[serde(with = "domains::change")]
+    paired_rank_change: f64,
+}
+
 impl TableRow for HeldOutRow {
     const FILE: &'static str = "heldout.tsv";
-    const COLUMNS: &'static [&'static str] = &[
-        "seed",
-        "team",
-        "run",
-        "measure",
-        "score",
-        "rank",
-        "official_score",
-        "official_rank",
-        "control_score",
-        "control_rank",
-        "paired_score_change",
-        "paired_rank_change",
-    ];
+    type Record = HeldOutRecord;
 
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.seed.to_string(),
-            self.team.clone(),
-            self.run.clone(),
-            self.measure.clone(),
-            self.score.to_string(),
-            self.rank.to_string(),
-            self.official_score.to_string(),
-            self.official_rank.to_string(),
-            self.control_score.to_string(),
-            self.control_rank.to_string(),
-            self.paired_score_change().to_string(),
-            self.paired_rank_change().to_string(),
-        ]
+    fn to_record(&self) -> HeldOutRecord {
+        HeldOutRecord {
+            seed: self.seed,
+            team: self.team.clone(),
+            run: self.run.clone(),
+            measure: self.measure.clone(),
+            score: self.score,
+            rank: self.rank,
+            official_score: self.official_score,
+            official_rank: self.official_rank,
+            control_score: self.control_score,
+            control_rank: self.control_rank,
+            paired_score_change: self.paired_score_change(),
+            paired_rank_change: self.paired_rank_change(),
+        }
     }
 
-    fn parse(row: &Fields) -> Result<Self> {
-        Ok(Self {
-            seed: row.seed(0)?,
-            team: row.text(1)?,
-            run: row.text(2)?,
-            measure: row.text(3)?,
-            score: row.score(4)?,
-            rank: row.rank(5)?,
-            official_score: row.score(6)?,
-            official_rank: row.rank(7)?,
-            control_score: row.score(8)?,
-            control_rank: row.rank(9)?,
-        })
+    fn from_record(record: HeldOutRecord) -> Self {
+        Self {
+            seed: record.seed,
+            team: record.team,
+            run: record.run,
+            measure: record.measure,
+            score: record.score,
+            rank: record.rank,
+            official_score: record.official_score,
+            official_rank: record.official_rank,
+            control_score: record.control_score,
+            control_rank: record.control_rank,
+        }
     }
 }
 
 /// One run's score and rank in one trial (`ranks.tsv`): the data behind the ranks of every run
 /// across all trials.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankRow {
     /// Seed.
+    #[serde(deserialize_with = "domains::whole")]
     pub seed: u64,
     /// The held-out team, `None` for the control trial.
+    #[serde(rename = "trial", with = "domains::trial")]
     pub held_out: Option<String>,
     /// Run tag.
+    #[serde(deserialize_with = "domains::non_empty")]
     pub run: String,
     /// Team.
+    #[serde(deserialize_with = "domains::non_empty")]
     pub team: String,
     /// Measure name.
+    #[serde(deserialize_with = "domains::non_empty")]
     pub measure: String,
     /// The run's score on the trial's qrels.
+    #[serde(with = "domains::score")]
     pub score: f64,
     /// Its rank among all runs on the trial's qrels.
+    #[serde(with = "domains::rank")]
     pub rank: f64,
 }
 
 impl TableRow for RankRow {
     const FILE: &'static str = "ranks.tsv";
-    const COLUMNS: &'static [&'static str] =
-        &["seed", "trial", "run", "team", "measure", "score", "rank"];
+    type Record = Self;
 
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.seed.to_string(),
-            held_out_name(self.held_out.as_deref()),
-            self.run.clone(),
-            self.team.clone(),
-            self.measure.clone(),
-            self.score.to_string(),
-            self.rank.to_string(),
-        ]
+    fn to_record(&self) -> Self {
+        self.clone()
     }
 
-    fn parse(row: &Fields) -> Result<Self> {
-        Ok(Self {
-            seed: row.seed(0)?,
-            held_out: row.held_out(1)?,
-            run: row.text(2)?,
-            team: row.text(3)?,
-            measure: row.text(4)?,
-            score: row.score(5)?,
-            rank: row.rank(6)?,
-        })
+    fn from_record(record: Self) -> Self {
+        record
     }
 }
