@@ -34,16 +34,11 @@ pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, Tr
 
 use results::unnumbered;
 
-/// A row of one of the study's tables.
-pub trait TableRow: Sized {
+/// A row of one of the study's tables: its fields, as serde writes and reads them, are the
+/// file's columns.
+pub trait TableRow: Serialize + DeserializeOwned {
     /// The file name.
     const FILE: &'static str;
-    /// The row as a line of the file: a serde struct whose fields are the file's columns.
-    type Record: Serialize + DeserializeOwned;
-    /// The line this row is written as.
-    fn to_record(&self) -> Self::Record;
-    /// The row a line read back gives.
-    fn from_record(record: Self::Record) -> Self;
 }
 
 /// Writes `rows` as the table `T::FILE` in `dir`, atomically.
@@ -51,9 +46,7 @@ pub trait TableRow: Sized {
 /// # Errors
 /// When the file cannot be written.
 pub fn write_table<T: TableRow>(dir: &Path, rows: &[T]) -> Result<()> {
-    write_atomically(&dir.join(T::FILE), |out| {
-        table::write_records(out, rows.iter().map(TableRow::to_record))
-    })
+    write_atomically(&dir.join(T::FILE), |out| table::write_records(out, rows))
 }
 
 /// Reads the table `T::FILE` from `dir`.
@@ -70,9 +63,5 @@ pub fn read_table<T: TableRow>(dir: &Path) -> Result<Vec<T>> {
 /// # Errors
 /// As [`read_table`].
 pub(super) fn read_numbered_table<T: TableRow>(dir: &Path) -> Result<Vec<(usize, T)>> {
-    let records = table::read_records::<T::Record>(&dir.join(T::FILE))?;
-    Ok(records
-        .into_iter()
-        .map(|(line, record)| (line, T::from_record(record)))
-        .collect())
+    table::read_records(&dir.join(T::FILE))
 }

@@ -12,7 +12,8 @@ use crate::stats::Spread;
 pub const CONTROL: &str = "control";
 
 /// One run's figures for one measure (`runs.tsv`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RunRecord", into = "RunRecord")]
 pub struct RunRow {
     /// Run tag.
     pub run: String,
@@ -80,30 +81,33 @@ pub struct RunRecord {
 
 impl TableRow for RunRow {
     const FILE: &'static str = "runs.tsv";
-    type Record = RunRecord;
+}
 
-    fn to_record(&self) -> RunRecord {
-        RunRecord {
-            run: self.run.clone(),
-            team: self.team.clone(),
-            measure: self.measure.clone(),
-            official_score: self.official_score,
-            official_rank: self.official_rank,
-            lou_score_mean: self.lou_score.mean,
-            lou_score_min: self.lou_score.min,
-            lou_score_max: self.lou_score.max,
-            lou_rank_min: self.lou_rank.min,
-            lou_rank_mean: self.lou_rank.mean,
-            lou_rank_max: self.lou_rank.max,
-            dominant_rank: self.dominant_rank,
-            dominant_rank_frequency: self.dominant_rank_frequency,
-            trials_dominant_rank: self.trials_dominant_rank,
-            trials_dominant_rank_share: self.trials_dominant_rank_share,
-            truth_score: self.truth_score,
+impl From<RunRow> for RunRecord {
+    fn from(row: RunRow) -> Self {
+        Self {
+            run: row.run,
+            team: row.team,
+            measure: row.measure,
+            official_score: row.official_score,
+            official_rank: row.official_rank,
+            lou_score_mean: row.lou_score.mean,
+            lou_score_min: row.lou_score.min,
+            lou_score_max: row.lou_score.max,
+            lou_rank_min: row.lou_rank.min,
+            lou_rank_mean: row.lou_rank.mean,
+            lou_rank_max: row.lou_rank.max,
+            dominant_rank: row.dominant_rank,
+            dominant_rank_frequency: row.dominant_rank_frequency,
+            trials_dominant_rank: row.trials_dominant_rank,
+            trials_dominant_rank_share: row.trials_dominant_rank_share,
+            truth_score: row.truth_score,
         }
     }
+}
 
-    fn from_record(record: RunRecord) -> Self {
+impl From<RunRecord> for RunRow {
+    fn from(record: RunRecord) -> Self {
         Self {
             run: record.run,
             team: record.team,
@@ -154,15 +158,6 @@ pub struct LouRow {
 
 impl TableRow for LouRow {
     const FILE: &'static str = "lou.tsv";
-    type Record = Self;
-
-    fn to_record(&self) -> Self {
-        self.clone()
-    }
-
-    fn from_record(record: Self) -> Self {
-        record
-    }
 }
 
 /// One trial's figures for one measure (`trials.tsv`).
@@ -203,19 +198,11 @@ pub struct TrialRow {
 
 impl TableRow for TrialRow {
     const FILE: &'static str = "trials.tsv";
-    type Record = Self;
-
-    fn to_record(&self) -> Self {
-        self.clone()
-    }
-
-    fn from_record(record: Self) -> Self {
-        record
-    }
 }
 
 /// One held-out run in one trial (`heldout.tsv`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "HeldOutRecord", into = "HeldOutRecord")]
 pub struct HeldOutRow {
     /// Seed.
     pub seed: u64,
@@ -283,26 +270,31 @@ pub struct HeldOutRecord {
 
 impl TableRow for HeldOutRow {
     const FILE: &'static str = "heldout.tsv";
-    type Record = HeldOutRecord;
+}
 
-    fn to_record(&self) -> HeldOutRecord {
-        HeldOutRecord {
-            seed: self.seed,
-            team: self.team.clone(),
-            run: self.run.clone(),
-            measure: self.measure.clone(),
-            score: self.score,
-            rank: self.rank,
-            official_score: self.official_score,
-            official_rank: self.official_rank,
-            control_score: self.control_score,
-            control_rank: self.control_rank,
-            paired_score_change: self.paired_score_change(),
-            paired_rank_change: self.paired_rank_change(),
+impl From<HeldOutRow> for HeldOutRecord {
+    fn from(row: HeldOutRow) -> Self {
+        let (paired_score_change, paired_rank_change) =
+            (row.paired_score_change(), row.paired_rank_change());
+        Self {
+            seed: row.seed,
+            team: row.team,
+            run: row.run,
+            measure: row.measure,
+            score: row.score,
+            rank: row.rank,
+            official_score: row.official_score,
+            official_rank: row.official_rank,
+            control_score: row.control_score,
+            control_rank: row.control_rank,
+            paired_score_change,
+            paired_rank_change,
         }
     }
+}
 
-    fn from_record(record: HeldOutRecord) -> Self {
+impl From<HeldOutRecord> for HeldOutRow {
+    fn from(record: HeldOutRecord) -> Self {
         Self {
             seed: record.seed,
             team: record.team,
@@ -347,13 +339,4 @@ pub struct RankRow {
 
 impl TableRow for RankRow {
     const FILE: &'static str = "ranks.tsv";
-    type Record = Self;
-
-    fn to_record(&self) -> Self {
-        self.clone()
-    }
-
-    fn from_record(record: Self) -> Self {
-        record
-    }
 }

@@ -148,7 +148,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CountingColumns<'_, A> {
 /// Writes `records` with a header, tab-separated, each line ending in `\n`.
 pub(super) fn write_records<R: serde::Serialize + DeserializeOwned>(
     out: &mut dyn std::io::Write,
-    records: impl Iterator<Item = R>,
+    records: &[R],
 ) -> std::io::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .delimiter(b'\t')
