@@ -1,4 +1,4 @@
-//! Featurising a text corpus (issue 14's target: at least 150 MB/s): reading the `dl19`
+//! Featurising a text corpus: reading the `dl19`
 //! synthetic preset's gzip corpus (seed 2019; 200,000 documents, about 280 MB of text), HiCAL's
 //! tokeniser and Porter stemmer, document frequencies, and the tf-idf vector of every document.
 //! Throughput is in bytes of uncompressed corpus text per second.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs the SLURM example for real (issue 12): on a one-node cluster on this
+# Runs the SLURM example for real: on a one-node cluster on this
 # machine, the default task is judged as N shards by an array job, merged by a
 # job that depends on it, and the merged outputs are compared with one
 # `reusesim simulate` run. Not part of `cargo test` (CI must not depend on a

@@ -149,7 +149,7 @@ impl BacktestArgs {
 pub enum AuditFormat {
     /// Markdown, the verdict first.
     Md,
-    /// One JSON object (field names in the README).
+    /// One JSON object (field names in docs/audit.md).
     Json,
 }
 

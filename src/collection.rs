@@ -272,9 +272,9 @@ impl Collection {
         })?;
         let corpus_bytes = std::fs::metadata(corpus)
             .map_err(|source| {
-                Error::Parse(crate::ParseError::file(
+                Error::Parse(crate::base::error::ParseError::file(
                     corpus,
-                    crate::ParseErrorKind::Io(source),
+                    crate::base::error::ParseErrorKind::Io(source),
                 ))
             })?
             .len();

@@ -1,4 +1,4 @@
-//! Fuzzing every reader of user files (issue 12): runs, qrels, topics (TSV and TREC XML), team
+//! Fuzzing every reader of user files: runs, qrels, topics (TSV and TREC XML), team
 //! files, `task.toml`, corpora, the result files `reusesim plot` reads (`summary.json`,
 //! `runs.tsv`, `lou.tsv`, `trials.tsv`, `ranks.tsv`; with and without drawing the figures) and
 //! the `runs.tsv` that `reusesim audit --results` reads alone.

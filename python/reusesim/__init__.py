@@ -93,7 +93,7 @@ def _qrels_frame(columns) -> pd.DataFrame:
 
 class Task:
     """A collection to study: runs, their teams, the official qrels, and optionally topic texts
-    and a corpus (the parts of ``task.toml``, DESIGN section 1).
+    and a corpus (the parts of ``task.toml``, see docs/formats.md#task-manifest).
 
     ``qrels`` and ``runs`` take any input :func:`evaluate` takes. ``teams`` is a team file, a
     dict ``{run_id: team}`` or ``{run_id: (team, pooled)}``, or a DataFrame (run_id, team,
@@ -258,7 +258,7 @@ def _read_table(path: Path) -> pd.DataFrame:
 
 @dataclass
 class StudyResult:
-    """A finished leave-team-out study, as written to ``out_dir`` (the README's "Outputs")."""
+    """A finished leave-team-out study, as written to ``out_dir`` (files and columns in docs/formats.md#result-files)."""
 
     #: The folder holding every output (temporary unless ``out_dir`` was given).
     out_dir: Path
@@ -405,7 +405,7 @@ def judge(
 
 @dataclass
 class AuditResult:
-    """The audit of one run (as ``reusesim audit --format json``; fields in the README)."""
+    """The audit of one run (as ``reusesim audit --format json``; fields in docs/audit.md)."""
 
     #: ``no extra judgments needed`` or ``judge N documents``.
     verdict: str

@@ -7,8 +7,8 @@
 //! - [`sparse`]: the sparse document vector the features build and the learners read;
 //! - [`seed`]: the fixed mixing functions that seed every random stream.
 //!
-//! Layers above: io → eval, features → collection → judge → sim → report → audit → cli
-//! (see the README's architecture paragraph).
+//! Layers above: io → eval, features → collection → judge → sim → report → audit → cli (the
+//! table in docs/architecture.md, which a test checks every import against).
 
 pub mod choice;
 pub mod error;

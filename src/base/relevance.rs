@@ -1,6 +1,8 @@
 //! Relevance grades and the one rule that turns a grade into "relevant", used by the evaluation,
 //! the judge, the study's statistics and the audit alike.
 
+use crate::base::error::{Error, Result};
+
 /// A relevance grade. Negative grades mean "judged, unusable" and are never relevant.
 pub type Grade = i32;
 
@@ -20,10 +22,10 @@ pub fn is_relevant(grade: Grade, relevance_level: Grade) -> bool {
 /// Checks a relevance level.
 ///
 /// # Errors
-/// [`crate::Error::Invalid`] for a level below [`MIN_RELEVANCE_LEVEL`].
-pub fn check_relevance_level(relevance_level: Grade) -> crate::Result<Grade> {
+/// [`Error::Invalid`] for a level below [`MIN_RELEVANCE_LEVEL`].
+pub fn check_relevance_level(relevance_level: Grade) -> Result<Grade> {
     if relevance_level < MIN_RELEVANCE_LEVEL {
-        return Err(crate::Error::Invalid(format!(
+        return Err(Error::Invalid(format!(
             "the relevance level must be at least {MIN_RELEVANCE_LEVEL}, found {relevance_level}"
         )));
     }

@@ -7,9 +7,9 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
+use crate::base::error::{Error, Result};
 use crate::eval::{Measure, RunEvaluation};
 use crate::io::run::Run;
-use crate::{Error, Result};
 
 choice_enum! {
     /// An output layout.

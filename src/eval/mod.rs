@@ -1,4 +1,4 @@
-//! trec_eval-compatible evaluation (DESIGN section 2).
+//! trec_eval-compatible evaluation (see docs/eval.md).
 //!
 //! A run is evaluated on the topics present in both the run and the qrels, judged topics
 //! without relevant documents included; run topics absent from the qrels are ignored with a
@@ -33,7 +33,7 @@ pub const DEFAULT_MEASURES: &str = "map,P_10,ndcg_cut_10,recip_rank,ncg_cut_100,
 ///
 /// # Errors
 /// As [`Measure::parse_list`], and for an empty list.
-pub fn parse_measures<S: AsRef<str>>(specs: &[S]) -> crate::Result<Vec<Measure>> {
+pub fn parse_measures<S: AsRef<str>>(specs: &[S]) -> crate::base::error::Result<Vec<Measure>> {
     let mut measures: Vec<Measure> = Vec::new();
     for spec in specs {
         let mut pieces: Vec<String> = Vec::new();
@@ -56,7 +56,9 @@ pub fn parse_measures<S: AsRef<str>>(specs: &[S]) -> crate::Result<Vec<Measure>>
         }
     }
     if measures.is_empty() {
-        return Err(crate::Error::Measure("no measure given".into()));
+        return Err(crate::base::error::Error::Measure(
+            "no measure given".into(),
+        ));
     }
     Ok(measures)
 }

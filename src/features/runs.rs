@@ -1,4 +1,4 @@
-//! Run features, for tasks without a corpus (DESIGN section 3): one feature per available run,
+//! Run features, for tasks without a corpus (see docs/judge.md): one feature per available run,
 //! `1 / (60 + rank)` when the run retrieved the document for the topic (reciprocal-rank fusion's
 //! constant), plus the fraction of available runs that retrieved it; then L2-normalised. A
 //! held-out team's runs are "unavailable": removed from the features as if the team never

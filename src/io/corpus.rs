@@ -145,7 +145,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::Error;
+    use crate::base::error::Error;
 
     use crate::io::gz::test_files::gzip;
 

@@ -2,7 +2,7 @@
 //! (`qrels/{team}-s{seed}.qrels`). One rule, checked where the names are read (the team file
 //! and the task manifest), so nothing downstream can write outside its folder.
 
-use crate::ParseErrorKind;
+use crate::base::error::ParseErrorKind;
 
 /// The name of the control trial's files (`qrels/control-s{seed}.qrels`) and of its rows in
 /// `trials.tsv`; no team may carry it.

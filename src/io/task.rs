@@ -1,5 +1,5 @@
-//! The task manifest `task.toml` (DESIGN section 1) and the loaded task it describes: runs,
-//! teams, official qrels, and optionally topics, a corpus and complete truth qrels.
+//! The task manifest `task.toml` (see docs/formats.md#task-manifest) and the loaded task it
+//! describes: runs, teams, official qrels, and optionally topics, a corpus and complete truth qrels.
 
 use std::path::{Path, PathBuf};
 
@@ -103,7 +103,7 @@ impl TaskManifest {
                 path,
                 line,
                 ParseErrorKind::Invalid(format!(
-                    "expected a task manifest (DESIGN section 1): {}",
+                    "expected a task manifest (see docs/formats.md#task-manifest): {}",
                     error.message()
                 )),
             )
@@ -455,7 +455,7 @@ mod pooling_order_tests {
     use crate::io::run::read_run;
 
     #[test]
-    fn issue_11_a_tie_at_the_pool_depth_goes_to_the_lower_docno() {
+    fn a_tie_at_the_pool_depth_goes_to_the_lower_docno() {
         // The 10th and 11th documents tie on score: trec_eval ranks d11 before d10 (docno
         // descending); NIST pooled d10 (docno ascending).
         let dir = tempfile::tempdir().unwrap();

@@ -1,4 +1,4 @@
-//! The CAL loop for one topic (DESIGN section 3, "A judging run for one topic"): carry the
+//! The CAL loop for one topic (see docs/judge.md#a-judging-run-for-one-topic): carry the
 //! official judgments no run could reach, judge the pool as one batch, then let the model pick
 //! lists of the highest-scoring unjudged candidates, retraining as HiCAL's engine does
 //! ([`crate::judge::schedule`]), until the topic's judgment budget is spent. The assessor is

@@ -14,8 +14,8 @@ use argmin::solver::quasinewton::LBFGS;
 
 use super::{Scorer, TrainingSet};
 use crate::base::error::LearnerError;
+use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
-use crate::Result;
 
 /// A fitted logistic regression: `P(relevant | x) = 1 / (1 + exp(−(w·x + intercept)))`.
 #[derive(Debug, Clone, PartialEq)]
@@ -233,13 +233,17 @@ mod tests {
         for alpha in [0.0, -1.0, f64::NAN] {
             assert!(matches!(
                 fit_logistic(&training, alpha, 10),
-                Err(crate::Error::Learner(LearnerError::InvalidAlpha(_)))
+                Err(crate::base::error::Error::Learner(
+                    LearnerError::InvalidAlpha(_)
+                ))
             ));
         }
         let one_class = TrainingSet::new(positives.iter().collect(), vec![], 3);
         assert!(matches!(
             fit_logistic(&one_class, 1.0, 10),
-            Err(crate::Error::Learner(LearnerError::NoNegatives))
+            Err(crate::base::error::Error::Learner(
+                LearnerError::NoNegatives
+            ))
         ));
     }
 

@@ -32,7 +32,7 @@ pub fn resolve_features(
     task: &Task,
     features: FeatureChoice,
     candidates: CandidateSource,
-) -> crate::Result<bool> {
+) -> crate::base::error::Result<bool> {
     let has_text = task.manifest.corpus.is_some() && task.topics.is_some();
     let use_text = match features {
         FeatureChoice::Auto => has_text,
@@ -57,7 +57,7 @@ pub fn resolve_features(
 ///
 /// # Errors
 /// [`Error::Invalid`] naming a team that does not exist, with the teams that do.
-pub fn excluded_runs(task: &Task, teams: &[String]) -> crate::Result<Vec<bool>> {
+pub fn excluded_runs(task: &Task, teams: &[String]) -> crate::base::error::Result<Vec<bool>> {
     let known = task.teams.team_names();
     if let Some(unknown) = teams.iter().find(|team| !known.contains(&team.as_str())) {
         return Err(Error::Invalid(format!(

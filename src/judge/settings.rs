@@ -90,22 +90,22 @@ impl JudgeSettings {
     /// Checks the settings once, before any judging.
     ///
     /// # Errors
-    /// [`crate::Error::Invalid`] for zero iterations, a training level below 1, or a unique
+    /// [`crate::base::error::Error::Invalid`] for zero iterations, a training level below 1, or a unique
     /// depth of 0.
     pub fn check(self) -> Result<Self> {
         if self.iterations == 0 {
-            return Err(crate::Error::Invalid(
+            return Err(crate::base::error::Error::Invalid(
                 "the learner needs at least 1 iteration per retrain, found 0".into(),
             ));
         }
         if self.train_level < 1 {
-            return Err(crate::Error::Invalid(format!(
+            return Err(crate::base::error::Error::Invalid(format!(
                 "the training level must be at least 1 (grade 0 is non-relevant), found {}",
                 self.train_level
             )));
         }
         if self.unique_depth == Some(0) {
-            return Err(crate::Error::Invalid(
+            return Err(crate::base::error::Error::Invalid(
                 "the unique depth must be at least 1, found 0".into(),
             ));
         }

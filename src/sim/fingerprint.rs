@@ -1,5 +1,5 @@
 //! What a study's results depend on, so that pieces made apart can be checked before they are
-//! put together (DESIGN section 10): a sha256 over the task's input files (`task.toml`, every
+//! put together (see docs/cluster.md): a sha256 over the task's input files (`task.toml`, every
 //! run file, teams, qrels, topics, corpus, truth) and every setting that changes results, with
 //! the reusesim version. Thread counts, output folders and the task's location are left out:
 //! they never change a result. `merge` and `simulate --resume` compare fingerprints and name
@@ -23,7 +23,8 @@ use crate::io::task::Task;
 use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
-use crate::sim::study::StudySettings;
+use crate::sim::settings::StudySettings;
+use crate::sim::unit::hex;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
 /// (the trial seed aside: the study sets it), whether text features are used, and the task's
@@ -299,15 +300,6 @@ impl Fingerprint {
 /// The first 12 hex digits of a sha256, for messages.
 fn short(sha256: &str) -> &str {
     sha256.get(..12).unwrap_or(sha256)
-}
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::new(), |mut text, byte| {
-        write!(text, "{byte:02x}").expect("writing to a String cannot fail");
-        text
-    })
 }
 
 /// The sha256 (hex) of a file's bytes, as stored (compressed files are not decompressed).

@@ -20,6 +20,24 @@
 use std::path::Path;
 
 use crate::io::task::Task;
+use crate::judge::settings::{JudgeSettings, Withhold};
+use crate::sim::settings::StudySettings;
+
+/// A quick study of the hand-made task: one seed, map and P_5, a short Pegasos fit.
+pub(crate) fn small_study(withhold: Withhold, budget: Option<usize>) -> StudySettings {
+    StudySettings {
+        seeds: 1,
+        measures: crate::eval::parse_measures(&["map,P_5"]).unwrap(),
+        teams: None,
+        judge: JudgeSettings {
+            iterations: 2_000,
+            withhold,
+            ..JudgeSettings::hical(2)
+        },
+        budget,
+        keep_qrels: true,
+    }
+}
 
 /// One run: its tag and, per topic, its ranking best first.
 type HandRun = (

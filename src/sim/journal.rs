@@ -1,4 +1,4 @@
-//! The journal of finished judging units (DESIGN section 10): `simulate` appends each unit to
+//! The journal of finished judging units (see docs/cluster.md): `simulate` appends each unit to
 //! it as the unit finishes, so a killed run resumed with `--resume` judges only what is left.
 //!
 //! Layout: the line `reusesim journal 1`, then records. A record is its payload's length (u32,
@@ -23,7 +23,8 @@ use crate::base::Grade;
 use crate::collection::Collection;
 use crate::judge::cal::{TopicJudging, TraceStep};
 use crate::sim::fingerprint::Fingerprint;
-use crate::sim::shard::{ShardSpec, UnitId};
+use crate::sim::shard::ShardSpec;
+use crate::sim::unit::UnitId;
 
 /// A journal's file name in its folder.
 pub const JOURNAL_FILE: &str = "units.journal";
@@ -375,7 +376,7 @@ mod tests {
     fn header() -> JournalHeader {
         let dir = tempfile::tempdir().unwrap();
         let task = crate::sim::fixture::hand_task(dir.path(), false);
-        let settings = crate::sim::study::StudySettings {
+        let settings = crate::sim::settings::StudySettings {
             seeds: 1,
             measures: crate::eval::parse_measures(&["map"]).unwrap(),
             teams: None,

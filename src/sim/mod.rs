@@ -7,5 +7,7 @@ pub(crate) mod fixture;
 pub mod journal;
 pub mod runner;
 pub mod scoring;
+pub mod settings;
 pub mod shard;
 pub mod study;
+pub mod unit;

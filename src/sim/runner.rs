@@ -1,4 +1,4 @@
-//! Running a study's judging in pieces (DESIGN section 10): a [`Study`] is a task, its
+//! Running a study's judging in pieces (see docs/cluster.md): a [`Study`] is a task, its
 //! settings, its plan and its fingerprint; its units are judged with a journal (so a killed run
 //! resumes where it stopped), all of them or one shard's ([`judge_shard`]); [`read_shards`] and
 //! [`Study::shard_judgings`] gather N finished shards back into the study's judgings, checking
@@ -17,16 +17,14 @@ use crate::base::error::{Error, ParseError, ParseErrorKind, Result, Warning};
 use crate::collection::Collection;
 use crate::io::task::Task;
 use crate::judge::cal::TopicJudging;
-use crate::sim::fingerprint::{file_sha256, hex, Fingerprint, StudyRecipe};
+use crate::sim::fingerprint::{file_sha256, Fingerprint, StudyRecipe};
 use crate::sim::journal::{
     parse_journal, read_journal, JournalHeader, JournalWriter, UnitRecord, JOURNAL_FILE,
 };
-use crate::sim::shard::{
-    shard_folders, ShardManifest, ShardSpec, UnitId, MANIFEST_FILE, MANIFEST_FORMAT,
-};
-use crate::sim::study::{
-    held_out_teams, judge_units, study_outcome, StudyOutcome, StudyPlan, StudySettings,
-};
+use crate::sim::settings::StudySettings;
+use crate::sim::shard::{shard_folders, ShardManifest, ShardSpec, MANIFEST_FILE, MANIFEST_FORMAT};
+use crate::sim::study::{held_out_teams, judge_units, study_outcome, StudyOutcome, StudyPlan};
+use crate::sim::unit::{hex, UnitId};
 
 /// A study ready to judge: its task, settings, collection, plan and fingerprint.
 #[derive(Debug)]

@@ -1,87 +1,14 @@
-//! Shards of a study (DESIGN section 10): every distinct (trial, topic) judging unit has a
-//! stable identity, [`UnitId`], and a home shard, its id mod N. `simulate --shard I/N` judges
-//! the units whose home is I into `DIR/shards/I-of-N/` (a journal of the units and, once they
+//! Shards of a study (see docs/cluster.md): every distinct (trial, topic) judging unit has a
+//! stable identity, [`UnitId`](crate::sim::unit::UnitId), and a home shard, its id mod N.
+//! `simulate --shard I/N` judges the units whose home is I into `DIR/shards/I-of-N/` (a journal of the units and, once they
 //! are all judged, a [`ShardManifest`]); `merge` reads the N shards back.
-//!
-//! A unit's id is a sha256 over what makes its judging what it is: the topic's id, the trial
-//! seed, the pool's and the withheld documents' names (sorted), and the held-out team when run
-//! features depend on it. It does not depend on thread counts, on the order units are found
-//! in, or on the study's other trials, so any process planning the same study agrees on it.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
-use crate::base::DocId;
-use crate::collection::Collection;
-use crate::sim::fingerprint::{hex, Fingerprint};
-
-/// The identity of a distinct judging unit: a sha256 of its inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct UnitId(pub [u8; 32]);
-
-impl UnitId {
-    /// The id of judging topic `topic` of `collection` with trial seed `seed`, the given pool
-    /// and withheld documents, and `feature_variant` (the held-out team, when run features
-    /// change with it).
-    pub fn new(
-        collection: &Collection,
-        topic: usize,
-        seed: u64,
-        pool: &[DocId],
-        withheld: &[DocId],
-        feature_variant: Option<&str>,
-    ) -> Self {
-        let mut hasher = Sha256::new();
-        let mut text = |bytes: &[u8]| {
-            hasher.update((bytes.len() as u64).to_le_bytes());
-            hasher.update(bytes);
-        };
-        text(b"reusesim unit 1");
-        text(collection.topics[topic].id.as_bytes());
-        text(&seed.to_le_bytes());
-        for docs in [pool, withheld] {
-            let mut names: Vec<&str> = docs.iter().map(|&doc| collection.docs.name(doc)).collect();
-            names.sort_unstable();
-            text(&(names.len() as u64).to_le_bytes());
-            names.iter().for_each(|name| text(name.as_bytes()));
-        }
-        match feature_variant {
-            None => text(b"-"),
-            Some(team) => text(format!("+{team}").as_bytes()),
-        }
-        Self(hasher.finalize().into())
-    }
-
-    /// The shard of `count` that judges this unit: the id's first 8 bytes (big-endian) mod
-    /// `count`.
-    pub fn home_shard(&self, count: usize) -> usize {
-        let mut head = [0u8; 8];
-        head.copy_from_slice(&self.0[..8]);
-        (u64::from_be_bytes(head) % count as u64) as usize
-    }
-
-    /// Parses 64 hex digits.
-    pub fn from_hex(text: &str) -> Option<Self> {
-        if text.len() != 64 || !text.is_ascii() {
-            return None;
-        }
-        let mut bytes = [0u8; 32];
-        for (byte, pair) in bytes.iter_mut().zip(text.as_bytes().chunks(2)) {
-            let pair = std::str::from_utf8(pair).ok()?;
-            *byte = u8::from_str_radix(pair, 16).ok()?;
-        }
-        Some(Self(bytes))
-    }
-}
-
-impl std::fmt::Display for UnitId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&hex(&self.0))
-    }
-}
+use crate::sim::fingerprint::Fingerprint;
 
 /// Shard `index` of `count` (0-based, as SLURM's `$SLURM_ARRAY_TASK_ID`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -282,53 +209,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn unit_ids_do_not_depend_on_the_other_trials() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = crate::sim::fixture::hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        let settings = crate::sim::study::StudySettings {
-            seeds: 2,
-            measures: crate::eval::parse_measures(&["map"]).unwrap(),
-            teams: None,
-            judge: crate::judge::settings::JudgeSettings::hical(2),
-            budget: None,
-            keep_qrels: false,
-        };
-        let plan = |teams: &[&str]| {
-            let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();
-            crate::sim::study::StudyPlan::new(&task, &collection, &settings, &teams)
-        };
-        // The ids of each (trial, topic), keyed by (seed, held-out team, topic).
-        let ids = |plan: &crate::sim::study::StudyPlan| {
-            let mut ids = std::collections::BTreeMap::new();
-            for (trial, units) in plan.trials.iter().zip(&plan.unit_of) {
-                for (topic, &unit) in units.iter().enumerate() {
-                    ids.insert((trial.seed, trial.held_out.clone(), topic), plan.ids[unit]);
-                }
-            }
-            ids
-        };
-        let (all, only_b) = (ids(&plan(&["A", "B", "C"])), ids(&plan(&["B"])));
-        assert_eq!(only_b.len(), 2 * 2 * 2);
-        for (key, id) in &only_b {
-            assert_eq!(all[key], *id, "{key:?}");
-        }
-        // Seeds and topics get ids of their own, and a team's trial differs from the control.
-        let control = |seed, topic| all[&(seed, None, topic)];
-        assert_ne!(control(1, 0), control(2, 0));
-        assert_ne!(control(1, 0), control(1, 1));
-        assert_ne!(all[&(1, Some("A".to_string()), 0)], control(1, 0));
-    }
-
-    #[test]
-    fn unit_ids_round_trip_through_hex() {
-        let id = UnitId([0xab; 32]);
-        assert_eq!(UnitId::from_hex(&id.to_string()), Some(id));
-        assert_eq!(UnitId::from_hex("ab"), None);
-        assert_eq!(UnitId([0; 32]).home_shard(3), 0);
-    }
-
     /// A valid manifest's bytes, made once.
     fn valid_manifest() -> &'static [u8] {
         static VALID: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
@@ -338,7 +218,7 @@ mod tests {
     fn make_manifest() -> Vec<u8> {
         let dir = tempfile::tempdir().unwrap();
         let task = crate::sim::fixture::hand_task(dir.path(), false);
-        let settings = crate::sim::study::StudySettings {
+        let settings = crate::sim::settings::StudySettings {
             seeds: 1,
             measures: crate::eval::parse_measures(&["map"]).unwrap(),
             teams: None,

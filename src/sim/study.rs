@@ -1,5 +1,5 @@
-//! The leave-team-out study (DESIGN section 4): per seed, a control trial (nothing held out) and
-//! one trial per team with a pooled run; the judging of each (trial, topic) is a work unit, and
+//! The leave-team-out study (see docs/experiment.md): per seed, a control trial (nothing held
+//! out) and one trial per team with a pooled run; the judging of each (trial, topic) is a work unit, and
 //! units whose inputs are identical (same topic, pool, features and seed) are computed once.
 //! Every run is then scored on every trial's simulated qrels, on the official qrels, on the
 //! classic leave-out-uniques qrels, and on the truth when the task has one.
@@ -12,29 +12,12 @@ use rayon::prelude::*;
 use crate::base::error::Result;
 use crate::base::DocId;
 use crate::collection::{Collection, UniqueRule};
-use crate::eval::Measure;
 use crate::io::task::Task;
 use crate::judge::cal::{judge_topic, pool_of, withheld_documents, TopicJudging};
 use crate::judge::settings::JudgeSettings;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
-use crate::sim::shard::UnitId;
-
-/// What the study does.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StudySettings {
-    /// Seeds 1..=seeds.
-    pub seeds: u64,
-    /// The measures to compare rankings on.
-    pub measures: Vec<Measure>,
-    /// The teams to hold out (default: every team with a pooled run).
-    pub teams: Option<Vec<String>>,
-    /// The judge (its seed is replaced by each trial's).
-    pub judge: JudgeSettings,
-    /// A fixed number of judgments per topic instead of the official count.
-    pub budget: Option<usize>,
-    /// Keep every trial's simulated qrels and trace in the outcome.
-    pub keep_qrels: bool,
-}
+pub use crate::sim::settings::StudySettings;
+use crate::sim::unit::UnitId;
 
 /// One trial: a seed and the team held out (none for the control).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,7 +92,7 @@ impl StudyOutcome<'_> {
 /// The teams a study holds out: the requested ones (checked), or every team with a pooled run.
 ///
 /// # Errors
-/// [`crate::Error::Invalid`] when the task has no pooled run, or for a requested team that is
+/// [`crate::base::error::Error::Invalid`] when the task has no pooled run, or for a requested team that is
 /// unknown or has no pooled run.
 pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<String>> {
     let pooled: BTreeSet<&str> = task
@@ -117,7 +100,7 @@ pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<S
         .map(|run| task.team_of(&run.tag))
         .collect();
     if pooled.is_empty() {
-        return Err(crate::Error::Invalid(format!(
+        return Err(crate::base::error::Error::Invalid(format!(
             "task {}: no run is pooled, so there is no team to hold out",
             task.manifest.name
         )));
@@ -127,7 +110,7 @@ pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<S
         Some(teams) => {
             for team in teams {
                 if !pooled.contains(team.as_str()) {
-                    return Err(crate::Error::Invalid(format!(
+                    return Err(crate::base::error::Error::Invalid(format!(
                         "team {team:?} has no pooled run in task {}; teams with one: {}",
                         task.manifest.name,
                         pooled.iter().copied().collect::<Vec<_>>().join(", ")
@@ -478,22 +461,7 @@ fn classic_lou_scores(
 mod tests {
     use super::*;
     use crate::judge::settings::Withhold;
-    use crate::sim::fixture::hand_task;
-
-    fn settings(withhold: Withhold, budget: Option<usize>) -> StudySettings {
-        StudySettings {
-            seeds: 1,
-            measures: crate::eval::parse_measures(&["map,P_5"]).unwrap(),
-            teams: None,
-            judge: JudgeSettings {
-                iterations: 2_000,
-                withhold,
-                ..JudgeSettings::hical(2)
-            },
-            budget,
-            keep_qrels: true,
-        }
-    }
+    use crate::sim::fixture::{hand_task, small_study as settings};
 
     /// The simulated qrels of every trial of a study: (held-out team, topic) -> judged docids.
     fn study_qrels(
@@ -523,7 +491,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_uniques_withholds_a_teams_unique_relevant_documents() {
+    fn uniques_withholds_a_teams_unique_relevant_documents() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -547,7 +515,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_under_none_the_judge_can_find_the_teams_unique_documents() {
+    fn under_none_the_judge_can_find_the_teams_unique_documents() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -560,7 +528,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_the_unique_depth_limits_what_a_team_owns() {
+    fn the_unique_depth_limits_what_a_team_owns() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -584,7 +552,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_11_every_topic_ends_at_its_official_count_in_both_modes() {
+    fn every_topic_ends_at_its_official_count_in_both_modes() {
         let dir = tempfile::tempdir().unwrap();
         let task = hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -663,29 +631,41 @@ mod tests {
     }
 
     #[test]
-    fn the_lou_ranking_scores_each_run_on_its_own_teams_trial_or_the_control() {
+    fn unit_ids_do_not_depend_on_the_other_trials() {
         let dir = tempfile::tempdir().unwrap();
-        let task = hand_task(dir.path(), false);
+        let task = crate::sim::fixture::hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        let study = settings(Withhold::Uniques, None);
-        let teams = held_out_teams(&task, None).unwrap();
-        let outcome = run_study(&task, &collection, &study, teams.clone(), &|_, _| {}).unwrap();
-        let summary = crate::sim::analysis::StudySummary::new(
-            "hand",
-            crate::sim::analysis::SettingsSummary::new(&task, &collection, &study, teams),
-            &outcome,
-            0.0,
-        );
-        for row in summary.lou.iter().filter(|row| row.measure == "map") {
-            let run = collection
-                .runs
-                .iter()
-                .position(|r| r.tag == row.run)
-                .unwrap();
-            // D has no pooled run, so it is never held out: the control scores it.
-            let held_out = (row.team != "D").then_some(row.team.as_str());
-            let expected = outcome.trial(1, held_out).scores.summary[run][0];
-            assert_eq!(row.score, expected, "{}", row.run);
+        let settings = StudySettings {
+            seeds: 2,
+            measures: crate::eval::parse_measures(&["map"]).unwrap(),
+            teams: None,
+            judge: crate::judge::settings::JudgeSettings::hical(2),
+            budget: None,
+            keep_qrels: false,
+        };
+        let plan = |teams: &[&str]| {
+            let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();
+            StudyPlan::new(&task, &collection, &settings, &teams)
+        };
+        // The ids of each (trial, topic), keyed by (seed, held-out team, topic).
+        let ids = |plan: &StudyPlan| {
+            let mut ids = std::collections::BTreeMap::new();
+            for (trial, units) in plan.trials.iter().zip(&plan.unit_of) {
+                for (topic, &unit) in units.iter().enumerate() {
+                    ids.insert((trial.seed, trial.held_out.clone(), topic), plan.ids[unit]);
+                }
+            }
+            ids
+        };
+        let (all, only_b) = (ids(&plan(&["A", "B", "C"])), ids(&plan(&["B"])));
+        assert_eq!(only_b.len(), 2 * 2 * 2);
+        for (key, id) in &only_b {
+            assert_eq!(all[key], *id, "{key:?}");
         }
+        // Seeds and topics get ids of their own, and a team's trial differs from the control.
+        let control = |seed, topic| all[&(seed, None, topic)];
+        assert_ne!(control(1, 0), control(2, 0));
+        assert_ne!(control(1, 0), control(1, 1));
+        assert_ne!(all[&(1, Some("A".to_string()), 0)], control(1, 0));
     }
 }

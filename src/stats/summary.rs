@@ -62,7 +62,8 @@ pub struct RunChange {
     pub score_change_pct: Option<f64>,
 }
 
-/// The comparison of a ranking of runs with the official ranking (DESIGN.md §5).
+/// The comparison of a ranking of runs with the official ranking (see
+/// docs/experiment.md#statistics).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RankComparison {
     /// Kendall's tau_b between the official and the other scores; `None` when undefined (fewer

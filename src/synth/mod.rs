@@ -1,4 +1,4 @@
-//! Synthetic test collections (DESIGN section 9): a corpus, topics, complete truth qrels,
+//! Synthetic test collections (see docs/synth.md): a corpus, topics, complete truth qrels,
 //! teams and runs, all generated deterministically from one seed.
 //!
 //! The world:
@@ -370,7 +370,7 @@ pub struct SynthReport {
 
 /// Generates a world, writes it as a task in `out_dir` with `layout`, and judges it: the
 /// official qrels are the depth-`pool_depth` pool of every run plus CAL over the whole corpus
-/// with text features and the truth as assessor, up to each topic's budget (DESIGN section 9).
+/// with text features and the truth as assessor, up to each topic's budget (see docs/synth.md).
 ///
 /// # Errors
 /// Generation, writing or judging errors.

@@ -1,5 +1,5 @@
 //! Tests that a synthetic collection looks like a TREC Deep Learning collection, and that it is
-//! deterministic. Figures are printed (`--nocapture`) for the issue notes.
+//! deterministic. Figures are printed (`--nocapture`) for docs/performance.md.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

@@ -1,5 +1,5 @@
-//! Writing a synthetic world as a task folder (DESIGN section 1): `task.toml`, `runs/<tag>`
-//! (plain text), `teams.tsv`, `topics.tsv`, `corpus.tsv.gz`, the official qrels and the truth
+//! Writing a synthetic world as a task folder (see docs/formats.md#task-manifest): `task.toml`,
+//! `runs/<tag>` (plain text), `teams.tsv`, `topics.tsv`, `corpus.tsv.gz`, the official qrels and the truth
 //! qrels. Every file is written atomically, and every byte depends only on the world: runs,
 //! topics and teams in byte order, a gzip header without timestamp or file name, and a fixed
 //! compression level, so the same seed gives byte-identical files (for one version of the

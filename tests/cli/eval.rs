@@ -352,10 +352,10 @@ fn formats_agree_and_json_uses_trec_names() {
     assert_eq!(trec, "runid                 \tall\tA\nnum_q                 \tall\t2\nmap                   \tall\t0.7500\n");
 }
 
-/// Issue 12: two runs with one tag, or a topic called `all` with per-topic values, would
+/// Two runs with one tag, or a topic called `all` with per-topic values, would
 /// overwrite each other's values in the JSON object; every format refuses them.
 #[test]
-fn issue_12_runs_sharing_a_tag_or_a_topic_named_all_are_errors() {
+fn runs_sharing_a_tag_or_a_topic_named_all_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     let qrels = write_file(dir.path(), "q", b"1 0 a 1\nall 0 a 1\n");
     let first = write_file(dir.path(), "first.run", b"1 Q0 a 1 3 A\n");

@@ -266,3 +266,32 @@ fn plot_names_the_file_and_line_of_a_malformed_result() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("summary.json"), "{stderr}");
 }
+
+/// The result tables, as written before they were read and written with the `csv` crate.
+const GOLDEN_TABLES: [&str; 5] = [
+    "runs.tsv",
+    "lou.tsv",
+    "trials.tsv",
+    "heldout.tsv",
+    "ranks.tsv",
+];
+
+/// The study's tables equal the golden files byte for byte: the columns, the number formats
+/// and `NA` stay what the committed figures and users' scripts read. `REUSESIM_BLESS=1`
+/// rewrites the golden files instead (review the diff).
+#[test]
+fn the_study_tables_equal_the_golden_files() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/study");
+    for name in GOLDEN_TABLES {
+        let written = std::fs::read(study().join(name)).unwrap();
+        if std::env::var_os("REUSESIM_BLESS").is_some() {
+            std::fs::write(golden.join(name), &written).unwrap();
+            continue;
+        }
+        let expected = std::fs::read(golden.join(name)).unwrap();
+        assert!(
+            written == expected,
+            "{name} differs from tests/golden/study/{name}"
+        );
+    }
+}

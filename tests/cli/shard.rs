@@ -1,4 +1,4 @@
-//! Issue 12: a study split into shards and merged, or killed and resumed, writes the same files
+//! A study split into shards and merged, or killed and resumed, writes the same files
 //! as one uninterrupted `simulate` (elapsed times aside); `merge` and `--resume` refuse pieces
 //! of another study, naming what differs.
 
@@ -69,7 +69,7 @@ fn merge(out: &Path) -> std::process::Output {
 }
 
 #[test]
-fn issue_12_shards_merged_equal_one_process_for_1_3_and_7_shards() {
+fn shards_merged_equal_one_process_for_1_3_and_7_shards() {
     let dir = tempfile::tempdir().unwrap();
     let task = write_tiny_text_task(&dir.path().join("task"));
     let whole = dir.path().join("whole");
@@ -99,7 +99,7 @@ fn issue_12_shards_merged_equal_one_process_for_1_3_and_7_shards() {
 }
 
 #[test]
-fn issue_12_merge_refuses_missing_unfinished_and_mismatched_shards() {
+fn merge_refuses_missing_unfinished_and_mismatched_shards() {
     let dir = tempfile::tempdir().unwrap();
     let task = write_tiny_text_task(&dir.path().join("task"));
     let out = dir.path().join("out");
@@ -169,7 +169,7 @@ fn journal_records(path: &Path) -> usize {
 }
 
 #[test]
-fn issue_12_a_killed_study_resumed_equals_an_uninterrupted_one() {
+fn a_killed_study_resumed_equals_an_uninterrupted_one() {
     let dir = tempfile::tempdir().unwrap();
     let task = write_tiny_text_task(&dir.path().join("task"));
     let study = ["--seeds", "2", "--iterations", "100000", "--keep-qrels"];

@@ -1,6 +1,6 @@
 //! A plain `f32` port of HiCAL's classifier, step for step, for the tests only: the yardstick of
 //! how far from exact arithmetic HiCAL itself computes, against which the `f32` Gram path is
-//! held (issue 14: at most 1.5 times this port's distance to an all-`f64` reference).
+//! held (the fidelity criterion: at most 1.5 times this port's distance to an all-`f64` reference).
 //!
 //! Source: hical/HiCAL `CALEngine/src/sofiaml/sofia-ml-methods.cc` (`StochasticRocLoop`,
 //! `GetEta` with `PEGASOS_ETA`, the logistic rank step, `L2Regularize`, `PegasosProjection`) and

@@ -44,8 +44,8 @@ use rand::Rng;
 
 use super::{Scorer, TrainingSet};
 use crate::base::error::LearnerError;
+use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
-use crate::Result;
 
 /// The default regularisation parameter (HiCAL's).
 pub const DEFAULT_LAMBDA: f64 = 1e-4;

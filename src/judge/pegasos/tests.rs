@@ -167,20 +167,26 @@ fn fit_rejects_one_class_and_out_of_range_features() {
     let no_positives = TrainingSet::new(vec![], vec![&document], 4);
     assert!(matches!(
         params.fit(&no_positives, &mut rng),
-        Err(crate::Error::Learner(LearnerError::NoPositives))
+        Err(crate::base::error::Error::Learner(
+            LearnerError::NoPositives
+        ))
     ));
     let no_negatives = TrainingSet::new(vec![&document], vec![], 4);
     assert!(matches!(
         params.fit(&no_negatives, &mut rng),
-        Err(crate::Error::Learner(LearnerError::NoNegatives))
+        Err(crate::base::error::Error::Learner(
+            LearnerError::NoNegatives
+        ))
     ));
     let too_small = TrainingSet::new(vec![&document], vec![&document], 3);
     assert!(matches!(
         params.fit(&too_small, &mut rng),
-        Err(crate::Error::Learner(LearnerError::FeatureOutOfRange {
-            feature: 3,
-            dimension: 3
-        }))
+        Err(crate::base::error::Error::Learner(
+            LearnerError::FeatureOutOfRange {
+                feature: 3,
+                dimension: 3
+            }
+        ))
     ));
 }
 
@@ -347,7 +353,8 @@ proptest! {
     }
 }
 
-/// How far a fitted model is from the all-`f64` reference (issue 14's two distances).
+/// How far a fitted model is from the all-`f64` reference: the two distances of the HiCAL fidelity
+/// criterion (at most 1.5 times as far as HiCAL's own `f32` classifier).
 #[derive(Debug, Clone, Copy)]
 struct Distance {
     /// `max |w − reference| / max |reference|`.
@@ -425,7 +432,7 @@ fn fidelity(
 }
 
 #[test]
-fn issue_14_f32_gram_is_as_close_as_hical_on_the_bench_set() {
+fn f32_gram_is_as_close_as_hical_on_the_bench_set() {
     // The bench's training set (`benches/pegasos.rs`): 150 positives and 300 negatives of ~200
     // non-zeros over 2^16 features, positives favouring the first 1/16; 20,000 candidates. The
     // all-`f64` reference is the primal solver (lazily scaled `f64` weights), which the tests
@@ -464,11 +471,11 @@ fn issue_14_f32_gram_is_as_close_as_hical_on_the_bench_set() {
 /// Where few steps with lambda 1e-4 saturate the loss, a rounding can flip a near-zero margin and
 /// send the iterates elsewhere, so on a few sets any `f32` arithmetic lands far from the exact
 /// iterates by chance: HiCAL's classifier with its two `AddVector` calls reordered is more than
-/// 1.5 times as far as HiCAL's order on 9 of these 300 sets. Issue 14's criterion is therefore
+/// 1.5 times as far as HiCAL's order on 9 of these 300 sets. The fidelity criterion is therefore
 /// held per set as often as HiCAL holds it against itself (the dual path misses it on 3 sets),
 /// and on the worst and median distances of the family.
 #[test]
-fn issue_14_f32_gram_is_as_close_as_hical_on_small_overlapping_sets() {
+fn f32_gram_is_as_close_as_hical_on_small_overlapping_sets() {
     let dimension = 64;
     let mut fidelities = Vec::new();
     for seed in 0..300_u64 {
@@ -525,7 +532,7 @@ fn issue_14_f32_gram_is_as_close_as_hical_on_small_overlapping_sets() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
-    /// Issue 14's reuse between retrains: a unit's fits, each over the documents judged so far
+    /// Reuse between retrains: a unit's fits, each over the documents judged so far
     /// plus fresh random negatives (drawn with repeats, some already judged), give bit-identical
     /// models whether dot products are remembered or not, in both precisions, and after a
     /// `forget` (the next unit, whose keys name other vectors) as well.

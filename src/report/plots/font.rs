@@ -14,8 +14,8 @@ pub(super) static DEJAVU_SANS: &[u8] = include_bytes!("DejaVuSans.ttf");
 /// Registers the embedded font once per process; later calls return the first outcome.
 ///
 /// # Errors
-/// [`crate::Error::Plot`] when the embedded bytes are not a usable font (a broken build).
-pub fn register() -> crate::Result<()> {
+/// [`crate::base::error::Error::Plot`] when the embedded bytes are not a usable font (a broken build).
+pub fn register() -> crate::base::error::Result<()> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let is_registered = *REGISTERED.get_or_init(|| {
         plotters::style::register_font(FAMILY, plotters::style::FontStyle::Normal, DEJAVU_SANS)
@@ -24,7 +24,7 @@ pub fn register() -> crate::Result<()> {
     if is_registered {
         Ok(())
     } else {
-        Err(crate::Error::Plot {
+        Err(crate::base::error::Error::Plot {
             figure: "every figure".into(),
             message: "the embedded DejaVu Sans font could not be read".into(),
         })

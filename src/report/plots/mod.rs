@@ -1,4 +1,4 @@
-//! The figures of a study (DESIGN section 7), drawn with plotters from a results folder:
+//! The figures of a study (see docs/plot.md), drawn with plotters from a results folder:
 //!
 //! - `rank_change_<measure>`: runs along x in official order; each run's official rank, its
 //!   rank under the LOU ranking for every seed, and their range; teams coloured (the paper's
@@ -129,7 +129,7 @@ pub fn figure_list(measures: &[String], has_truth: bool) -> Vec<(FigureKind, Str
 /// Returns the files written, in order.
 ///
 /// # Errors
-/// A [`crate::ParseError`] naming file and line when the results are malformed;
+/// A [`crate::base::error::ParseError`] naming file and line when the results are malformed;
 /// [`Error::Plot`] or [`Error::Write`] when a figure cannot be drawn or written.
 pub fn plot_results(results_dir: &Path, out: &Path, format: FigureFormat) -> Result<Vec<PathBuf>> {
     let results = StudyResults::read(results_dir)?;

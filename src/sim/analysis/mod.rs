@@ -1,5 +1,5 @@
-//! The study's results: the statistics (DESIGN section 5) computed from its scores (the
-//! official ranking, the leave-out-uniques (LOU) ranking per seed, each trial's ranking, the
+//! The study's results: the statistics (see docs/experiment.md#statistics) computed from its
+//! scores (the official ranking, the leave-out-uniques (LOU) ranking per seed, each trial's ranking, the
 //! control's agreement with the official qrels, classic leave-out-uniques, swapped pairs with
 //! their significance, every ranking against the truth when there is one), the rows of the
 //! result tables, and the files themselves ([`files`]). Rendering (JSON, Markdown, figures) is
@@ -343,4 +343,39 @@ pub fn deviations(
         ));
     }
     deviations
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::settings::Withhold;
+    use crate::sim::fixture::{hand_task, small_study};
+    use crate::sim::study::{held_out_teams, run_study};
+
+    #[test]
+    fn the_lou_ranking_scores_each_run_on_its_own_teams_trial_or_the_control() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let study = small_study(Withhold::Uniques, None);
+        let teams = held_out_teams(&task, None).unwrap();
+        let outcome = run_study(&task, &collection, &study, teams.clone(), &|_, _| {}).unwrap();
+        let summary = StudySummary::new(
+            "hand",
+            SettingsSummary::new(&task, &collection, &study, teams),
+            &outcome,
+            0.0,
+        );
+        for row in summary.lou.iter().filter(|row| row.measure == "map") {
+            let run = collection
+                .runs
+                .iter()
+                .position(|r| r.tag == row.run)
+                .unwrap();
+            // D has no pooled run, so it is never held out: the control scores it.
+            let held_out = (row.team != "D").then_some(row.team.as_str());
+            let expected = outcome.trial(1, held_out).scores.summary[run][0];
+            assert_eq!(row.score, expected, "{}", row.run);
+        }
+    }
 }

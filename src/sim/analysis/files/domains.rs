@@ -1,0 +1,166 @@
+//! What a column of the result tables may hold, as serde helpers for the row structs
+//! (`#[serde(with = "domains::score")]`): numbers written as Rust prints them (`27`, not
+//! `27.0`), `NA` for an undefined value, `control` for the control trial, and on reading every
+//! value checked against its domain, which the figures' axes rely on (a huge rank or a
+//! negative score would overflow plotters' pixel arithmetic).
+//!
+//! A refused value becomes a serde error whose message is what the column must hold; the
+//! table reader adds the file, line, column and the value found.
+
+use std::ops::RangeInclusive;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serializer};
+
+use super::rows::CONTROL;
+
+/// The spelling of an undefined number.
+const NOT_AVAILABLE: &str = "NA";
+
+/// Writes a number as `f64`'s `Display` does: the shortest text that reads back to the same
+/// value, without exponent.
+fn write_number<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(&value)
+}
+
+/// Reads a number within `domain`; `expected` says what the column must hold.
+fn read_number<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    domain: RangeInclusive<f64>,
+    expected: &str,
+) -> Result<f64, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    match text.parse::<f64>() {
+        Ok(value) if domain.contains(&value) => Ok(value),
+        _ => Err(D::Error::custom(expected)),
+    }
+}
+
+/// A number within a domain: the module is used as `#[serde(with = "...")]`.
+macro_rules! bounded_number {
+    ($(#[$doc:meta])* $name:ident, $domain:expr, $expected:literal) => {
+        $(#[$doc])*
+        pub(super) mod $name {
+            use serde::{Deserializer, Serializer};
+
+            pub(in super::super) fn serialize<S: Serializer>(
+                value: &f64,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                super::write_number(*value, serializer)
+            }
+
+            pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<f64, D::Error> {
+                super::read_number(deserializer, $domain, $expected)
+            }
+        }
+    };
+}
+
+bounded_number!(
+    /// A score: finite and >= 0 (every measure's domain).
+    score,
+    0.0..=f64::MAX,
+    "a score >= 0"
+);
+bounded_number!(
+    /// A rank: finite and >= 1 (its upper bound, the number of runs of its measure, is checked
+    /// once `runs.tsv` is read).
+    rank,
+    1.0..=f64::MAX,
+    "a rank >= 1"
+);
+bounded_number!(
+    /// A share or a fraction: between 0 and 1.
+    fraction,
+    0.0..=1.0,
+    "a fraction between 0 and 1"
+);
+bounded_number!(
+    /// A change between two scores or two ranks: any finite number.
+    change,
+    f64::MIN..=f64::MAX,
+    "a finite number"
+);
+/// A number within a domain, or `NA` where it is undefined.
+macro_rules! optional_number {
+    ($(#[$doc:meta])* $name:ident, $domain:expr, $expected:literal) => {
+        $(#[$doc])*
+        pub(super) mod $name {
+            use serde::{Deserialize, Deserializer, Serializer};
+
+            pub(in super::super) fn serialize<S: Serializer>(
+                value: &Option<f64>,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                match value {
+                    Some(value) => super::write_number(*value, serializer),
+                    None => serializer.serialize_str(super::NOT_AVAILABLE),
+                }
+            }
+
+            pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Option<f64>, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                if text == super::NOT_AVAILABLE {
+                    return Ok(None);
+                }
+                let number = serde::de::value::StringDeserializer::<D::Error>::new(text);
+                super::read_number(number, $domain, $expected).map(Some)
+            }
+        }
+    };
+}
+
+optional_number!(
+    /// A correlation, or `NA` where it is undefined (a ranking that ties every run, or the
+    /// control trial's paired correlation with itself).
+    tau,
+    -1.0..=1.0,
+    "a correlation between -1 and 1, or NA"
+);
+optional_number!(
+    /// A score, or `NA` (the truth score of a task without a truth file).
+    optional_score,
+    0.0..=f64::MAX,
+    "a score >= 0, or NA"
+);
+
+/// The trial a row belongs to: its held-out team, or `control` (`None`) for the control trial.
+pub(super) mod trial {
+    use serde::{Deserializer, Serializer};
+
+    pub(in super::super) fn serialize<S: Serializer>(
+        held_out: &Option<String>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(held_out.as_deref().unwrap_or(super::CONTROL))
+    }
+
+    pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error> {
+        let name = super::non_empty(deserializer)?;
+        Ok((name != super::CONTROL).then_some(name))
+    }
+}
+
+/// A whole number: a seed or a count.
+pub(super) fn whole<'de, D: Deserializer<'de>, T: std::str::FromStr>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map_err(|_| D::Error::custom("a whole number"))
+}
+
+/// A text column: run tags, teams and measures are never empty.
+pub(super) fn non_empty<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    if text.is_empty() {
+        return Err(D::Error::custom("a non-empty field"));
+    }
+    Ok(text)
+}

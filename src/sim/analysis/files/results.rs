@@ -1,0 +1,191 @@
+//! A results folder read back for the figures: `summary.json`'s task, seeds, teams and measures,
+//! and the tables, with every rank checked against the number of runs of its measure.
+
+use std::path::{Path, PathBuf};
+
+use super::table::read_text;
+use super::{read_numbered_table, read_table, LouRow, RankRow, RunRow, TableRow, TrialRow};
+use crate::base::error::{ParseError, ParseErrorKind, Result};
+
+/// What the figures need from a results folder: `summary.json`'s task, seeds, teams and
+/// measures, and the tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StudyResults {
+    /// Task name.
+    pub task: String,
+    /// The seeds of the study's trials.
+    pub seeds: Vec<u64>,
+    /// The teams held out, one trial each per seed.
+    pub held_out_teams: Vec<String>,
+    /// The measures, in the study's order.
+    pub measures: Vec<String>,
+    /// Rows of `runs.tsv`.
+    pub runs: Vec<RunRow>,
+    /// Rows of `lou.tsv`.
+    pub lou: Vec<LouRow>,
+    /// Rows of `trials.tsv`.
+    pub trials: Vec<TrialRow>,
+    /// Rows of `ranks.tsv`.
+    pub ranks: Vec<RankRow>,
+}
+
+impl StudyResults {
+    /// Reads the results folder `dir`.
+    ///
+    /// # Errors
+    /// [`ParseError`] naming the file (and line) when a file is missing or malformed.
+    pub fn read(dir: &Path) -> Result<Self> {
+        let summary = read_summary(&dir.join("summary.json"))?;
+        let runs = read_numbered_table::<RunRow>(dir)?;
+        let lou = read_numbered_table::<LouRow>(dir)?;
+        let ranks = read_numbered_table::<RankRow>(dir)?;
+        let limits = RankLimits::of(dir, &runs);
+        limits.check::<RunRow>(&runs, |row| {
+            vec![
+                (&row.measure, row.official_rank),
+                (&row.measure, row.lou_rank.max),
+                (&row.measure, row.dominant_rank),
+                (&row.measure, row.trials_dominant_rank),
+            ]
+        })?;
+        limits.check::<LouRow>(&lou, |row| vec![(&row.measure, row.rank)])?;
+        limits.check::<RankRow>(&ranks, |row| vec![(&row.measure, row.rank)])?;
+        Ok(Self {
+            runs: unnumbered(runs),
+            lou: unnumbered(lou),
+            trials: read_table(dir)?,
+            ranks: unnumbered(ranks),
+            ..summary
+        })
+    }
+
+    /// The rows of `runs.tsv` for one measure, best official rank first (ties by run tag).
+    pub fn runs_of(&self, measure: &str) -> Vec<&RunRow> {
+        let mut runs: Vec<&RunRow> = self.runs.iter().filter(|r| r.measure == measure).collect();
+        runs.sort_by(|a, b| {
+            a.official_rank
+                .total_cmp(&b.official_rank)
+                .then_with(|| a.run.cmp(&b.run))
+        });
+        runs
+    }
+
+    /// Every team, sorted by name: the order of the colour palette and of the legends.
+    pub fn teams(&self) -> Vec<String> {
+        let mut teams: Vec<String> = self.runs.iter().map(|r| r.team.clone()).collect();
+        teams.sort();
+        teams.dedup();
+        teams
+    }
+
+    /// Whether `runs.tsv` holds truth scores (a synthetic task with a truth file).
+    pub fn has_truth(&self) -> bool {
+        self.runs.iter().any(|r| r.truth_score.is_some())
+    }
+}
+
+/// The rows without their line numbers.
+pub(super) fn unnumbered<T>(rows: Vec<(usize, T)>) -> Vec<T> {
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
+/// The largest rank of each measure: the number of its runs in `runs.tsv`. The figures' axes
+/// rely on every rank of the tables lying between 1 and it.
+struct RankLimits {
+    runs_file: PathBuf,
+    runs_of_measure: std::collections::BTreeMap<String, usize>,
+}
+
+impl RankLimits {
+    fn of(dir: &Path, runs: &[(usize, RunRow)]) -> Self {
+        let mut runs_of_measure = std::collections::BTreeMap::new();
+        for (_, run) in runs {
+            *runs_of_measure.entry(run.measure.clone()).or_insert(0) += 1;
+        }
+        Self {
+            runs_file: dir.join(RunRow::FILE),
+            runs_of_measure,
+        }
+    }
+
+    /// Checks the (measure, rank) pairs `ranks_of` gives for every row of the table `T`.
+    fn check<T: TableRow>(
+        &self,
+        rows: &[(usize, T)],
+        ranks_of: impl Fn(&T) -> Vec<(&String, f64)>,
+    ) -> Result<()> {
+        let path = self.runs_file.with_file_name(T::FILE);
+        for (line, row) in rows {
+            for (measure, rank) in ranks_of(row) {
+                let runs = self.runs_of_measure.get(measure).copied().unwrap_or(0);
+                if rank > runs as f64 {
+                    return Err(ParseError::new(
+                        &path,
+                        *line,
+                        ParseErrorKind::Invalid(format!(
+                            "expected a rank of at most {runs} for {measure:?} (its runs in {}), \
+                             found {rank}",
+                            self.runs_file.display()
+                        )),
+                    )
+                    .into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Task name, seeds, held-out teams and measures from `summary.json` (no table rows yet).
+fn read_summary(path: &Path) -> Result<StudyResults> {
+    let text = read_text(path)?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
+        ParseError::new(
+            path,
+            error.line(),
+            ParseErrorKind::Invalid(format!("expected JSON, found an error: {error}")),
+        )
+    })?;
+    let missing = |field: &str, expected: &str| {
+        ParseError::file(
+            path,
+            ParseErrorKind::Invalid(format!("expected {field} to be {expected}")),
+        )
+    };
+    let task = value["task"]
+        .as_str()
+        .ok_or_else(|| missing("task", "a string"))?
+        .to_string();
+    let seeds = value["settings"]["seeds"]
+        .as_array()
+        .and_then(|seeds| {
+            seeds
+                .iter()
+                .map(serde_json::Value::as_u64)
+                .collect::<Option<Vec<u64>>>()
+        })
+        .ok_or_else(|| missing("settings.seeds", "a list of whole numbers"))?;
+    let strings = |field: &str| -> Result<Vec<String>> {
+        let list = value["settings"][field]
+            .as_array()
+            .ok_or_else(|| missing(&format!("settings.{field}"), "a list of strings"))?;
+        list.iter()
+            .map(|item| {
+                item.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| missing(&format!("settings.{field}"), "a list of strings"))
+            })
+            .collect::<std::result::Result<_, _>>()
+            .map_err(Into::into)
+    };
+    Ok(StudyResults {
+        task,
+        seeds,
+        held_out_teams: strings("held_out_teams")?,
+        measures: strings("measures")?,
+        runs: Vec::new(),
+        lou: Vec::new(),
+        trials: Vec::new(),
+        ranks: Vec::new(),
+    })
+}

@@ -1,0 +1,99 @@
+//! The identity of a distinct (trial, topic) judging unit, [`UnitId`], which the study's plan,
+//! its shards and its journal share; and [`hex`], the spelling of every digest on disk.
+//!
+//! A unit's id is a sha256 over what makes its judging what it is: the topic's id, the trial
+//! seed, the pool's and the withheld documents' names (sorted), and the held-out team when run
+//! features depend on it. It does not depend on thread counts, on the order units are found
+//! in, or on the study's other trials, so any process planning the same study agrees on it.
+
+use sha2::{Digest, Sha256};
+
+use crate::base::DocId;
+use crate::collection::Collection;
+
+/// The identity of a distinct judging unit: a sha256 of its inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnitId(pub [u8; 32]);
+
+impl UnitId {
+    /// The id of judging topic `topic` of `collection` with trial seed `seed`, the given pool
+    /// and withheld documents, and `feature_variant` (the held-out team, when run features
+    /// change with it).
+    pub fn new(
+        collection: &Collection,
+        topic: usize,
+        seed: u64,
+        pool: &[DocId],
+        withheld: &[DocId],
+        feature_variant: Option<&str>,
+    ) -> Self {
+        let mut hasher = Sha256::new();
+        let mut text = |bytes: &[u8]| {
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        };
+        text(b"reusesim unit 1");
+        text(collection.topics[topic].id.as_bytes());
+        text(&seed.to_le_bytes());
+        for docs in [pool, withheld] {
+            let mut names: Vec<&str> = docs.iter().map(|&doc| collection.docs.name(doc)).collect();
+            names.sort_unstable();
+            text(&(names.len() as u64).to_le_bytes());
+            names.iter().for_each(|name| text(name.as_bytes()));
+        }
+        match feature_variant {
+            None => text(b"-"),
+            Some(team) => text(format!("+{team}").as_bytes()),
+        }
+        Self(hasher.finalize().into())
+    }
+
+    /// The shard of `count` that judges this unit: the id's first 8 bytes (big-endian) mod
+    /// `count`.
+    pub fn home_shard(&self, count: usize) -> usize {
+        let mut head = [0u8; 8];
+        head.copy_from_slice(&self.0[..8]);
+        (u64::from_be_bytes(head) % count as u64) as usize
+    }
+
+    /// Parses 64 hex digits.
+    pub fn from_hex(text: &str) -> Option<Self> {
+        if text.len() != 64 || !text.is_ascii() {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (byte, pair) in bytes.iter_mut().zip(text.as_bytes().chunks(2)) {
+            let pair = std::str::from_utf8(pair).ok()?;
+            *byte = u8::from_str_radix(pair, 16).ok()?;
+        }
+        Some(Self(bytes))
+    }
+}
+
+impl std::fmt::Display for UnitId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&hex(&self.0))
+    }
+}
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut text, byte| {
+        write!(text, "{byte:02x}").expect("writing to a String cannot fail");
+        text
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_ids_round_trip_through_hex() {
+        let id = UnitId([0xab; 32]);
+        assert_eq!(UnitId::from_hex(&id.to_string()), Some(id));
+        assert_eq!(UnitId::from_hex("ab"), None);
+        assert_eq!(UnitId([0; 32]).home_shard(3), 0);
+    }
+}
