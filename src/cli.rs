@@ -98,6 +98,9 @@ pub struct BacktestArgs {
     /// The audit's risk threshold.
     #[arg(long, value_name = "P", default_value_t = reusesim::audit::RISK_THRESHOLD)]
     pub risk_threshold: f64,
+    /// The audit's settle threshold.
+    #[arg(long, value_name = "P", default_value_t = reusesim::audit::SETTLE_THRESHOLD)]
+    pub settle_threshold: f64,
     /// The audit's rank margin.
     #[arg(long, value_name = "R", default_value_t = reusesim::audit::RANK_MARGIN)]
     pub rank_margin: f64,
@@ -134,6 +137,7 @@ impl BacktestArgs {
             features: self.features,
             rules: AuditRules {
                 risk_threshold: self.risk_threshold,
+                settle_threshold: self.settle_threshold,
                 rank_margin: self.rank_margin,
                 budget: None,
             }
@@ -178,6 +182,9 @@ pub struct AuditArgs {
     /// A measure is at risk when the probability that the run's rank moves exceeds this.
     #[arg(long, value_name = "P", default_value_t = reusesim::audit::RISK_THRESHOLD)]
     pub risk_threshold: f64,
+    /// The list of documents to judge stops once the remaining probability is at most this.
+    #[arg(long, value_name = "P", default_value_t = reusesim::audit::SETTLE_THRESHOLD)]
+    pub settle_threshold: f64,
     /// A rank moves when it changes by at least this many places.
     #[arg(long, value_name = "R", default_value_t = reusesim::audit::RANK_MARGIN)]
     pub rank_margin: f64,
@@ -460,6 +467,7 @@ impl AuditArgs {
             features: self.features,
             rules: AuditRules {
                 risk_threshold: self.risk_threshold,
+                settle_threshold: self.settle_threshold,
                 rank_margin: self.rank_margin,
                 budget: self.budget,
             }

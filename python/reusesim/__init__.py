@@ -17,7 +17,7 @@ import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 import pandas as pd
 
@@ -413,7 +413,8 @@ class AuditResult:
     coverage: dict
     #: Per measure: the score interval, expected score, rank interval and whether at risk.
     measures: pd.DataFrame
-    #: The documents to judge, in priority order: ``topic docid rank probability priority``.
+    #: The documents to judge, in priority order: ``topic docid rank probability priority
+    #: remaining_risk``.
     to_judge: pd.DataFrame
     #: The whole report.
     report: dict
@@ -451,7 +452,63 @@ def audit(
         coverage=report["coverage"],
         measures=pd.DataFrame(report["measures"]),
         to_judge=pd.DataFrame(
-            report["to_judge"], columns=["topic", "docid", "rank", "probability", "priority"]
+            report["to_judge"],
+            columns=["topic", "docid", "rank", "probability", "priority", "remaining_risk"],
         ),
         report=report,
     )
+
+
+@dataclass
+class BacktestResult:
+    """How far the audit can be trusted on a task (``reusesim backtest``; fields in
+    docs/backtest.md)."""
+
+    #: One row per audited run and measure (``backtest.tsv``).
+    rows: pd.DataFrame
+    #: Per measure: each estimator's error, the verdict's confusion, the list (``backtest.json``).
+    summary: dict
+
+
+def backtest(
+    task,
+    out_dir: Union[str, os.PathLike],
+    *,
+    world: str = "classic",
+    results: Union[str, os.PathLike, None] = None,
+    seed: int = 1,
+    iterations: int = 200_000,
+    measures: Measures = _native.DEFAULT_AUDIT_MEASURES,
+    teams: Optional[Iterable[str]] = None,
+    features: Optional[str] = None,
+    threads: Optional[int] = None,
+    progress: bool = True,
+) -> BacktestResult:
+    """Backtests the audit on ``task`` as ``reusesim backtest`` does: each team with a pooled
+    run is left out (``world="classic"``: the official qrels less its unique documents;
+    ``"simulated"``: its leave-out trial's qrels, from ``results`` or judged here), its runs are
+    audited and compared with the truth. Writes ``backtest.tsv``, ``backtest.json`` and the
+    figures into ``out_dir``."""
+    native_task = _task(task)._task
+    with _ProgressBar(f"backtesting {native_task.name}", "step", progress) as bar:
+        summary_json = _native.backtest(
+            native_task,
+            os.fspath(out_dir),
+            world,
+            None if results is None else os.fspath(results),
+            seed,
+            iterations,
+            _measure_list(measures),
+            None if teams is None else list(teams),
+            features,
+            threads,
+            bar.callback(),
+        )
+    rows = pd.read_csv(
+        Path(out_dir) / "backtest.tsv",
+        sep="\t",
+        dtype={"team": str, "run": str, "measure": str},
+        keep_default_na=True,
+        na_values=["NA"],
+    )
+    return BacktestResult(rows=rows, summary=json.loads(summary_json))

@@ -274,6 +274,59 @@ fn audit(
     })
 }
 
+/// Backtests the audit on `task` in `world` (`classic` or `simulated`) and writes
+/// `backtest.tsv`, `backtest.json` and the figures into `out_dir`, as `reusesim backtest
+/// --out` does. Returns the summary as JSON text.
+#[pyfunction]
+#[pyo3(signature = (task, out_dir, world, results, seed, iterations, measures, teams, features, threads, progress))]
+#[allow(clippy::too_many_arguments)]
+fn backtest(
+    py: Python<'_>,
+    task: &Task,
+    out_dir: PathBuf,
+    world: &str,
+    results: Option<PathBuf>,
+    seed: u64,
+    iterations: usize,
+    measures: Vec<String>,
+    teams: Option<Vec<String>>,
+    features: Option<String>,
+    threads: Option<usize>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    use reusesim::backtest::{BacktestSettings, BacktestSummary, TrialSource, World};
+    let task = &task.task;
+    let trials = match results {
+        Some(dir) => TrialSource::Results { dir, seed },
+        None => TrialSource::Study(
+            JudgeSettings {
+                iterations,
+                ..JudgeSettings::hical(task.pool_depth)
+            }
+            .check()
+            .map_err(to_py_err)?,
+        ),
+    };
+    let settings = BacktestSettings {
+        world: choice("world", Some(world), World::Classic).map_err(to_py_err)?,
+        measures: eval::parse_measures(&measures).map_err(to_py_err)?,
+        features: choice("features", features.as_deref(), FeatureChoice::Auto)
+            .map_err(to_py_err)?,
+        rules: AuditRules::default(),
+        teams,
+        trials,
+    };
+    work::run(py, threads, progress, |progress| {
+        let started = std::time::Instant::now();
+        let report = |_: &str, done, total| progress.report(done, total);
+        let outcome = reusesim::backtest::run_backtest(task, &settings, &report)?;
+        let summary =
+            BacktestSummary::new(&outcome, &settings.rules, started.elapsed().as_secs_f64());
+        reusesim::backtest::files::write_outputs(&out_dir, &outcome, &summary, FigureFormat::Both)?;
+        Ok(serde_json::to_string(&summary).expect("the backtest summary serialises"))
+    })
+}
+
 /// Draws a study's figures from its results folder into `out_dir`; returns the files written.
 #[pyfunction]
 fn plot(
@@ -293,6 +346,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(simulate, module)?)?;
     module.add_function(wrap_pyfunction!(judge, module)?)?;
     module.add_function(wrap_pyfunction!(audit, module)?)?;
+    module.add_function(wrap_pyfunction!(backtest, module)?)?;
     module.add_function(wrap_pyfunction!(plot, module)?)?;
     Ok(())
 }

@@ -90,18 +90,6 @@ def test_a_task_from_parts_equals_the_loaded_task(default_task_path, tmp_path):
     assert from_parts.summary["settings"]["features"] == "text"
 
 
-def test_audit_reports_a_verdict_and_documents(default_task_path):
-    task = reusesim.Task.load(default_task_path)
-    run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
-    with pytest.warns(UserWarning, match="pooled"):
-        result = reusesim.audit(task, run_file, study_seeds=0)
-    assert result.verdict == result.report["verdict"]
-    assert list(result.measures["measure"]) == ["map", "P_10", "ndcg_cut_10"]
-    assert (result.measures["lower"] <= result.measures["upper"]).all()
-    assert {"judged_10", "unj_10"} <= set(result.coverage)
-    assert list(result.to_judge.columns) == ["topic", "docid", "rank", "probability", "priority"]
-
-
 def test_bad_settings_raise_value_error(default_task_path, tmp_path):
     with pytest.raises(ValueError, match='expected learner to be one of pegasos, logistic, found "svm"'):
         reusesim.simulate(default_task_path, seeds=1, learner="svm")

@@ -6,11 +6,13 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::calibration::{calibrate, Calibration};
+use super::calibration::{calibrate, pooled_tops, Calibration};
 use super::model::{fit_topic, TopicModel};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
-use super::topic::{audit_topic, quantile, Coverage, ScoreInterval, TopicAudit, TopicOutcome};
+use super::topic::{
+    audit_topic, quantile, Coverage, ScoreInterval, TopicAudit, TopicInput, TopicOutcome,
+};
 use super::AuditRules;
 use crate::base::error::Result;
 use crate::base::{DocId, Grade};
@@ -75,7 +77,8 @@ pub fn judgments_grades(
 
 impl<'c> AuditBasis<'c> {
     /// Scores every run on `judgments`, fits every topic's model and calibrates them against
-    /// the pool of depth `pool_depth`.
+    /// the pool of depth `pool_depth`, leaving the runs of `audited_team` out of the
+    /// calibration sample.
     ///
     /// # Errors
     /// When a logistic fit fails.
@@ -84,8 +87,16 @@ impl<'c> AuditBasis<'c> {
         judgments: Judgments,
         measures: &[Measure],
         pool_depth: usize,
+        audited_team: &str,
     ) -> Result<Self> {
-        Self::reusing(collection, judgments, measures, pool_depth, None)
+        Self::reusing(
+            collection,
+            judgments,
+            measures,
+            pool_depth,
+            audited_team,
+            None,
+        )
     }
 
     /// As [`AuditBasis::new`], taking the model of every topic whose judgments equal
@@ -98,6 +109,7 @@ impl<'c> AuditBasis<'c> {
         judgments: Judgments,
         measures: &[Measure],
         pool_depth: usize,
+        audited_team: &str,
         reference: Option<&AuditBasis>,
     ) -> Result<Self> {
         let scorer = RunScorer::new(collection, measures.to_vec());
@@ -114,7 +126,7 @@ impl<'c> AuditBasis<'c> {
                 _ => fit_topic(collection, topic, grades),
             })
             .collect::<Result<Vec<_>>>()?;
-        let calibration = calibrate(collection, &judgments, &models, pool_depth)?;
+        let calibration = calibrate(collection, &judgments, &models, pool_depth, audited_team)?;
         Ok(Self {
             collection,
             judgments,
@@ -127,14 +139,23 @@ impl<'c> AuditBasis<'c> {
     }
 
     /// The calibrated probability of relevance of `doc` of topic `topic` at `rank` in the
-    /// audited run, whose judged precision on the topic has log-odds `run_precision`.
-    pub fn probability(&self, topic: usize, doc: DocId, rank: usize, run_precision: f64) -> f64 {
+    /// audited run, whose judged precision on the topic has log-odds `run_precision`;
+    /// `is_in_pool` when the document is in the pool's reach.
+    pub fn probability(
+        &self,
+        topic: usize,
+        doc: DocId,
+        rank: usize,
+        run_precision: f64,
+        is_in_pool: bool,
+    ) -> f64 {
         let raw = self.models[topic]
             .probabilities
             .get(&doc)
             .copied()
             .unwrap_or(0.0);
-        self.calibration.probability(raw, rank, run_precision)
+        self.calibration
+            .probability(raw, rank, run_precision, is_in_pool)
     }
 
     /// The log-odds of run `run`'s judged precision on topic `topic`: the relevant share of
@@ -167,6 +188,10 @@ impl<'c> AuditBasis<'c> {
     /// Audits run `run` (a collection run index) on every topic it ranks.
     pub fn audit(&self, run: usize, rules: &AuditRules) -> RunAudit {
         let collection = self.collection;
+        // A run new to the task counts as pooled: the audit asks what the collection would
+        // say had it taken part.
+        let info = &collection.runs[run];
+        let counts_as_pooled = info.is_pooled || info.team == super::AUDITED_TEAM;
         let outcomes: Vec<TopicOutcome> = collection
             .topics
             .par_iter()
@@ -174,14 +199,23 @@ impl<'c> AuditBasis<'c> {
             .filter(|(_, topic)| !topic.rankings[run].is_empty())
             .map(|(index, topic)| {
                 let run_precision = self.run_precision(index, run);
-                audit_topic(
+                let mut in_pool = pooled_tops(collection, topic, self.pool_depth, "");
+                if counts_as_pooled {
+                    in_pool.extend(topic.pool_rankings[run].iter().take(self.pool_depth));
+                }
+                let input = TopicInput {
                     topic,
-                    &self.judgments[index],
-                    &topic.rankings[run],
+                    judgments: &self.judgments[index],
+                    ranking: &topic.rankings[run],
+                    relevance_level: collection.relevance_level,
+                    is_model_fitted: self.models[index].is_fitted,
+                };
+                audit_topic(
+                    &input,
                     &self.measures,
-                    collection.relevance_level,
-                    self.models[index].is_fitted,
-                    &|doc, rank| self.probability(index, doc, rank, run_precision),
+                    &|doc, rank| {
+                        self.probability(index, doc, rank, run_precision, in_pool.contains(&doc))
+                    },
                     &|doc| collection.docs.name(doc).to_string(),
                 )
             })
@@ -206,7 +240,7 @@ impl<'c> AuditBasis<'c> {
             &outcomes,
             &risks,
             &at_risk,
-            rules.risk_threshold,
+            rules.settle_threshold,
             rules.rank_margin,
             None,
         );
@@ -276,6 +310,7 @@ fn measure_audit(
             lower,
             upper,
             expected,
+            median: quantile(&sampled, 0.5),
             sample_low: quantile(&sampled, 0.05),
             sample_high: quantile(&sampled, 0.95),
         },

@@ -3,30 +3,35 @@
 //!
 //! What the audit needs is the probability that an unjudged document of a new run's top is
 //! relevant. A new run contributed nothing to the pool; the collection holds examples of that
-//! situation, once per pooled run: take run r's team out of the pool, and the documents of r's
+//! situation, once per run of a pooled team: take run r's team out of the pool, and the documents of r's
 //! top [`super::AUDIT_DEPTH`] that are then unjudged are the collection's unjudged documents
 //! (presumed non-relevant, as the collection's scores presume them) and the judged documents
 //! that only r's team put in the pool ([`UniqueRule::classic`]: its pooled runs' top
 //! `pool_depth`), whose grades are known.
 //!
-//! So the calibration sample has one row per pooled run and such document, with three
-//! features: the model's out-of-fold log-odds ([`super::model`]), the log of the document's
-//! rank in the run, and the log-odds of the run's *judged precision* (the relevant share,
-//! smoothed by half a document, of the judged documents of its top that its team did not alone
-//! contribute: how good the run is where the collection can tell). A logistic regression on
-//! that sample (Platt scaling with a depth and a run-quality term) maps the three to a
-//! calibrated probability. A collection whose teams' sole pool contributions are rarely
+//! So the calibration sample has one row per run of a pooled team (the audited team's runs
+//! aside) and such document, with four features: the model's out-of-fold log-odds
+//! ([`super::model`]); the log of the document's rank in the run; the log-odds of the run's
+//! *judged precision* (the relevant share, smoothed by half a document, of the judged
+//! documents of its top that its team did not alone contribute: how good the run is where the
+//! collection can tell); and whether the document is in the pool's reach (in the top
+//! `pool_depth` of a pooled run: judging would have reached it), also as a second depth term
+//! for such documents. A logistic regression on that sample (Platt scaling with depth,
+//! run-quality and pool terms) maps them to a calibrated probability. The audited run's documents are in the pool's reach when the collection's
+//! pooled runs, or the audited run itself, put them in their top `pool_depth`: a run counts as
+//! pooled when the task pools it, and a run new to the task counts as pooled, since the audit
+//! asks what the collection would say had it taken part. A collection whose teams' sole pool contributions are rarely
 //! relevant gets probabilities near 0 for its unjudged documents; one where leaving a team out
 //! of the pool loses many relevant documents gets high ones, highest in the tops of good runs.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use super::model::TopicModel;
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
-use crate::collection::{Collection, UniqueRule};
+use crate::collection::{Collection, TopicData, UniqueRule};
 use crate::judge::logistic::{fit_logistic, LogisticModel};
 use crate::judge::TrainingSet;
 
@@ -49,6 +54,11 @@ pub struct Calibration {
     pub log_rank_weight: f64,
     /// The weight of the log-odds of the run's judged precision.
     pub run_precision_weight: f64,
+    /// The weight of being in the pool's reach: in the top `pool_depth` of a pooled run.
+    pub in_pool_weight: f64,
+    /// The weight of ln(rank) for a document in the pool's reach, beside `log_rank_weight`:
+    /// how fast relevance falls with depth differs between what pooling reached and the rest.
+    pub in_pool_log_rank_weight: f64,
     /// Rows in the calibration sample (run, document).
     pub sample_size: usize,
     /// Of which judged relevant (unique relevant documents of the runs' teams).
@@ -64,12 +74,16 @@ pub fn run_precision_log_odds(relevant: usize, judged: usize) -> f64 {
 
 impl Calibration {
     /// The calibrated probability of a document with raw model probability `raw` at 1-based
-    /// `rank` in a run whose judged precision has log-odds `run_precision`.
-    pub fn probability(&self, raw: f64, rank: usize, run_precision: f64) -> f64 {
+    /// `rank` in a run whose judged precision has log-odds `run_precision`; `is_in_pool` when
+    /// the document is in the top `pool_depth` of a pooled run (the audited one included when
+    /// it counts as pooled).
+    pub fn probability(&self, raw: f64, rank: usize, run_precision: f64, is_in_pool: bool) -> f64 {
         let log_odds = self.intercept
             + self.log_odds_weight * raw_log_odds(raw)
             + self.log_rank_weight * (rank as f64).ln()
-            + self.run_precision_weight * run_precision;
+            + self.run_precision_weight * run_precision
+            + f64::from(u8::from(is_in_pool))
+                * (self.in_pool_weight + self.in_pool_log_rank_weight * (rank as f64).ln());
         1.0 / (1.0 + (-log_odds).exp())
     }
 }
@@ -79,18 +93,40 @@ fn raw_log_odds(raw: f64) -> f64 {
     (p / (1.0 - p)).ln()
 }
 
-/// The three calibration features of a document.
-fn features(raw: f64, rank: usize, run_precision: f64) -> SparseVec {
+/// The calibration features of a document.
+fn features(raw: f64, rank: usize, run_precision: f64, is_in_pool: bool) -> SparseVec {
+    let in_pool = f32::from(u8::from(is_in_pool));
+    let log_rank = (rank as f64).ln() as f32;
     SparseVec::from_pairs(vec![
         (0, raw_log_odds(raw) as f32),
-        (1, (rank as f64).ln() as f32),
+        (1, log_rank),
         (2, run_precision as f32),
+        (3, in_pool),
+        (4, in_pool * log_rank),
     ])
-    .expect("three distinct finite features")
+    .expect("distinct finite features")
+}
+
+/// The documents of `topic` in the top `pool_depth` (NIST's pooling order) of a pooled run
+/// whose team is not `excluded_team`.
+pub fn pooled_tops(
+    collection: &Collection,
+    topic: &TopicData,
+    pool_depth: usize,
+    excluded_team: &str,
+) -> FxHashSet<DocId> {
+    collection
+        .runs
+        .iter()
+        .zip(&topic.pool_rankings)
+        .filter(|(run, _)| run.is_pooled && run.team != excluded_team)
+        .flat_map(|(_, ranking)| ranking.iter().take(pool_depth).copied())
+        .collect()
 }
 
 /// Fits the calibration of `models` (one per topic of `collection`) on the leave-team-out
-/// sample of the judgments `grades`, whose pool was taken to `pool_depth`.
+/// sample of the judgments `grades`, whose pool was taken to `pool_depth`. The runs of
+/// `audited_team` stay out of the sample: their documents are what the audit asks about.
 ///
 /// # Errors
 /// When the logistic fit fails.
@@ -99,18 +135,28 @@ pub fn calibrate(
     grades: &[FxHashMap<DocId, Grade>],
     models: &[TopicModel],
     pool_depth: usize,
+    audited_team: &str,
 ) -> Result<Calibration> {
     let rule = UniqueRule::classic(pool_depth);
     let level = collection.relevance_level;
+    let pooled_teams: std::collections::BTreeSet<&str> = collection
+        .runs
+        .iter()
+        .filter(|run| run.is_pooled && run.team != audited_team)
+        .map(|run| run.team.as_str())
+        .collect();
     let mut positives = Vec::new();
     let mut negatives = Vec::new();
     for ((topic, topic_grades), model) in collection.topics.iter().zip(grades).zip(models) {
         let owners = collection.sole_teams(topic, &rule);
+        let in_pool = pooled_tops(collection, topic, pool_depth, audited_team);
+        // Runs of teams without a pooled run have no contribution to take out: only rows of
+        // the collection's own presumption, which would teach nothing about pooling.
         let pooled = collection
             .runs
             .iter()
             .zip(&topic.rankings)
-            .filter(|(run, _)| run.is_pooled);
+            .filter(|(run, _)| pooled_teams.contains(run.team.as_str()));
         for (run, ranking) in pooled {
             let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
             let is_own = |doc: DocId| owners.owner(doc) == Some(run.team.as_str());
@@ -124,7 +170,7 @@ pub fn calibrate(
             let run_precision = run_precision_log_odds(relevant, judged);
             for (pos, &doc) in top.iter().enumerate() {
                 let raw = model.probabilities.get(&doc).copied().unwrap_or(0.0);
-                let row = || features(raw, pos + 1, run_precision);
+                let row = || features(raw, pos + 1, run_precision, in_pool.contains(&doc));
                 match topic_grades.get(&doc) {
                     None => negatives.push(row()),
                     Some(&grade) if is_own(doc) => {
@@ -149,11 +195,13 @@ pub fn calibrate(
             log_odds_weight: 0.0,
             log_rank_weight: 0.0,
             run_precision_weight: 0.0,
+            in_pool_weight: 0.0,
+            in_pool_log_rank_weight: 0.0,
             sample_size,
             sample_relevant,
         });
     }
-    let training = TrainingSet::new(positives.iter().collect(), negatives.iter().collect(), 3);
+    let training = TrainingSet::new(positives.iter().collect(), negatives.iter().collect(), 5);
     let LogisticModel { weights, intercept } = fit_logistic(
         &training,
         CALIBRATION_ALPHA,
@@ -164,6 +212,8 @@ pub fn calibrate(
         log_odds_weight: weights[0],
         log_rank_weight: weights[1],
         run_precision_weight: weights[2],
+        in_pool_weight: weights[3],
+        in_pool_log_rank_weight: weights[4],
         sample_size,
         sample_relevant,
     })
@@ -180,6 +230,8 @@ mod tests {
             log_odds_weight: 0.5,
             log_rank_weight: -1.0,
             run_precision_weight: 1.0,
+            in_pool_weight: 2.0,
+            in_pool_log_rank_weight: 0.0,
             sample_size: 10,
             sample_relevant: 1,
         };
@@ -187,12 +239,22 @@ mod tests {
         let even = run_precision_log_odds(1, 3);
         assert!(even.abs() < 1e-12, "(1 + 0.5) / (3 + 1) is not 1/2: {even}");
         let expected = 1.0 / (1.0 + 1f64.exp());
-        assert!((calibration.probability(0.5, 1, even) - expected).abs() < 1e-12);
+        assert!((calibration.probability(0.5, 1, even, false) - expected).abs() < 1e-12);
         // Deeper is less probable with a negative rank weight, a better run more probable.
-        assert!(calibration.probability(0.5, 50, 0.0) < calibration.probability(0.5, 2, 0.0));
-        assert!(calibration.probability(0.5, 2, 1.0) > calibration.probability(0.5, 2, 0.0));
+        assert!(
+            calibration.probability(0.5, 50, 0.0, false)
+                < calibration.probability(0.5, 2, 0.0, false)
+        );
+        assert!(
+            calibration.probability(0.5, 2, 1.0, false)
+                > calibration.probability(0.5, 2, 0.0, false)
+        );
+        assert!(
+            calibration.probability(0.5, 2, 0.0, true)
+                > calibration.probability(0.5, 2, 0.0, false)
+        );
         // Raw probabilities of 0 and 1 stay finite.
-        assert!(calibration.probability(0.0, 1, 0.0) > 0.0);
-        assert!(calibration.probability(1.0, 1, 0.0) < 1.0);
+        assert!(calibration.probability(0.0, 1, 0.0, false) > 0.0);
+        assert!(calibration.probability(1.0, 1, 0.0, true) < 1.0);
     }
 }

@@ -80,8 +80,12 @@ fn write_scores(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
          unjudged document of the top {AUDIT_DEPTH} relevant. Expected: under the calibrated \
          judge model (90% of {} Monte-Carlo samples in the range shown). P(rank moves): the \
          probability that the run's rank among the other runs moves by at least {} once its \
-         unjudged documents are judged; a measure is at risk above {}.",
-        report.settings.samples, report.settings.rank_margin, report.settings.risk_threshold
+         unjudged documents are judged; a measure is at risk above {}, and the list of documents to \
+         judge stops once it is at most {}.",
+        report.settings.samples,
+        report.settings.rank_margin,
+        report.settings.risk_threshold,
+        report.settings.settle_threshold
     )?;
     writeln!(out)?;
     writeln!(out, "| measure | lower | expected (90% range) | upper | rank | rank expected | rank best–worst | of runs | P(rank moves) | after judging | at risk |")?;

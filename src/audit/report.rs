@@ -72,6 +72,8 @@ pub struct AuditSettingsSummary {
     pub seed: u64,
     /// The risk threshold: a measure is at risk above it.
     pub risk_threshold: f64,
+    /// The settle threshold: the list stops once the remaining risk is at most it.
+    pub settle_threshold: f64,
     /// The rank margin: a rank moves when it changes by at least this much.
     pub rank_margin: f64,
     /// The calibration of the judge model.

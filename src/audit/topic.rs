@@ -53,6 +53,9 @@ pub struct ScoreInterval {
     pub upper: f64,
     /// The expected score under the model (first-order terms exact, the rest Monte-Carlo).
     pub expected: f64,
+    /// The median of the sampled scores: the estimate with the smallest expected absolute
+    /// error.
+    pub median: f64,
     /// The 5% quantile of the sampled scores.
     pub sample_low: f64,
     /// The 95% quantile of the sampled scores.
@@ -333,18 +336,35 @@ fn pick(grades: &[(Grade, f64)], u: f64) -> usize {
     grades.len() - 1
 }
 
-/// Audits the run's `ranking` of `topic` against `judgments`, with `probability(doc, rank)`
-/// the calibrated probability of relevance of an unjudged document at a 1-based rank.
+/// One topic of an audit: the run's ranking of it and the judgments it is audited against.
+pub(super) struct TopicInput<'a> {
+    /// The topic.
+    pub(super) topic: &'a TopicData,
+    /// The judgments.
+    pub(super) judgments: &'a FxHashMap<DocId, Grade>,
+    /// The audited run's ranking of the topic.
+    pub(super) ranking: &'a [DocId],
+    /// A grade >= this is relevant.
+    pub(super) relevance_level: Grade,
+    /// Whether the topic's judge model could be fitted.
+    pub(super) is_model_fitted: bool,
+}
+
+/// Audits one topic, with `probability(doc, rank)` the calibrated probability of relevance of
+/// an unjudged document at a 1-based rank and `name(doc)` its document id.
 pub(super) fn audit_topic(
-    topic: &TopicData,
-    judgments: &FxHashMap<DocId, Grade>,
-    ranking: &[DocId],
+    input: &TopicInput,
     measures: &[Measure],
-    level: Grade,
-    is_model_fitted: bool,
     probability: &dyn Fn(DocId, usize) -> f64,
     name: &dyn Fn(DocId) -> String,
 ) -> TopicOutcome {
+    let TopicInput {
+        topic,
+        judgments,
+        ranking,
+        relevance_level: level,
+        is_model_fitted,
+    } = *input;
     let scenarios = TopicScenarios::new(judgments, ranking, measures, level);
     let unjudged_ids: Vec<DocId> = scenarios
         .unjudged_positions
@@ -398,6 +418,7 @@ pub(super) fn audit_topic(
                 lower: lower[index],
                 upper: upper[index],
                 expected,
+                median: quantile(&sampled, 0.5),
                 sample_low: quantile(&sampled, 0.05),
                 sample_high: quantile(&sampled, 0.95),
             }
@@ -479,16 +500,16 @@ mod tests {
         // Grades a = 2, b = 0; the run ranks a, x, b, y (x and y unjudged), ids 0..4.
         let (data, judgments) = topic(&[0, 1, 2, 3], &[(0, 2), (2, 0)]);
         let measures = crate::eval::parse_measures(&[measures]).unwrap();
-        audit_topic(
-            &data,
-            &judgments,
-            &data.rankings[0],
-            &measures,
-            1,
-            true,
-            &|_, _| probability,
-            &|doc| format!("d{doc}"),
-        )
+        let input = TopicInput {
+            topic: &data,
+            judgments: &judgments,
+            ranking: &data.rankings[0],
+            relevance_level: 1,
+            is_model_fitted: true,
+        };
+        audit_topic(&input, &measures, &|_, _| probability, &|doc| {
+            format!("d{doc}")
+        })
     }
 
     #[test]

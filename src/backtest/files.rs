@@ -19,7 +19,7 @@ pub const ROWS_FILE: &str = "backtest.tsv";
 pub const SUMMARY_FILE: &str = "backtest.json";
 
 /// The columns of [`ROWS_FILE`], in order.
-pub const COLUMNS: [&str; 21] = [
+pub const COLUMNS: [&str; 22] = [
     "team",
     "run",
     "measure",
@@ -30,6 +30,7 @@ pub const COLUMNS: [&str; 21] = [
     "collection_rank",
     "expected_score",
     "upper",
+    "median_score",
     "sample_low",
     "sample_high",
     "webber_park_score",
@@ -56,6 +57,7 @@ fn row_line(row: &BacktestRow) -> String {
         row.collection_rank.to_string(),
         number(row.expected_score),
         number(row.upper),
+        number(row.median_score),
         number(row.sample_low),
         number(row.sample_high),
         number(row.webber_park_score),

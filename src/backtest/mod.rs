@@ -103,6 +103,8 @@ pub struct BacktestRow {
     pub expected_score: f64,
     /// The upper end of the audit's interval.
     pub upper: f64,
+    /// The median of the audit's sampled scores.
+    pub median_score: f64,
     /// The 5% quantile of the audit's sampled scores.
     pub sample_low: f64,
     /// The 95% quantile.
@@ -178,6 +180,7 @@ pub fn run_backtest(
             official.clone(),
             &settings.measures,
             task.pool_depth,
+            "",
         )?),
         World::Simulated => None,
     };
@@ -189,6 +192,7 @@ pub fn run_backtest(
             world,
             &settings.measures,
             task.pool_depth,
+            team,
             reference.as_ref(),
         )?;
         let (team_rows, team_probabilities) = backtest_team(&basis, &official, team, settings);
@@ -439,6 +443,7 @@ fn run_rows(
                 collection_rank: rank_in(&basis.scores.summary, run, m),
                 expected_score: figures.score.expected,
                 upper: figures.score.upper,
+                median_score: figures.score.median,
                 sample_low: figures.score.sample_low,
                 sample_high: figures.score.sample_high,
                 webber_park_score: basis.scores.summary[run][m] + corrections.adjustment(m),

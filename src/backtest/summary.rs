@@ -148,6 +148,8 @@ pub struct BacktestSummary {
     pub runs: usize,
     /// The risk threshold in force.
     pub risk_threshold: f64,
+    /// The settle threshold in force.
+    pub settle_threshold: f64,
     /// The rank margin in force.
     pub rank_margin: f64,
     /// Among runs whose rank moves by < 1 on every measure, the share told "no extra judgments
@@ -199,6 +201,7 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
     let mut errors = vec![
         error("collection", rows, |r| r.collection_score),
         error("expected", rows, |r| r.expected_score),
+        error("median", rows, |r| r.median_score),
         error("webber_park", rows, |r| r.webber_park_score),
     ];
     if rows.iter().all(|r| r.anti_precision_score.is_some()) && !rows.is_empty() {
@@ -307,6 +310,7 @@ impl BacktestSummary {
             teams: outcome.teams.len(),
             runs: per_run.len(),
             risk_threshold: rules.risk_threshold,
+            settle_threshold: rules.settle_threshold,
             rank_margin: rules.rank_margin,
             no_judgments_when_ranks_stay: share(
                 per_run

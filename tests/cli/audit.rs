@@ -76,7 +76,7 @@ fn write_qrels(path: &Path, qrels: &QrelsMap) {
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn issue_audit_trec_covid_judged_10_matches_an_independent_count_and_map_is_inside() {
+fn trec_covid_judged_10_matches_an_independent_count_and_map_is_inside() {
     let data = crate::util::covid_round1();
     let dir = tempfile::tempdir().unwrap();
     let task = write_covid_task(dir.path(), &data.runs, &data.qrels, &data.leaderboard);
@@ -130,7 +130,7 @@ fn issue_audit_trec_covid_judged_10_matches_an_independent_count_and_map_is_insi
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn issue_audit_recovery_of_a_pooled_teams_unique_judgments() {
+fn recovery_of_a_pooled_teams_unique_judgments() {
     let data = crate::util::covid_round1();
     let dir = tempfile::tempdir().unwrap();
     let rows = crate::util::covid_leaderboard_rows(&data.leaderboard);
@@ -252,6 +252,11 @@ fn issue_audit_recovery_of_a_pooled_teams_unique_judgments() {
     );
     assert!(width(map_after) < width(map_before), "the interval shrinks");
     assert!(
+        (number(&map_before["expected"]) - official_map).abs()
+            < (number(&map_before["lower"]) - official_map).abs() / 2.0,
+        "the expected score is closer to the official one than the collection's score, by half"
+    );
+    assert!(
         (number(&map_after["lower"]) - official_map).abs()
             < (number(&map_before["lower"]) - official_map).abs(),
         "the score moves toward the official one"
@@ -264,7 +269,7 @@ fn issue_audit_recovery_of_a_pooled_teams_unique_judgments() {
 }
 
 #[test]
-fn issue_audit_probabilities_are_calibrated_on_the_synthetic_task() {
+fn probabilities_are_calibrated_on_the_synthetic_task() {
     let task = embedded("runs/synth-passage/task.toml");
     let truth = read_qrels_map(&embedded("qrels/synth-passage.truth.qrels"));
     let runs_dir = embedded("runs/synth-passage/runs");
@@ -324,7 +329,7 @@ fn issue_audit_probabilities_are_calibrated_on_the_synthetic_task() {
 }
 
 #[test]
-fn issue_audit_a_run_without_common_topics_is_an_error() {
+fn a_run_without_common_topics_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let task = crate::util::write_tiny_text_task(dir.path());
     let stray = dir.path().join("stray.run");
@@ -347,7 +352,7 @@ fn issue_audit_a_run_without_common_topics_is_an_error() {
 }
 
 #[test]
-fn issue_audit_warns_about_missing_topics_and_pooled_runs() {
+fn warns_about_missing_topics_and_pooled_runs() {
     let dir = tempfile::tempdir().unwrap();
     let task = crate::util::write_tiny_text_task(dir.path());
     // A run of the task: a warning that it was pooled.
@@ -406,7 +411,7 @@ fn issue_audit_warns_about_missing_topics_and_pooled_runs() {
 }
 
 #[test]
-fn issue_audit_compares_with_a_study_read_from_results_or_run_on_the_spot() {
+fn compares_with_a_study_read_from_results_or_run_on_the_spot() {
     let dir = tempfile::tempdir().unwrap();
     let task = crate::util::write_tiny_text_task(&dir.path().join("task"));
     let results = dir.path().join("results");
@@ -477,4 +482,170 @@ fn issue_audit_compares_with_a_study_read_from_results_or_run_on_the_spot() {
         .as_str()
         .unwrap()
         .ends_with("runs.tsv"));
+}
+
+/// A task whose answer is known by construction, and two audited runs in the same place in
+/// the ranking that differ only in the collection's evidence about them.
+///
+/// Twelve topics, pool depth 3. Four pooled "good" teams put 3 relevant documents of their own
+/// in the pool, and retrieve 3 relevant documents of another good team below; four pooled
+/// "bad" teams do the same with non-relevant documents. Every run ends in 30 shared unjudged
+/// documents. So leaving a team out of the pool, the collection shows: documents that a run
+/// with a high judged precision alone brought are relevant, those of a run with a low one are
+/// not. The good teams' P@10 are 0.6, 0.5, 0.4, 0.3 (the other team's documents at ranks 4, 9,
+/// 10 or 11 and below), the bad teams' 0.
+///
+/// `GOOD` ranks 5 new documents first, then 4 relevant judged documents and 1 non-relevant:
+/// P@10 0.4, rank 3.5 of 9; if its new documents are relevant it rises to rank 1.
+/// `BAD` ranks 5 new documents first, then 1 relevant and 4 non-relevant: P@10 0.1, rank 5; if
+/// its new documents are relevant it rises to rank 1 too. Built so, the new documents of the
+/// good run are relevant (they come from a run that is right wherever it can be checked), and
+/// those of the bad run are not.
+fn write_known_task(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    const TOPICS: usize = 12;
+    let runs_dir = dir.join("runs");
+    std::fs::create_dir_all(&runs_dir).unwrap();
+    let mut qrels = String::new();
+    let mut teams = String::new();
+    let mut runs: BTreeMap<String, String> = BTreeMap::new();
+    let line = |topic: usize, doc: &str, rank: usize, tag: &str| {
+        format!("{topic} Q0 {doc} {rank} {} {tag}\n", 1000 - rank)
+    };
+    let own =
+        |kind: char, team: usize, topic: usize, k: usize| format!("t{topic}-{kind}{team}-{k}");
+    for topic in 1..=TOPICS {
+        for team in 1..=4 {
+            for k in 1..=3 {
+                qrels.push_str(&format!("{topic} 0 {} 1\n", own('a', team, topic, k)));
+                qrels.push_str(&format!("{topic} 0 {} 0\n", own('b', team, topic, k)));
+            }
+        }
+        for (kind, start) in [('a', [4, 9, 10, 11]), ('b', [4, 4, 4, 4])] {
+            for team in 1..=4 {
+                let tag = format!("{kind}{team}");
+                let text = runs.entry(tag.clone()).or_default();
+                let mut ranked: Vec<String> = (1..=3).map(|k| own(kind, team, topic, k)).collect();
+                let filler = (1..=30).map(|j| format!("t{topic}-junk{j}"));
+                let mut rest: Vec<String> = filler.collect();
+                let other = (1..=3).map(|k| own(kind, team % 4 + 1, topic, k));
+                let at = start[team - 1] - 4;
+                for (offset, doc) in other.enumerate() {
+                    rest.insert(at + offset, doc);
+                }
+                ranked.extend(rest);
+                for (pos, doc) in ranked.iter().enumerate() {
+                    text.push_str(&line(topic, doc, pos + 1, &tag));
+                }
+            }
+        }
+    }
+    for (tag, text) in &runs {
+        std::fs::write(runs_dir.join(tag), text).unwrap();
+        teams.push_str(&format!("{tag}\tteam-{tag}\tyes\n"));
+    }
+    std::fs::write(dir.join("qrels"), qrels).unwrap();
+    std::fs::write(dir.join("teams.tsv"), teams).unwrap();
+    let task = dir.join("task.toml");
+    std::fs::write(
+        &task,
+        "name = \"known\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"qrels\"\n\
+         pool_depth = 3\n",
+    )
+    .unwrap();
+    let audited = |tag: &str, new: char, judged: &[(char, usize, usize)]| {
+        let mut text = String::new();
+        for topic in 1..=TOPICS {
+            let mut ranked: Vec<String> = (1..=5).map(|k| format!("t{topic}-{new}{k}")).collect();
+            ranked.extend(
+                judged
+                    .iter()
+                    .map(|&(kind, team, k)| own(kind, team, topic, k)),
+            );
+            ranked.extend((1..=30).map(|j| format!("t{topic}-junk{j}")));
+            for (pos, doc) in ranked.iter().enumerate() {
+                text.push_str(&line(topic, doc, pos + 1, tag));
+            }
+        }
+        let path = dir.join(format!("{tag}.run"));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let good = audited(
+        "GOOD",
+        'g',
+        &[
+            ('a', 1, 1),
+            ('a', 1, 2),
+            ('a', 1, 3),
+            ('a', 2, 1),
+            ('b', 1, 1),
+        ],
+    );
+    let bad = audited(
+        "BAD",
+        'h',
+        &[
+            ('a', 1, 1),
+            ('b', 1, 1),
+            ('b', 1, 2),
+            ('b', 1, 3),
+            ('b', 2, 1),
+        ],
+    );
+    (task, good, bad)
+}
+
+#[test]
+fn the_verdict_and_the_list_tell_a_run_with_relevant_unjudged_documents_from_one_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let (task, good, bad) = write_known_task(dir.path());
+    let audit = |run: &Path| {
+        audit_json(&[
+            "--task",
+            task.to_str().unwrap(),
+            "--run",
+            run.to_str().unwrap(),
+            "--measures",
+            "P_10",
+        ])
+    };
+    let (good, bad) = (audit(&good), audit(&bad));
+    let (good_p10, bad_p10) = (measure(&good, "P_10"), measure(&bad, "P_10"));
+    eprintln!(
+        "good: {} {good_p10}\nbad: {} {bad_p10}",
+        good["verdict"], bad["verdict"]
+    );
+    // Both sit where their 5 unjudged documents per topic could move them by 2 or more ranks.
+    assert_eq!(number(&good_p10["rank"]), 3.5);
+    assert_eq!(number(&bad_p10["rank"]), 5.0);
+    assert!((number(&good_p10["upper"]) - 0.9).abs() < 1e-9);
+    assert!((number(&bad_p10["upper"]) - 0.6).abs() < 1e-9);
+    // The good run: at risk, and the list holds its unjudged documents of the top 10 only.
+    let verdict = good["verdict"].as_str().unwrap();
+    assert!(verdict.starts_with("judge "), "{verdict}");
+    assert!(good_p10["is_at_risk"].as_bool().unwrap());
+    assert!(number(&good_p10["expected"]) > number(&good_p10["lower"]) + 0.15);
+    let listed = good["to_judge"].as_array().unwrap();
+    assert!(!listed.is_empty());
+    assert!(
+        verdict.starts_with(&format!("judge {} document", listed.len())),
+        "{verdict}"
+    );
+    for entry in listed {
+        let docid = entry["docid"].as_str().unwrap();
+        assert!(
+            docid.contains("-g"),
+            "{docid} is not one of the good run's new documents"
+        );
+    }
+    let remaining = number(&listed.last().unwrap()["remaining_risk"]);
+    assert!(
+        remaining <= 0.1,
+        "the list stops once the rank is settled: {remaining}"
+    );
+    // The bad run: no measure at risk, no list, and an expected score near the collection's.
+    assert_eq!(bad["verdict"], "no extra judgments needed");
+    assert!(!bad_p10["is_at_risk"].as_bool().unwrap());
+    assert_eq!(bad["to_judge"].as_array().unwrap().len(), 0);
+    assert!(number(&bad_p10["expected"]) < number(&bad_p10["lower"]) + 0.05);
 }

@@ -6,6 +6,7 @@
 mod util;
 
 mod audit;
+mod backtest;
 mod eval;
 mod judge;
 mod plot;

@@ -1,0 +1,64 @@
+"""reusesim.audit and reusesim.backtest against the command line's rules, recomputed here."""
+
+import re
+
+import pytest
+
+import reusesim
+
+
+def test_audit_verdict_states_its_list_and_its_expected_scores(default_task_path):
+    task = reusesim.Task.load(default_task_path)
+    run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
+    with pytest.warns(UserWarning, match="pooled"):
+        result = reusesim.audit(task, run_file, study_seeds=0)
+    assert list(result.measures["measure"]) == ["map", "P_10", "ndcg_cut_10"]
+    low = result.measures[["lower", "upper"]].min(axis=1)
+    high = result.measures[["lower", "upper"]].max(axis=1)
+    assert ((low - 1e-9 <= result.measures["expected"]) & (result.measures["expected"] <= high + 1e-9)).all()
+    at_risk = result.measures[result.measures["is_at_risk"]]
+    if at_risk.empty:
+        assert result.verdict == "no extra judgments needed"
+        assert result.to_judge.empty
+    else:
+        count = len(result.to_judge)
+        noun = "document" if count == 1 else "documents"
+        assert result.verdict.startswith(f"judge {count} {noun} (P(rank moves) ")
+        for row in at_risk.itertuples():
+            assert f"{row.measure} {row.lower:.3f} expected {row.expected:.3f}" in result.verdict
+        # The list stops once the rank is settled (no budget was given).
+        settle = result.report["settings"]["settle_threshold"]
+        assert result.to_judge["remaining_risk"].iloc[-1] <= settle
+        assert (result.to_judge["remaining_risk"].iloc[:-1] > settle).all()
+    assert list(result.to_judge.columns) == [
+        "topic", "docid", "rank", "probability", "priority", "remaining_risk"
+    ]
+    assert {"judged_10", "unj_10"} <= set(result.coverage)
+
+
+def test_backtest_summary_agrees_with_its_rows(default_task_path, tmp_path):
+    result = reusesim.backtest(
+        default_task_path, tmp_path / "backtest", teams=["team03"], measures="map", progress=False
+    )
+    rows = result.rows
+    assert set(rows["team"]) == {"team03"}
+    assert list(rows["measure"].unique()) == ["map"]
+    summary = result.summary
+    assert summary["world"] == "classic"
+    assert summary["runs"] == len(rows)
+    errors = {e["estimator"]: e for e in summary["measures"][0]["errors"]}
+    for estimator, column in [
+        ("collection", "collection_score"),
+        ("expected", "expected_score"),
+        ("median", "median_score"),
+        ("webber_park", "webber_park_score"),
+    ]:
+        mae = (rows[column] - rows["true_score"]).abs().mean()
+        assert errors[estimator]["mae"] == pytest.approx(mae, abs=1e-6)
+    assert rows["anti_precision_score"].isna().all(), "anti-precision corrects P@k only"
+    assert (tmp_path / "backtest" / "backtest.json").is_file()
+
+
+def test_backtest_rejects_an_unknown_world(default_task_path, tmp_path):
+    with pytest.raises(ValueError, match=re.escape('expected world to be one of classic, simulated, found "both"')):
+        reusesim.backtest(default_task_path, tmp_path / "out", world="both", progress=False)

@@ -1,0 +1,348 @@
+//! `reusesim backtest`: the truth, the collection's score and the summary recomputed here from
+//! the task's files with an independent reading of the rules, and bad input.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::util::{read_qrels_map, run, run_ok, stdout_of};
+
+type QrelsMap = BTreeMap<String, BTreeMap<String, i32>>;
+
+fn embedded(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// The rows of a TSV file as column → value maps.
+fn read_tsv(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    lines
+        .map(|line| {
+            header
+                .iter()
+                .zip(line.split('\t'))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// run tag → topic → docids, every run of the embedded task, in file order of the ranks.
+fn read_runs(dir: &Path) -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
+    let mut runs = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let mut scored: BTreeMap<String, Vec<(f32, String)>> = BTreeMap::new();
+        let mut tag = String::new();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            tag = fields[5].to_string();
+            scored
+                .entry(fields[0].to_string())
+                .or_default()
+                .push((fields[4].parse().unwrap(), fields[2].to_string()));
+        }
+        let ranked = scored
+            .into_iter()
+            .map(|(topic, mut docs)| {
+                // trec_eval's order: score descending, docid descending.
+                docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+                (topic, docs.into_iter().map(|(_, d)| d).collect())
+            })
+            .collect();
+        runs.insert(tag, ranked);
+    }
+    runs
+}
+
+fn write_qrels(path: &Path, qrels: &QrelsMap) {
+    let text: String = qrels
+        .iter()
+        .flat_map(|(t, docs)| docs.iter().map(move |(d, g)| format!("{t} 0 {d} {g}\n")))
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+/// MAP of every run on `qrels`, by `reusesim eval` (itself checked against trec_eval).
+fn maps(qrels: &Path, runs_dir: &Path) -> BTreeMap<String, f64> {
+    let out = stdout_of([
+        "eval",
+        "-m",
+        "map",
+        "--format",
+        "json",
+        qrels.to_str().unwrap(),
+        runs_dir.to_str().unwrap(),
+    ]);
+    let scores: serde_json::Value = serde_json::from_str(&out).unwrap();
+    scores
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(run, values)| (run.clone(), values["map"]["all"].as_f64().unwrap()))
+        .collect()
+}
+
+/// The rank of `run` among all runs of `scores` (1 = best; ties share the average rank).
+fn rank_of(scores: &BTreeMap<String, f64>, run: &str) -> f64 {
+    let own = scores[run];
+    let others = scores
+        .iter()
+        .filter(|(r, _)| r.as_str() != run)
+        .map(|(_, &s)| s);
+    let (better, tied) = others.fold((0, 0), |(b, t), s| {
+        (b + usize::from(s > own), t + usize::from(s == own))
+    });
+    1.0 + better as f64 + tied as f64 / 2.0
+}
+
+#[test]
+fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() {
+    let task = embedded("runs/synth-passage/task.toml");
+    let runs_dir = embedded("runs/synth-passage/runs");
+    let official = read_qrels_map(&embedded("qrels/synth-passage.qrels"));
+    let teams: BTreeMap<String, String> =
+        std::fs::read_to_string(embedded("runs/synth-passage/teams.tsv"))
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let fields: Vec<&str> = line.split('\t').collect();
+                (fields[0].to_string(), fields[1].to_string())
+            })
+            .collect();
+    let team = "team03";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("backtest");
+    run_ok([
+        "backtest",
+        "--task",
+        task.to_str().unwrap(),
+        "--teams",
+        team,
+        "--measures",
+        "map",
+        "--format",
+        "svg",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let rows = read_tsv(&out.join("backtest.tsv"));
+    let runs = read_runs(&runs_dir);
+    let team_runs: BTreeSet<&String> = teams
+        .iter()
+        .filter(|(_, t)| *t == team)
+        .map(|(r, _)| r)
+        .collect();
+    assert_eq!(
+        rows.len(),
+        team_runs.len(),
+        "one row per run of the team and measure"
+    );
+    // The classic world: the official qrels less the judged documents that a run of the team
+    // retrieved, at any depth, and no run of another team retrieved.
+    let mut world = official.clone();
+    for (topic, judged) in world.iter_mut() {
+        let retrieved_by = |own: bool| -> BTreeSet<&String> {
+            runs.iter()
+                .filter(|(run, _)| (teams[*run] == team) == own)
+                .filter_map(|(_, topics)| topics.get(topic))
+                .flatten()
+                .collect()
+        };
+        let (ours, theirs) = (retrieved_by(true), retrieved_by(false));
+        judged.retain(|doc, _| !ours.contains(doc) || theirs.contains(doc));
+    }
+    let world_path = dir.path().join("world.qrels");
+    write_qrels(&world_path, &world);
+    let collection = maps(&world_path, &runs_dir);
+    for row in &rows {
+        let run = &row["run"];
+        assert!(team_runs.contains(run), "{run} is a run of {team}");
+        // The truth: the world completed with the official grade of every document of the
+        // run's top 100 (0 for one the official qrels lack), every run scored on it.
+        let mut completed = world.clone();
+        for (topic, docs) in &runs[run] {
+            for doc in docs.iter().take(100) {
+                let grade = official
+                    .get(topic)
+                    .and_then(|t| t.get(doc))
+                    .copied()
+                    .unwrap_or(0);
+                completed
+                    .entry(topic.clone())
+                    .or_default()
+                    .entry(doc.clone())
+                    .or_insert(grade);
+            }
+        }
+        let completed_path = dir.path().join(format!("{run}.qrels"));
+        write_qrels(&completed_path, &completed);
+        let truth = maps(&completed_path, &runs_dir);
+        let value = |column: &str| row[column].parse::<f64>().unwrap();
+        assert!(
+            (value("true_score") - truth[run.as_str()]).abs() < 1e-6,
+            "{row:?}"
+        );
+        assert_eq!(value("true_rank"), rank_of(&truth, run), "{row:?}");
+        assert!(
+            (value("collection_score") - collection[run.as_str()]).abs() < 1e-6,
+            "{row:?}"
+        );
+        assert_eq!(
+            value("collection_rank"),
+            rank_of(&collection, run),
+            "{row:?}"
+        );
+        // The expected score lies in the audit's interval; the list is empty exactly when the
+        // verdict asks for nothing.
+        let (low, high) = (value("collection_score"), value("upper"));
+        let expected = value("expected_score");
+        assert!(
+            expected >= low.min(high) - 1e-9 && expected <= low.max(high) + 1e-9,
+            "{row:?}"
+        );
+        assert_eq!(
+            row["needs_judging"] == "1",
+            value("list_size") > 0.0,
+            "{row:?}"
+        );
+    }
+    // The summary agrees with the rows.
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("backtest.json")).unwrap()).unwrap();
+    let map = &summary["measures"][0];
+    assert_eq!(map["measure"], "map");
+    let mae = |column: &str| {
+        rows.iter()
+            .map(|r| {
+                (r[column].parse::<f64>().unwrap() - r["true_score"].parse::<f64>().unwrap()).abs()
+            })
+            .sum::<f64>()
+            / rows.len() as f64
+    };
+    for (estimator, column) in [
+        ("collection", "collection_score"),
+        ("expected", "expected_score"),
+        ("webber_park", "webber_park_score"),
+    ] {
+        let reported = map["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["estimator"] == estimator)
+            .unwrap()["mae"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (reported - mae(column)).abs() < 1e-6,
+            "{estimator}: {reported} vs {}",
+            mae(column)
+        );
+    }
+    assert!(out.join("backtest_map.svg").is_file());
+}
+
+#[test]
+fn a_simulated_world_without_its_trial_qrels_is_an_error_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = embedded("runs/synth-passage/task.toml");
+    let output = run([
+        "backtest",
+        "--task",
+        task.to_str().unwrap(),
+        "--world",
+        "simulated",
+        "--results",
+        dir.path().to_str().unwrap(),
+        "--teams",
+        "team03",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("team03-s1.qrels"), "{stderr}");
+    assert!(!dir.path().join("out").join("backtest.json").exists());
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn trec_covid_classic_truths_equal_nists_precision_at_5() {
+    let data = crate::util::covid_round1();
+    let dir = tempfile::tempdir().unwrap();
+    let task =
+        crate::util::write_covid_task(dir.path(), &data.runs, &data.qrels, &data.leaderboard);
+    let out = dir.path().join("backtest");
+    let teams = ["GUIR_S2", "sabir", "BBGhelani", "xj4wang"];
+    run_ok([
+        "backtest",
+        "--task",
+        task.to_str().unwrap(),
+        "--teams",
+        &teams.join(","),
+        "--measures",
+        "P_5",
+        "--format",
+        "png",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // NIST's own P@5 of every run (the leaderboard, 4 decimals): completing the classic world
+    // with the official grades of a run's top 100 restores exactly its official top 5.
+    let text = std::fs::read_to_string(&data.leaderboard).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (run_column, team_column, p5_column) = (column("run"), column("team"), column("p@5"));
+    let nist: BTreeMap<String, (String, f64)> = lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            (
+                fields[run_column].to_string(),
+                (
+                    fields[team_column].to_string(),
+                    fields[p5_column].parse().unwrap(),
+                ),
+            )
+        })
+        .collect();
+    let rows = read_tsv(&out.join("backtest.tsv"));
+    let expected_runs = nist
+        .values()
+        .filter(|(team, _)| teams.contains(&team.as_str()))
+        .count();
+    assert_eq!(
+        rows.len(),
+        expected_runs,
+        "one row per run of the teams left out"
+    );
+    let value = |row: &BTreeMap<String, String>, column: &str| row[column].parse::<f64>().unwrap();
+    for row in &rows {
+        let (team, p5) = &nist[&row["run"]];
+        assert_eq!(team, &row["team"]);
+        assert!(
+            (value(row, "true_score") - p5).abs() < 6e-5,
+            "{row:?} vs NIST {p5}"
+        );
+        assert!(
+            value(row, "collection_score") <= value(row, "true_score") + 1e-9,
+            "{row:?}"
+        );
+        assert_eq!(
+            row["needs_judging"] == "1",
+            value(row, "list_size") > 0.0,
+            "{row:?}"
+        );
+    }
+    // On a collection this deeply judged, the audit adds almost nothing to the collection's
+    // own score: its error stays within a thousandth of the collection's.
+    let mae = |column: &str| {
+        rows.iter()
+            .map(|r| (value(r, column) - value(r, "true_score")).abs())
+            .sum::<f64>()
+            / rows.len() as f64
+    };
+    assert!(mae("expected_score") <= mae("collection_score") + 1e-3);
+    assert!(out.join("backtest_P_5.png").is_file());
+}
