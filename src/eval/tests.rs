@@ -276,6 +276,7 @@ const ALL_MEASURES: &str =
     "map map_cut_10 P_5 recall_10 ndcg ndcg_cut_10 recip_rank RR@3 Rprec bpref judged_10 unj_10 ncg_cut_10";
 
 proptest! {
+    #![proptest_config(crate::base::fuzz::property_config(256))]
     #[test]
     fn every_score_lies_in_the_unit_interval((grades, ranking) in qrels_and_run()) {
         let (qrels, run) = build(&grades, &ranking);
