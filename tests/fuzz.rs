@@ -240,7 +240,10 @@ fn assert_within_domains(results: &StudyResults) {
     };
     let rank = |value: f64, measure: &str, what: &str| {
         let runs = runs_of(measure) as f64;
-        assert!((1.0..=runs).contains(&value), "{what}: rank {value} of {runs}");
+        assert!(
+            (1.0..=runs).contains(&value),
+            "{what}: rank {value} of {runs}"
+        );
     };
     let fraction = |value: f64, what: &str| {
         assert!((0.0..=1.0).contains(&value), "{what}: fraction {value}");

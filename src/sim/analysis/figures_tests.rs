@@ -34,10 +34,7 @@ fn table(per_topic: &[&[Option<f64>]]) -> ScoreTable {
         .iter()
         .map(|topics| topics.iter().map(|value| value.map(|v| vec![v])).collect())
         .collect();
-    ScoreTable {
-        summary,
-        per_topic,
-    }
+    ScoreTable { summary, per_topic }
 }
 
 /// A table with one topic per run: its summary.
@@ -151,7 +148,11 @@ fn a_held_out_run_that_drops_has_a_positive_rank_change_and_a_negative_score_cha
         let rank = summary.paired.rank_change.unwrap();
         assert_eq!((rank.mean, rank.min, rank.max), (0.75, -1.0, 3.0));
         let score = summary.paired.score_change.unwrap();
-        assert_abs_diff_eq!(score.mean, (-0.45 - 0.05 - 0.55 - 0.05) / 4.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(
+            score.mean,
+            (-0.45 - 0.05 - 0.55 - 0.05) / 4.0,
+            epsilon = 1e-12
+        );
         assert_abs_diff_eq!(score.min, -0.55, epsilon = 1e-12);
         assert_abs_diff_eq!(score.max, -0.05, epsilon = 1e-12);
         let tau = summary.paired.tau_b.unwrap();

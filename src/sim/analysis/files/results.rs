@@ -47,7 +47,11 @@ impl StudyResults {
                 (&row.measure, "lou_rank_mean", row.lou_rank.mean),
                 (&row.measure, "lou_rank_max", row.lou_rank.max),
                 (&row.measure, "dominant_rank", row.dominant_rank),
-                (&row.measure, "trials_dominant_rank", row.trials_dominant_rank),
+                (
+                    &row.measure,
+                    "trials_dominant_rank",
+                    row.trials_dominant_rank,
+                ),
             ]
         })?;
         limits.check::<LouRow>(&lou, |row| vec![(&row.measure, "rank", row.rank)])?;

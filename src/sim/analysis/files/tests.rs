@@ -234,8 +234,18 @@ fn every_table_refuses_values_outside_their_domain_naming_file_line_and_column()
         ("ranks.tsv", 7, "-3", "a rank >= 1"),
         ("ranks.tsv", 7, "1.5", at_most_one_run),
         ("ranks.tsv", 7, "inf", "a rank >= 1"),
-        ("trials.tsv", 4, "-1.5", "a correlation between -1 and 1, or NA"),
-        ("trials.tsv", 6, "1.0001", "a correlation between -1 and 1, or NA"),
+        (
+            "trials.tsv",
+            4,
+            "-1.5",
+            "a correlation between -1 and 1, or NA",
+        ),
+        (
+            "trials.tsv",
+            6,
+            "1.0001",
+            "a correlation between -1 and 1, or NA",
+        ),
         ("trials.tsv", 9, "-0.1", "a fraction between 0 and 1"),
     ];
     for (name, column, value, expected) in cases {
