@@ -164,6 +164,9 @@ fn spinner(message: &str) -> indicatif::ProgressBar {
     spinner
 }
 
+/// The exit status of a study stopped by `REUSESIM_TEST_STOP_AFTER_UNITS`.
+const STOPPED_FOR_TEST_EXIT_CODE: i32 = 3;
+
 /// `reusesim simulate`, and `reusesim` without a subcommand.
 pub fn simulate(args: SimulateArgs) -> Result<()> {
     let task = open_task(args.task.as_deref())?;
@@ -173,9 +176,14 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&task.manifest.name));
     let bar = progress_bar(&format!("simulating {}", task.manifest.name));
+    let stop_after = reusesim::sim::runner::stop_after_units();
     let progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
+        if stop_after == Some(done) {
+            // A test's stand-in for a kill: the unit is journalled, nothing else is written.
+            std::process::exit(STOPPED_FOR_TEST_EXIT_CODE);
+        }
     };
     if let Some(shard) = args.shard {
         let report = with_threads(args.judge.threads, || {

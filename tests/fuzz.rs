@@ -224,9 +224,66 @@ const fn results_file(
     }
 }
 
-/// What `reusesim plot` reads.
+/// What `reusesim plot` reads; a folder read without an error holds only values within their
+/// domains, which the figures' axes rely on.
 fn read_results(dir: &Path) -> Result<()> {
-    StudyResults::read(dir).map(drop)
+    assert_within_domains(&StudyResults::read(dir)?);
+    Ok(())
+}
+
+/// Scores >= 0, ranks between 1 and the number of runs of their measure in `runs.tsv`,
+/// correlations between -1 and 1, shares and fractions between 0 and 1.
+fn assert_within_domains(results: &StudyResults) {
+    let runs_of = |measure: &str| results.runs.iter().filter(|r| r.measure == measure).count();
+    let score = |value: f64, what: &str| {
+        assert!(value.is_finite() && value >= 0.0, "{what}: score {value}");
+    };
+    let rank = |value: f64, measure: &str, what: &str| {
+        let runs = runs_of(measure) as f64;
+        assert!(
+            (1.0..=runs).contains(&value),
+            "{what}: rank {value} of {runs}"
+        );
+    };
+    let fraction = |value: f64, what: &str| {
+        assert!((0.0..=1.0).contains(&value), "{what}: fraction {value}");
+    };
+    let tau = |value: Option<f64>, what: &str| {
+        assert!(
+            value.is_none_or(|tau| (-1.0..=1.0).contains(&tau)),
+            "{what}: correlation {value:?}"
+        );
+    };
+    for row in &results.runs {
+        let what = format!("runs.tsv {}", row.run);
+        let scores = [row.official_score, row.lou_score.min, row.lou_score.mean];
+        scores
+            .into_iter()
+            .chain([row.lou_score.max])
+            .chain(row.truth_score)
+            .for_each(|value| score(value, &what));
+        for value in [row.official_rank, row.lou_rank.min, row.lou_rank.max] {
+            rank(value, &row.measure, &what);
+        }
+        rank(row.dominant_rank, &row.measure, &what);
+        rank(row.trials_dominant_rank, &row.measure, &what);
+        fraction(row.trials_dominant_rank_share, &what);
+    }
+    for row in &results.lou {
+        score(row.score, "lou.tsv");
+        rank(row.rank, &row.measure, "lou.tsv");
+    }
+    for row in &results.ranks {
+        score(row.score, "ranks.tsv");
+        rank(row.rank, &row.measure, "ranks.tsv");
+    }
+    for row in &results.trials {
+        for value in [row.tau_b, row.tau_ap, row.paired_tau_b, row.paired_tau_ap] {
+            tau(value, "trials.tsv");
+        }
+        fraction(row.overlap, "trials.tsv overlap");
+        fraction(row.recall, "trials.tsv recall");
+    }
 }
 
 /// What `reusesim plot` does: read, then draw every figure (SVG only, to stay fast).

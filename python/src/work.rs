@@ -7,11 +7,13 @@
 //! callback sees the flag at the next finished unit and unwinds out of the work with a private
 //! payload (no panic message, no partial output: the library writes files atomically, after
 //! the work). Work without a progress callback runs to its end before the interrupt is raised.
+//! For tests, `REUSESIM_TEST_STOP_AFTER_UNITS` presses Ctrl-C after that many steps (see
+//! [`Progress::report`]), so that an interrupted study does not depend on the clock.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -20,6 +22,9 @@ use crate::errors::to_py_err;
 
 /// How often the waiting thread checks for Ctrl-C and reports progress.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How long a test's Ctrl-C waits to be seen before the work goes on (then the test fails).
+const PRESS_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The unwinding payload that stops interrupted work.
 struct Interrupted;
@@ -30,6 +35,9 @@ pub struct Progress {
     done: AtomicUsize,
     total: AtomicUsize,
     is_cancelled: AtomicBool,
+    /// For tests: the step after which Ctrl-C is pressed (see [`Progress::press_ctrl_c`]).
+    stop_after: Option<usize>,
+    is_pressed: AtomicBool,
 }
 
 impl Progress {
@@ -38,8 +46,23 @@ impl Progress {
     pub fn report(&self, done: usize, total: usize) {
         self.total.store(total, Ordering::Relaxed);
         self.done.fetch_max(done, Ordering::Relaxed);
+        if self.stop_after == Some(done) && !self.is_pressed.swap(true, Ordering::Relaxed) {
+            self.press_ctrl_c();
+        }
         if self.is_cancelled.load(Ordering::Relaxed) {
             resume_unwind(Box::new(Interrupted));
+        }
+    }
+
+    /// For tests (`REUSESIM_TEST_STOP_AFTER_UNITS`): Ctrl-C as a user presses it, through
+    /// Python's own SIGINT handling, then a wait until the waiting thread has seen it, so
+    /// that the work cannot end first.
+    fn press_ctrl_c(&self) {
+        // SAFETY: the C API allows this call from any thread, without the GIL.
+        unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+        let deadline = Instant::now() + PRESS_TIMEOUT;
+        while !self.is_cancelled.load(Ordering::Relaxed) && Instant::now() < deadline {
+            std::thread::sleep(POLL_INTERVAL / 10);
         }
     }
 
@@ -97,7 +120,10 @@ pub fn run<T: Send>(
         .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|error| PyRuntimeError::new_err(format!("starting worker threads: {error}")))?;
-    let progress = Progress::default();
+    let progress = Progress {
+        stop_after: reusesim::sim::runner::stop_after_units(),
+        ..Progress::default()
+    };
     let finished = Finished::default();
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| {

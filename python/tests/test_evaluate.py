@@ -1,13 +1,13 @@
-"""`reusesim.evaluate` against ir_measures (pytrec_eval underneath), on every input form."""
+"""`reusesim.evaluate` against ir_measures (pytrec_eval underneath), on every input form. The
+error paths, which need neither ir_measures nor the shared data, are in test_errors.py."""
 
 import collections
 
+import ir_measures
 import pandas as pd
 import pytest
 
 import reusesim
-
-ir_measures = pytest.importorskip("ir_measures")
 
 TOLERANCE = 1e-4
 
@@ -64,6 +64,7 @@ def untied(run_path):
     }
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("entry", BINARY_MEASURES)
 def test_binary_measures_equal_ir_measures(fixture_dir, entry):
     ir_name, our_name = names(entry)
@@ -72,6 +73,7 @@ def test_binary_measures_equal_ir_measures(fixture_dir, entry):
     assert_close(ir_name, expected, ours(our_name, qrels, run))
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("ir_name", GRADED_MEASURES)
 def test_graded_measures_equal_ir_measures(fixture_dir, ir_name):
     qrels, run = fixture_dir / "qrels.rel_level", fixture_dir / "results.test"
@@ -79,6 +81,7 @@ def test_graded_measures_equal_ir_measures(fixture_dir, ir_name):
     assert_close(ir_name, expected, ours(ir_name, qrels, run))
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("ir_name", OWN_PROVIDER_MEASURES)
 def test_own_provider_measures_equal_ir_measures_without_ties(fixture_dir, ir_name):
     qrels = fixture_dir / "qrels.test"
@@ -87,6 +90,7 @@ def test_own_provider_measures_equal_ir_measures_without_ties(fixture_dir, ir_na
     assert_close(ir_name, expected, ours(ir_name, qrels, run))
 
 
+@pytest.mark.needs_data
 def test_relevance_level_applies_to_measures_without_rel(fixture_dir):
     qrels, run = fixture_dir / "qrels.rel_level", fixture_dir / "results.test"
     level_2 = ours("P@10", qrels, run, relevance_level=2)
@@ -119,6 +123,7 @@ def run_frame(path):
     )
 
 
+@pytest.mark.needs_data
 def test_every_input_form_gives_the_file_values(fixture_dir):
     qrels_path, run_path = fixture_dir / "qrels.test", fixture_dir / "results.test"
     measures = ["map", "P.5,10", "ndcg_cut_10", "bpref", "recip_rank", "judged_10"]
@@ -148,6 +153,7 @@ def test_every_input_form_gives_the_file_values(fixture_dir):
         )
 
 
+@pytest.mark.needs_data
 def test_several_runs_in_one_frame(fixture_dir):
     run_path = fixture_dir / "results.test"
     frame = run_frame(run_path)
@@ -156,39 +162,3 @@ def test_several_runs_in_one_frame(fixture_dir):
     assert list(both["run_id"]) == ["STANDARD", "other"]
     alone = reusesim.evaluate(fixture_dir / "qrels.test", second, "map")
     assert both["value"].iloc[1] == alone["value"].iloc[0]
-
-
-def write(path, text):
-    path.write_text(text)
-    return path
-
-
-def test_bad_input_raises_value_error_with_file_and_line(tmp_path):
-    qrels = write(tmp_path / "qrels.txt", "1 0 d1 1\n1 0 d2\n")
-    run = write(tmp_path / "run.txt", "1 Q0 d1 1 1.0 tag\n")
-    with pytest.raises(ValueError, match=r"qrels\.txt:2: expected 4 columns \(qid iter docid grade\), found 3"):
-        reusesim.evaluate(qrels, run)
-    good_qrels = write(tmp_path / "good.qrels", "1 0 d1 1\n")
-    bad_run = write(tmp_path / "bad.run", "1 Q0 d1 1 1.0 tag\n1 Q0 d2 2 high tag\n")
-    with pytest.raises(ValueError, match=r"bad\.run:2: expected a finite numeric score in column 5"):
-        reusesim.evaluate(good_qrels, bad_run)
-    with pytest.raises(ValueError, match=r"unknown measure|measure"):
-        reusesim.evaluate(good_qrels, run, "nDCG@ten")
-    frame = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["d", "d"], "score": [1.0, 2.0]})
-    with pytest.raises(ValueError, match=r'<DataFrame>:2: document "d" appears twice for topic "1" \(first on line 1\)'):
-        reusesim.evaluate(good_qrels, frame)
-    graded = pd.DataFrame({"query_id": ["1"], "doc_id": ["d"], "relevance": [1.5]})
-    with pytest.raises(ValueError, match=r"<DataFrame>:1: expected an integer grade in column 4, found \"1.5\""):
-        reusesim.evaluate(graded, run)
-    with pytest.raises(ValueError, match="relevance level must be at least 1"):
-        reusesim.evaluate(good_qrels, run, relevance_level=0)
-    with pytest.raises(FileNotFoundError, match="missing.txt"):
-        reusesim.evaluate(tmp_path / "missing.txt", run)
-
-
-def test_a_run_topic_missing_from_the_qrels_warns(tmp_path):
-    qrels = write(tmp_path / "q", "1 0 d1 1\n")
-    run = write(tmp_path / "r", "1 Q0 d1 1 1.0 tag\n2 Q0 d1 1 1.0 tag\n")
-    with pytest.warns(UserWarning, match="2"):
-        frame = reusesim.evaluate(qrels, run, "P_1")
-    assert frame["value"].tolist() == [1.0]

@@ -1,7 +1,34 @@
-//! Test support shared by the fuzz properties of the journal and shard manifest readers (test
-//! builds only): how many cases the long run takes, and the byte mutations.
+//! Test support shared by the property tests (test builds only): their configuration (fixed
+//! seeds), how many cases the long fuzz run of the journal and shard manifest readers takes,
+//! and the byte mutations.
 
 use proptest::sample::Index;
+use proptest::test_runner::{Config, RngSeed};
+
+/// The seed every property test in `src` starts from, unless `PROPTEST_RNG_SEED` gives another.
+const PROPERTY_SEED: u64 = 0x7265_7573_6573_696d;
+
+/// The configuration of a property test: `cases` cases from a fixed seed, so that every run
+/// of the suite checks the same inputs and a failure replays. To explore more, set
+/// `PROPTEST_RNG_SEED` (another seed) and `PROPTEST_CASES` (another number of cases).
+pub(crate) fn property_config(cases: u32) -> Config {
+    // `Config::default()` holds proptest's reading of its environment variables.
+    let from_environment = Config::default();
+    let is_set = |name: &str| std::env::var_os(name).is_some();
+    Config {
+        cases: if is_set("PROPTEST_CASES") {
+            from_environment.cases
+        } else {
+            cases
+        },
+        rng_seed: if is_set("PROPTEST_RNG_SEED") {
+            from_environment.rng_seed
+        } else {
+            RngSeed::Fixed(PROPERTY_SEED)
+        },
+        ..from_environment
+    }
+}
 
 /// Cases per property in the long run: `REUSESIM_FUZZ_CASES`, default 20,000 (CI runs the
 /// long run too, so the default stays moderate).

@@ -269,6 +269,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn sparse_dot_dense_equals_dense_dot_dense(
             (vector, dense_vector) in sparse_and_dense(64),

@@ -271,6 +271,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn display_round_trips(measure in any_measure()) {
             prop_assert_eq!(measure.to_string().parse::<Measure>().unwrap(), measure);

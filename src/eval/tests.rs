@@ -83,6 +83,45 @@ fn ncg_judged_and_unjudged_by_hand() {
     assert_eq!(values["unj_10/1"], 0.1);
 }
 
+#[test]
+fn ncg_with_graded_relevance_and_tied_scores_by_hand() {
+    // Topic 1: grades a=3, b=2, c=1, d=0. Scores c 2, a 1, b 1, d 0.5: the tie between a and
+    // b is broken as trec_eval does (docid descending), so the ranking is c, b, a, d.
+    // Topic 2: grades p=2, q=2, r=2, s=1, t=-1; the run ranks s, t, y (unjudged), p.
+    let qrels = qrels_of(&[
+        ("1", "a", 3),
+        ("1", "b", 2),
+        ("1", "c", 1),
+        ("1", "d", 0),
+        ("2", "p", 2),
+        ("2", "q", 2),
+        ("2", "r", 2),
+        ("2", "s", 1),
+        ("2", "t", -1),
+    ]);
+    let mut run = run_of(&[("1", &["c", "a", "b", "d"]), ("2", &["s", "t", "y", "p"])]);
+    for (doc, score) in run.topics[0].docs.iter_mut().zip([2.0, 1.0, 1.0, 0.5]) {
+        doc.score = score;
+    }
+    run.topics[0].docs.sort_by(crate::io::run::trec_order);
+    let values = scores(&qrels, &run, "ncg_cut.1,2,3,5", false);
+    // Topic 1, ideal gains 3, 2, 1, (0).
+    assert_abs_diff_eq!(values["ncg_cut_1/1"], 1.0 / 3.0);
+    assert_abs_diff_eq!(values["ncg_cut_2/1"], (1.0 + 2.0) / (3.0 + 2.0));
+    assert_abs_diff_eq!(values["ncg_cut_3/1"], (1.0 + 2.0 + 3.0) / (3.0 + 2.0 + 1.0));
+    assert_abs_diff_eq!(values["ncg_cut_5/1"], 1.0);
+    // Topic 2, ideal gains 2, 2, 2, 1; t's negative grade gains nothing.
+    assert_abs_diff_eq!(values["ncg_cut_1/2"], 1.0 / 2.0);
+    assert_abs_diff_eq!(values["ncg_cut_2/2"], 1.0 / (2.0 + 2.0));
+    assert_abs_diff_eq!(values["ncg_cut_3/2"], 1.0 / (2.0 + 2.0 + 2.0));
+    assert_abs_diff_eq!(values["ncg_cut_5/2"], (1.0 + 2.0) / (2.0 + 2.0 + 2.0 + 1.0));
+    assert_abs_diff_eq!(
+        values["ncg_cut_2/all"],
+        (3.0 / 5.0 + 1.0 / 4.0) / 2.0,
+        epsilon = 1e-12
+    );
+}
+
 /// One topic for the hand-computed examples: grades a=2, b=0, c=1, d=1, e=0, f=2, so R = 4
 /// relevant (a, c, d, f) and N = 2 judged non-relevant (b, e); the run ranks b, a, x
 /// (unjudged), c, e, d and misses f. Relevant documents sit at ranks 2, 4 and 6.
@@ -276,6 +315,7 @@ const ALL_MEASURES: &str =
     "map map_cut_10 P_5 recall_10 ndcg ndcg_cut_10 recip_rank RR@3 Rprec bpref judged_10 unj_10 ncg_cut_10";
 
 proptest! {
+    #![proptest_config(crate::base::fuzz::property_config(256))]
     #[test]
     fn every_score_lies_in_the_unit_interval((grades, ranking) in qrels_and_run()) {
         let (qrels, run) = build(&grades, &ranking);

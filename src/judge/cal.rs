@@ -488,6 +488,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn select_batch_equals_a_full_sort(
             scores in proptest::collection::vec(-3i8..3, 0..60),

@@ -528,7 +528,7 @@ mod tests {
                 use super::*;
 
                 proptest! {
-                    #![proptest_config(ProptestConfig::with_cases($cases))]
+                    #![proptest_config(crate::base::fuzz::property_config($cases))]
 
                 #[test]
                 $(#[$attr])*

@@ -459,3 +459,19 @@ pub fn read_shards(out: &Path) -> Result<ShardSet> {
         shards,
     })
 }
+
+/// The environment variable that stops a study after a number of units, for tests only.
+pub const STOP_AFTER_UNITS_VAR: &str = "REUSESIM_TEST_STOP_AFTER_UNITS";
+
+/// For tests only: `REUSESIM_TEST_STOP_AFTER_UNITS`, the number of units a process judges and
+/// journals before it stops as if interrupted (the command line exits, the Python package
+/// raises `KeyboardInterrupt`), so that tests of killed and resumed studies do not race the
+/// clock. `None` when unset or not a positive number.
+#[doc(hidden)]
+pub fn stop_after_units() -> Option<usize> {
+    std::env::var(STOP_AFTER_UNITS_VAR)
+        .ok()?
+        .parse()
+        .ok()
+        .filter(|&units| units > 0)
+}

@@ -315,6 +315,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn tau_b_of_a_ranking_with_itself_is_one(x in tied_scores()) {
             prop_assume!(not_constant(&x));

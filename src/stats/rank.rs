@@ -174,6 +174,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn ranks_sum_to_triangular_number(scores in prop::collection::vec(0u8..6, 0..40)) {
             // Small integer scores force many ties.

@@ -494,6 +494,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn p_values_are_probabilities(
             pairs in prop::collection::vec((0.0f64..1.0, 0.0f64..1.0), 2..40),

@@ -269,6 +269,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn swapped_pairs_count_the_discordant_pairs_of_tau_b(
             scores in prop::collection::vec((0u8..6, 0u8..6), 2..30),

@@ -3,9 +3,11 @@
 //! of another study, naming what differs.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use crate::util::{reusesim, run, run_on_task, write_tiny_text_task};
+
+/// The test-only setting that stops a study after this many units (see docs/testing.md).
+const STOP_AFTER_UNITS: &str = "REUSESIM_TEST_STOP_AFTER_UNITS";
 
 /// The settings of the small study the tests split.
 const STUDY: &[&str] = &["--seeds", "2", "--iterations", "2000", "--keep-qrels"];
@@ -68,6 +70,18 @@ fn merge(out: &Path) -> std::process::Output {
     run(["merge".as_ref(), out.as_os_str()])
 }
 
+/// Runs a `merge` that must be refused: exit code 2, no `summary.json`; returns its stderr.
+fn refused_merge(out: &Path) -> String {
+    let output = merge(out);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        !out.join("summary.json").exists(),
+        "a refused merge wrote summary.json"
+    );
+    stderr
+}
+
 #[test]
 fn shards_merged_equal_one_process_for_1_3_and_7_shards() {
     let dir = tempfile::tempdir().unwrap();
@@ -104,7 +118,7 @@ fn merge_refuses_missing_unfinished_and_mismatched_shards() {
     let task = write_tiny_text_task(&dir.path().join("task"));
     let out = dir.path().join("out");
     simulate(&task, &out, &["--shard", "0/2"]);
-    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    let stderr = refused_merge(&out);
     assert!(stderr.contains("found none for 1/2"), "{stderr}");
     // Shard 1 made with other settings: named.
     let other = [&STUDY[..2], &["--iterations", "3000", "--keep-qrels"]].concat();
@@ -114,7 +128,7 @@ fn merge_refuses_missing_unfinished_and_mismatched_shards() {
         &out,
         &[&other[..], &["--shard", "1/2"]].concat(),
     );
-    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    let stderr = refused_merge(&out);
     assert!(
         stderr.contains("1-of-2/manifest.json")
             && stderr.contains("setting iterations (2000 vs 3000)"),
@@ -123,7 +137,7 @@ fn merge_refuses_missing_unfinished_and_mismatched_shards() {
     // An unfinished shard: no manifest yet.
     simulate(&task, &out, &["--shard", "1/2"]);
     std::fs::remove_file(out.join("shards/1-of-2/manifest.json")).unwrap();
-    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    let stderr = refused_merge(&out);
     assert!(stderr.contains("the shard is unfinished"), "{stderr}");
     // A journal changed after its shard finished.
     simulate(&task, &out, &["--shard", "1/2", "--resume"]);
@@ -132,7 +146,7 @@ fn merge_refuses_missing_unfinished_and_mismatched_shards() {
     let last = bytes.len() - 2;
     bytes[last] ^= 1;
     std::fs::write(&journal, bytes).unwrap();
-    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    let stderr = refused_merge(&out);
     assert!(
         stderr.contains("units.journal: expected the journal its manifest describes"),
         "{stderr}"
@@ -144,7 +158,7 @@ fn merge_refuses_missing_unfinished_and_mismatched_shards() {
     let mut text = std::fs::read_to_string(&qrels).unwrap();
     text.push('\n');
     std::fs::write(&qrels, text).unwrap();
-    let stderr = String::from_utf8(merge(&out).stderr).unwrap();
+    let stderr = refused_merge(&out);
     assert!(stderr.contains("input qrels (other contents)"), "{stderr}");
 }
 
@@ -172,9 +186,8 @@ fn journal_records(path: &Path) -> usize {
 fn a_killed_study_resumed_equals_an_uninterrupted_one() {
     let dir = tempfile::tempdir().unwrap();
     let task = write_tiny_text_task(&dir.path().join("task"));
-    let study = ["--seeds", "2", "--iterations", "100000", "--keep-qrels"];
     let whole = dir.path().join("whole");
-    run_on_task("simulate", &task, &whole, &study);
+    run_on_task("simulate", &task, &whole, STUDY);
     let killed = dir.path().join("killed");
     let args = |extra: &[&str]| -> Vec<String> {
         let mut args = vec![
@@ -184,34 +197,30 @@ fn a_killed_study_resumed_equals_an_uninterrupted_one() {
             "--out".into(),
             killed.display().to_string(),
         ];
-        args.extend(study.iter().chain(extra).map(|arg| arg.to_string()));
+        args.extend(STUDY.iter().chain(extra).map(|arg| arg.to_string()));
         args
     };
-    let mut child = reusesim().args(args(&["--threads", "1"])).spawn().unwrap();
-    let journal = killed.join("units.journal");
-    let started = Instant::now();
-    while journal_records(&journal) < 3 {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the study finished before it could be killed"
-        );
-        assert!(started.elapsed() < Duration::from_secs(120));
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    // Stopped right after its third unit is journalled, as a kill would stop it.
+    let output = reusesim()
+        .args(args(&["--threads", "1"]))
+        .env(STOP_AFTER_UNITS, "3")
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(!killed.join("summary.json").exists());
-    let journalled = journal_records(&journal) - 1;
+    assert_eq!(journal_records(&killed.join("units.journal")), 1 + 3);
     let output = reusesim().args(args(&["--resume"])).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    let resumed: usize = stderr
-        .split("resumed ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("{stderr}"));
-    assert!(resumed >= journalled && resumed >= 2, "{stderr}");
+    assert!(
+        stderr.contains("resumed 3 units from the journal"),
+        "{stderr}"
+    );
     assert_same_outputs(&whole, &killed);
     // Resuming with other settings is refused, naming the difference.
     let output = reusesim()

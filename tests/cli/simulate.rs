@@ -29,6 +29,129 @@ fn comparable(dir: &Path, name: &str) -> String {
         .join("\n")
 }
 
+/// The rows of a result table, each a map from column to text.
+fn table(dir: &Path, name: &str) -> Vec<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    lines
+        .map(|line| {
+            let fields = line.split('\t').map(str::to_string);
+            header.iter().map(|h| h.to_string()).zip(fields).collect()
+        })
+        .collect()
+}
+
+/// Kendall's tau_b written out from its definition, independent of the library: (concordant -
+/// discordant) / sqrt((pairs - ties in x) (pairs - ties in y)); `None` when either side ties
+/// every pair.
+fn kendall_tau_b(x: &[f64], y: &[f64]) -> Option<f64> {
+    let (mut concordant, mut discordant, mut ties_x, mut ties_y, mut pairs) = (0, 0, 0, 0, 0);
+    for i in 0..x.len() {
+        for j in i + 1..x.len() {
+            pairs += 1;
+            let (dx, dy) = (x[i] - x[j], y[i] - y[j]);
+            ties_x += i64::from(dx == 0.0);
+            ties_y += i64::from(dy == 0.0);
+            if dx * dy > 0.0 {
+                concordant += 1;
+            } else if dx * dy < 0.0 {
+                discordant += 1;
+            }
+        }
+    }
+    let denominator = (((pairs - ties_x) * (pairs - ties_y)) as f64).sqrt();
+    (denominator > 0.0).then(|| (concordant - discordant) as f64 / denominator)
+}
+
+/// The study's correlations of map recomputed from its tables: the LOU ranking of each seed
+/// (`lou.tsv`) against the official one (`runs.tsv`), summarised in `summary.json`; and each
+/// trial's ranking (`ranks.tsv`) against the official one and against its seed's control, as
+/// `trials.tsv` gives them.
+fn assert_correlations_recomputed(dir: &Path, summary: &serde_json::Value) {
+    let of_map = |rows: Vec<BTreeMap<String, String>>| -> Vec<BTreeMap<String, String>> {
+        rows.into_iter()
+            .filter(|row| row["measure"] == "map")
+            .collect()
+    };
+    let number =
+        |row: &BTreeMap<String, String>, column: &str| -> f64 { row[column].parse().unwrap() };
+    let official: BTreeMap<String, f64> = of_map(table(dir, "runs.tsv"))
+        .iter()
+        .map(|row| (row["run"].clone(), number(row, "official_score")))
+        .collect();
+    // Scores in the official table's run order.
+    let aligned = |scores: &BTreeMap<String, f64>| -> (Vec<f64>, Vec<f64>) {
+        assert_eq!(scores.len(), official.len());
+        official
+            .iter()
+            .map(|(run, score)| (*score, scores[run]))
+            .unzip()
+    };
+    let mut lou: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    for row in of_map(table(dir, "lou.tsv")) {
+        let score = number(&row, "score");
+        lou.entry(row["seed"].clone())
+            .or_default()
+            .insert(row["run"].clone(), score);
+    }
+    assert_eq!(lou.len(), 2, "two seeds");
+    let taus: Vec<f64> = lou
+        .values()
+        .map(|scores| {
+            let (x, y) = aligned(scores);
+            kendall_tau_b(&x, &y).unwrap()
+        })
+        .collect();
+    let spread = &summary["measures"]["map"]["lou"]["tau_b"];
+    let mean = taus.iter().sum::<f64>() / taus.len() as f64;
+    let min = taus.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = taus.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    for (field, expected) in [("mean", mean), ("min", min), ("max", max)] {
+        let got = spread[field].as_f64().unwrap();
+        assert!(
+            (got - expected).abs() < 1e-12,
+            "lou tau_b {field}: {got} vs {expected}"
+        );
+    }
+    let mut trial_scores: BTreeMap<(String, String), BTreeMap<String, f64>> = BTreeMap::new();
+    for row in of_map(table(dir, "ranks.tsv")) {
+        let key = (row["seed"].clone(), row["trial"].clone());
+        let score = number(&row, "score");
+        trial_scores
+            .entry(key)
+            .or_default()
+            .insert(row["run"].clone(), score);
+    }
+    let trials = of_map(table(dir, "trials.tsv"));
+    assert_eq!(trials.len(), trial_scores.len());
+    for row in &trials {
+        let scores = &trial_scores[&(row["seed"].clone(), row["held_out"].clone())];
+        let (x, y) = aligned(scores);
+        let (got, expected) = (row["tau_b"].parse::<f64>().ok(), kendall_tau_b(&x, &y));
+        let is_same = match (got, expected) {
+            (Some(got), Some(expected)) => (got - expected).abs() < 1e-12,
+            (got, expected) => got.is_none() && expected.is_none(),
+        };
+        assert!(is_same, "trial {row:?}: tau_b recomputed {expected:?}");
+        if row["held_out"] == "control" {
+            assert_eq!(row["paired_tau_b"], "NA");
+            continue;
+        }
+        let control = &trial_scores[&(row["seed"].clone(), "control".to_string())];
+        let pairs: (Vec<f64>, Vec<f64>) = official
+            .keys()
+            .map(|run| (control[run], scores[run]))
+            .unzip();
+        let expected = kendall_tau_b(&pairs.0, &pairs.1).unwrap();
+        let got: f64 = row["paired_tau_b"].parse().unwrap();
+        assert!(
+            (got - expected).abs() < 1e-12,
+            "trial {row:?}: paired tau_b vs {expected}"
+        );
+    }
+}
+
 #[test]
 fn outputs_are_identical_with_one_and_two_threads() {
     let dir = tempfile::tempdir().unwrap();
@@ -56,29 +179,7 @@ fn outputs_are_identical_with_one_and_two_threads() {
     }
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(one.join("summary.json")).unwrap()).unwrap();
-    for field in [
-        "task",
-        "settings",
-        "measures",
-        "simulations",
-        "elapsed_seconds",
-    ] {
-        assert!(summary.get(field).is_some(), "summary.json lacks {field}");
-    }
-    let map = &summary["measures"]["map"];
-    for path in [
-        ["lou", "tau_b"],
-        ["trials", "tau_ap"],
-        ["control", "recall"],
-    ] {
-        let spread = &map[path[0]][path[1]];
-        let (mean, min, max) = (
-            spread["mean"].as_f64().unwrap(),
-            spread["min"].as_f64().unwrap(),
-            spread["max"].as_f64().unwrap(),
-        );
-        assert!(min <= mean && mean <= max, "{path:?}: {spread}");
-    }
+    assert_correlations_recomputed(&one, &summary);
     assert!(summary["settings"]["deviations"]
         .as_array()
         .unwrap()

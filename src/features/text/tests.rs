@@ -418,6 +418,7 @@ fn the_builder_is_send_and_the_features_are_send_and_sync() {
 }
 
 proptest! {
+    #![proptest_config(crate::base::fuzz::property_config(256))]
     #[test]
     fn vectors_are_sorted_unique_finite_and_unit_or_empty(
         texts in proptest::collection::vec("[a-zA-Z0-9 ,.\u{e9}-]{0,60}", 1..12)

@@ -93,6 +93,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn random_arguments_are_within_two_units_of_libm(x in -700.0_f64..700.0) {
             prop_assert!(ulps(exp(x), libm::exp(x)) <= 2, "{}: {} vs {}", x, exp(x), libm::exp(x));

@@ -1,6 +1,6 @@
 use super::hical_port::AddOrder;
 use super::*;
-use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, proptest, ProptestConfig};
+use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, proptest};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -321,7 +321,7 @@ fn autotraits() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(crate::base::fuzz::property_config(48))]
     #[test]
     fn fast_solvers_equal_the_reference_on_small_sets(
         positive_count in 1_usize..8,
@@ -531,7 +531,7 @@ fn f32_gram_is_as_close_as_hical_on_small_overlapping_sets() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(crate::base::fuzz::property_config(32))]
     /// Reuse between retrains: a unit's fits, each over the documents judged so far
     /// plus fresh random negatives (drawn with repeats, some already judged), give bit-identical
     /// models whether dot products are remembered or not, in both precisions, and after a

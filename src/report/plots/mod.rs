@@ -528,3 +528,6 @@ fn spread_offset(index: usize, count: usize, half_width: f64) -> f64 {
         (index as f64 / (count - 1) as f64 - 0.5) * 2.0 * half_width
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -344,3 +344,7 @@ fn paired_topic_scores(
         .filter_map(|(a, b)| Some((a.as_ref()?[measure], b.as_ref()?[measure])))
         .unzip()
 }
+
+#[cfg(test)]
+#[path = "figures_tests.rs"]
+mod tests;

@@ -42,14 +42,20 @@ impl StudyResults {
         let limits = RankLimits::of(dir, &runs);
         limits.check::<RunRow>(&runs, |row| {
             vec![
-                (&row.measure, row.official_rank),
-                (&row.measure, row.lou_rank.max),
-                (&row.measure, row.dominant_rank),
-                (&row.measure, row.trials_dominant_rank),
+                (&row.measure, "official_rank", row.official_rank),
+                (&row.measure, "lou_rank_min", row.lou_rank.min),
+                (&row.measure, "lou_rank_mean", row.lou_rank.mean),
+                (&row.measure, "lou_rank_max", row.lou_rank.max),
+                (&row.measure, "dominant_rank", row.dominant_rank),
+                (
+                    &row.measure,
+                    "trials_dominant_rank",
+                    row.trials_dominant_rank,
+                ),
             ]
         })?;
-        limits.check::<LouRow>(&lou, |row| vec![(&row.measure, row.rank)])?;
-        limits.check::<RankRow>(&ranks, |row| vec![(&row.measure, row.rank)])?;
+        limits.check::<LouRow>(&lou, |row| vec![(&row.measure, "rank", row.rank)])?;
+        limits.check::<RankRow>(&ranks, |row| vec![(&row.measure, "rank", row.rank)])?;
         Ok(Self {
             runs: unnumbered(runs),
             lou: unnumbered(lou),
@@ -108,24 +114,26 @@ impl RankLimits {
         }
     }
 
-    /// Checks the (measure, rank) pairs `ranks_of` gives for every row of the table `T`.
+    /// Checks the (measure, column, rank) triples `ranks_of` gives for every row of the table
+    /// `T`.
     fn check<T: TableRow>(
         &self,
         rows: &[(usize, T)],
-        ranks_of: impl Fn(&T) -> Vec<(&String, f64)>,
+        ranks_of: impl Fn(&T) -> Vec<(&String, &str, f64)>,
     ) -> Result<()> {
         let path = self.runs_file.with_file_name(T::FILE);
         for (line, row) in rows {
-            for (measure, rank) in ranks_of(row) {
+            for (measure, name, rank) in ranks_of(row) {
                 let runs = self.runs_of_measure.get(measure).copied().unwrap_or(0);
                 if rank > runs as f64 {
                     return Err(ParseError::new(
                         &path,
                         *line,
                         ParseErrorKind::Invalid(format!(
-                            "expected a rank of at most {runs} for {measure:?} (its runs in {}), \
-                             found {rank}",
-                            self.runs_file.display()
+                            "expected a rank of at most {runs} for {measure:?} (its runs in {}) \
+                             in column {}, found \"{rank}\"",
+                            self.runs_file.display(),
+                            header_column(&path, name),
                         )),
                     )
                     .into());
@@ -134,6 +142,17 @@ impl RankLimits {
         }
         Ok(())
     }
+}
+
+/// The 1-based position of the column `name` in the header of the table at `path` (0 when
+/// the file cannot be read again): only for error messages, the rows being read by name.
+fn header_column(path: &Path, name: &str) -> usize {
+    read_text(path).ok().map_or(0, |text| {
+        text.lines()
+            .next()
+            .and_then(|header| header.split('\t').position(|column| column == name))
+            .map_or(0, |pos| pos + 1)
+    })
 }
 
 /// Task name, seeds, held-out teams and measures from `summary.json` (no table rows yet).

@@ -197,3 +197,67 @@ fn values_outside_their_domain_name_the_column_and_the_value() {
         assert!(message.contains(expected), "{message}");
     }
 }
+
+/// Replaces the value in `column` (1-based) of line 2 of the table `name` in `dir`.
+fn replace_field(dir: &Path, name: &str, column: usize, value: &str) {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<&str> = lines[1].split('\t').collect();
+    fields[column - 1] = value;
+    lines[1] = fields.join("\t");
+    write(dir, name, &(lines.join("\n") + "\n"));
+}
+
+/// Every checked domain of every table read for the figures, each at both ends where it has
+/// two: the error names the file, line 2, the column, what it must hold and the value.
+#[test]
+fn every_table_refuses_values_outside_their_domain_naming_file_line_and_column() {
+    let at_most_one_run = "a rank of at most 1 for \"map\"";
+    let cases = [
+        ("runs.tsv", 4, "-0.5", "a score >= 0"),
+        ("runs.tsv", 5, "0", "a rank >= 1"),
+        ("runs.tsv", 5, "2", at_most_one_run),
+        ("runs.tsv", 7, "-1", "a score >= 0"),
+        ("runs.tsv", 9, "2", at_most_one_run),
+        ("runs.tsv", 10, "1.5", at_most_one_run),
+        ("runs.tsv", 11, "3", at_most_one_run),
+        ("runs.tsv", 12, "2", at_most_one_run),
+        ("runs.tsv", 14, "0.5", "a rank >= 1"),
+        ("runs.tsv", 14, "2", at_most_one_run),
+        ("runs.tsv", 15, "1.01", "a fraction between 0 and 1"),
+        ("runs.tsv", 15, "-0.01", "a fraction between 0 and 1"),
+        ("runs.tsv", 16, "-0.2", "a score >= 0, or NA"),
+        ("lou.tsv", 5, "-0.4", "a score >= 0"),
+        ("lou.tsv", 6, "0", "a rank >= 1"),
+        ("lou.tsv", 6, "2", at_most_one_run),
+        ("ranks.tsv", 6, "-1e-9", "a score >= 0"),
+        ("ranks.tsv", 7, "-3", "a rank >= 1"),
+        ("ranks.tsv", 7, "1.5", at_most_one_run),
+        ("ranks.tsv", 7, "inf", "a rank >= 1"),
+        (
+            "trials.tsv",
+            4,
+            "-1.5",
+            "a correlation between -1 and 1, or NA",
+        ),
+        (
+            "trials.tsv",
+            6,
+            "1.0001",
+            "a correlation between -1 and 1, or NA",
+        ),
+        ("trials.tsv", 9, "-0.1", "a fraction between 0 and 1"),
+    ];
+    for (name, column, value, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        minimal(dir.path());
+        replace_field(dir.path(), name, column, value);
+        let message = StudyResults::read(dir.path()).unwrap_err().to_string();
+        let located = format!("{name}:2: expected {expected}");
+        let named = format!("in column {column}, found \"{value}\"");
+        assert!(
+            message.contains(&located) && message.contains(&named),
+            "{name} column {column} = {value}: {message}"
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! The study's paired statistics on a hand-made result set, every answer worked out here.
+//!
+//! Five runs: a1 and a2 of team A (the only team held out), b1, c1, and d1 (never held out).
+//! One measure; two seeds, each with a control and a trial holding A out:
+//!
+//! | run | official | control s1 | A out s1 | control s2 | A out s2 |
+//! |---|---|---|---|---|---|
+//! | a1 | .7 (1) | .7 (1) | .25 (3) | .8 (1) | .25 (4) |
+//! | a2 | .5 (2) | .5 (2) | .45 (1) | .5 (2) | .45 (1) |
+//! | b1 | .4 (3) | .2 (4) | .2 (4) | .4 (3) | .4 (2) |
+//! | c1 | .3 (4) | .3 (3) | .3 (2) | .3 (4) | .3 (3) |
+//! | d1 | .1 (5) | .1 (5) | .1 (5) | .1 (5) | .1 (5) |
+//!
+//! Kendall's tau over 5 runs without ties is (10 - 2 x discordant pairs) / 10.
+
+use approx::assert_abs_diff_eq;
+
+use super::*;
+use crate::collection::Collection;
+use crate::sim::fixture::hand_task;
+use crate::sim::study::{Trial, TrialOutcome};
+
+/// A table of one measure from per-topic values (`None`: the run has no ranking for the
+/// topic); the summary is the mean over the topics a run has.
+fn table(per_topic: &[&[Option<f64>]]) -> ScoreTable {
+    let summary = per_topic
+        .iter()
+        .map(|topics| {
+            let present: Vec<f64> = topics.iter().flatten().copied().collect();
+            vec![present.iter().sum::<f64>() / present.len() as f64]
+        })
+        .collect();
+    let per_topic = per_topic
+        .iter()
+        .map(|topics| topics.iter().map(|value| value.map(|v| vec![v])).collect())
+        .collect();
+    ScoreTable { summary, per_topic }
+}
+
+/// A table with one topic per run: its summary.
+fn summaries(scores: [f64; 5]) -> ScoreTable {
+    table(&scores.map(|score| [Some(score)]).each_ref().map(|s| &s[..]))
+}
+
+fn trial(seed: u64, held_out: Option<&str>, scores: [f64; 5]) -> TrialOutcome {
+    TrialOutcome {
+        trial: Trial {
+            seed,
+            held_out: held_out.map(str::to_string),
+            excluded_runs: vec![held_out.is_some(), held_out.is_some(), false, false, false],
+        },
+        scores: summaries(scores),
+        judgings: None,
+        overlap: 1.0,
+        recall: 1.0,
+        withheld: 0,
+    }
+}
+
+/// The official table: three topics, a2 unranked on the second, so a pair of runs shares
+/// only the first and the third.
+fn official() -> ScoreTable {
+    table(&[
+        &[Some(0.9), Some(0.5), Some(0.7)],
+        &[Some(0.7), None, Some(0.3)],
+        &[Some(0.4), Some(0.4), Some(0.4)],
+        &[Some(0.3), Some(0.3), Some(0.3)],
+        &[Some(0.1), Some(0.1), Some(0.1)],
+    ])
+}
+
+fn outcome(collection: &Collection) -> StudyOutcome<'_> {
+    let tags: Vec<&str> = collection.runs.iter().map(|r| r.tag.as_str()).collect();
+    assert_eq!(tags, ["a1", "a2", "b1", "c1", "d1"]);
+    StudyOutcome {
+        collection,
+        held_out_teams: vec!["A".to_string()],
+        official: official(),
+        truth: None,
+        classic_lou: official(),
+        trials: vec![
+            trial(1, None, [0.7, 0.5, 0.2, 0.3, 0.1]),
+            trial(1, Some("A"), [0.25, 0.45, 0.2, 0.3, 0.1]),
+            trial(2, None, [0.8, 0.5, 0.4, 0.3, 0.1]),
+            trial(2, Some("A"), [0.25, 0.45, 0.4, 0.3, 0.1]),
+        ],
+        units: 0,
+        distinct_units: 0,
+        retrains: 0,
+        pools_over_budget: 0,
+    }
+}
+
+fn with_figures(check: impl FnOnce(&MeasureFigures<'_>)) {
+    let dir = tempfile::tempdir().unwrap();
+    let task = hand_task(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let outcome = outcome(&collection);
+    check(&MeasureFigures::new(&outcome, 0, "map"));
+}
+
+#[test]
+fn the_paired_tau_compares_a_trial_with_its_own_seeds_control() {
+    with_figures(|figures| {
+        let rows = figures.trial_rows();
+        let held_out: Vec<&TrialRow> = rows.iter().filter(|r| r.held_out.is_some()).collect();
+        // Seed 1: against its control (a1 a2 c1 b1 d1) the trial (a2 c1 a1 b1 d1) swaps
+        // (a1, a2) and (a1, c1); against the official order it also swaps (b1, c1).
+        assert_abs_diff_eq!(held_out[0].paired_tau_b.unwrap(), 0.6, epsilon = 1e-12);
+        assert_abs_diff_eq!(held_out[0].tau_b.unwrap(), 0.4, epsilon = 1e-12);
+        // Seed 2: its control is in the official order; a1 falls below a2, b1 and c1.
+        assert_abs_diff_eq!(held_out[1].paired_tau_b.unwrap(), 0.4, epsilon = 1e-12);
+        assert_abs_diff_eq!(held_out[1].tau_b.unwrap(), 0.4, epsilon = 1e-12);
+        let controls: Vec<&TrialRow> = rows.iter().filter(|r| r.held_out.is_none()).collect();
+        assert!(controls.iter().all(|r| r.paired_tau_b.is_none()));
+        // Seed 1's control swaps (b1, c1) against the official order.
+        assert_abs_diff_eq!(controls[0].tau_b.unwrap(), 0.8, epsilon = 1e-12);
+    });
+}
+
+#[test]
+fn a_held_out_run_that_drops_has_a_positive_rank_change_and_a_negative_score_change() {
+    with_figures(|figures| {
+        let rows = figures.held_out_rows();
+        let changes: Vec<(u64, &str, f64, f64)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.seed,
+                    r.run.as_str(),
+                    r.paired_rank_change(),
+                    r.paired_score_change(),
+                )
+            })
+            .collect();
+        let expected = [
+            (1, "a1", 3.0 - 1.0, 0.25 - 0.7),
+            (1, "a2", 1.0 - 2.0, 0.45 - 0.5),
+            (2, "a1", 4.0 - 1.0, 0.25 - 0.8),
+            (2, "a2", 1.0 - 2.0, 0.45 - 0.5),
+        ];
+        assert_eq!(changes.len(), expected.len());
+        for (got, want) in changes.iter().zip(&expected) {
+            assert_eq!((got.0, got.1, got.2), (want.0, want.1, want.2));
+            assert_abs_diff_eq!(got.3, want.3, epsilon = 1e-12);
+        }
+        let summary = figures.summary(&figures.trial_rows(), &rows);
+        let rank = summary.paired.rank_change.unwrap();
+        assert_eq!((rank.mean, rank.min, rank.max), (0.75, -1.0, 3.0));
+        let score = summary.paired.score_change.unwrap();
+        assert_abs_diff_eq!(
+            score.mean,
+            (-0.45 - 0.05 - 0.55 - 0.05) / 4.0,
+            epsilon = 1e-12
+        );
+        assert_abs_diff_eq!(score.min, -0.55, epsilon = 1e-12);
+        assert_abs_diff_eq!(score.max, -0.05, epsilon = 1e-12);
+        let tau = summary.paired.tau_b.unwrap();
+        assert_abs_diff_eq!(tau.mean, 0.5, epsilon = 1e-12);
+        assert_abs_diff_eq!(tau.min, 0.4, epsilon = 1e-12);
+        assert_abs_diff_eq!(tau.max, 0.6, epsilon = 1e-12);
+    });
+}
+
+#[test]
+fn swapped_pairs_test_the_official_scores_of_the_topics_both_runs_have() {
+    with_figures(|figures| {
+        // LOU means: a1 .25, a2 .45, b1 .3, c1 .3, d1 .1: a1 falls below a2, b1 and c1.
+        let pairs = figures.swapped_pairs();
+        let names: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|p| (p.better.as_str(), p.worse.as_str()))
+            .collect();
+        assert_eq!(names, [("a1", "a2"), ("a1", "b1"), ("a1", "c1")]);
+        let pair = &pairs[0];
+        assert_abs_diff_eq!(pair.official[0], 0.7, epsilon = 1e-12);
+        assert_abs_diff_eq!(pair.official[1], 0.5, epsilon = 1e-12);
+        assert_abs_diff_eq!(pair.lou_mean[0], 0.25, epsilon = 1e-12);
+        assert_abs_diff_eq!(pair.lou_mean[1], 0.45, epsilon = 1e-12);
+        // Topics 1 and 3: differences .2 and .4, mean .3, standard error .1, t = 3 with one
+        // degree of freedom (Cauchy): p = 1 - 2 atan(3) / pi.
+        assert_eq!(pair.topics, 2);
+        let expected_t_p = 1.0 - 2.0 * 3f64.atan() / std::f64::consts::PI;
+        assert_abs_diff_eq!(pair.t_test_p.unwrap(), expected_t_p, epsilon = 1e-9);
+        // Two of the four sign flips give a sum as large as the observed one.
+        assert_abs_diff_eq!(pair.randomization_p.unwrap(), 0.5, epsilon = 0.02);
+    });
+}
+
+#[test]
+fn the_dominant_rank_over_trials_reads_each_runs_own_rows() {
+    // Three trials of two runs, trial by trial: run 0 ranks 1, 2, 1 and run 1 ranks 2, 1, 2.
+    let rows: Vec<RankRow> = [(1.0, 2.0), (2.0, 1.0), (1.0, 2.0)]
+        .into_iter()
+        .enumerate()
+        .flat_map(|(trial, (first, second))| {
+            [("r0", first), ("r1", second)].map(|(run, rank)| RankRow {
+                seed: trial as u64 + 1,
+                held_out: None,
+                run: run.to_string(),
+                team: run.to_string(),
+                measure: "map".to_string(),
+                score: 1.0 / rank,
+                rank,
+            })
+        })
+        .collect();
+    assert_eq!(
+        trials_dominant_ranks(&rows, 2),
+        [(1.0, 2.0 / 3.0), (2.0, 2.0 / 3.0)]
+    );
+    with_figures(|figures| {
+        // a1 ranks 1, 3, 1, 4 over the four trials; b1 4, 4, 3, 2.
+        let over_trials = trials_dominant_ranks(&figures.rank_rows(), 5);
+        assert_eq!(over_trials[0], (1.0, 0.5));
+        assert_eq!(over_trials[2], (4.0, 0.5));
+    });
+}
+
+#[test]
+fn a_spread_of_figures_is_undefined_when_one_figure_is() {
+    assert_eq!(spread_of_options([Some(0.5), None, Some(1.0)]), None);
+    assert_eq!(spread_of_options([None]), None);
+    let spread = spread_of_options([Some(0.5), Some(1.0)]).unwrap();
+    assert_eq!((spread.mean, spread.min, spread.max), (0.75, 0.5, 1.0));
+}
