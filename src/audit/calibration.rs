@@ -235,9 +235,10 @@ mod tests {
             sample_size: 10,
             sample_relevant: 1,
         };
-        // raw 0.5 (log-odds 0) at rank 1 (ln 1 = 0), precision 1/2 (log-odds 0): sigmoid(-1).
-        let even = run_precision_log_odds(1, 3);
-        assert!(even.abs() < 1e-12, "(1 + 0.5) / (3 + 1) is not 1/2: {even}");
+        // raw 0.5 (log-odds 0) at rank 1 (ln 1 = 0), precision 1/2 (log-odds 0), out of the
+        // pool: sigmoid(-1).
+        let even = run_precision_log_odds(1, 2);
+        assert!(even.abs() < 1e-12, "(1 + 0.5) / (2 + 1) is not 1/2: {even}");
         let expected = 1.0 / (1.0 + 1f64.exp());
         assert!((calibration.probability(0.5, 1, even, false) - expected).abs() < 1e-12);
         // Deeper is less probable with a negative rank weight, a better run more probable.
