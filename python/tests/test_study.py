@@ -2,6 +2,7 @@
 
 import collections
 import gzip
+import signal
 import subprocess
 from pathlib import Path
 
@@ -108,9 +109,17 @@ def test_ctrl_c_stops_a_study_without_output(default_task_path, tmp_path, monkey
     # the second unit is journalled, and holds the work until the interrupt is seen, so that
     # neither the clock nor the machine's speed decides the outcome.
     monkeypatch.setenv("REUSESIM_TEST_STOP_AFTER_UNITS", "2")
+    # A process started in the background by a non-interactive shell ignores SIGINT, and then
+    # Python turns no Ctrl-C into KeyboardInterrupt: restore Python's own handler.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     out = tmp_path / "study"
-    with pytest.raises(KeyboardInterrupt):
-        reusesim.simulate(default_task_path, seeds=2, out_dir=out, progress=False, threads=1, **FAST)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            reusesim.simulate(
+                default_task_path, seeds=2, out_dir=out, progress=False, threads=1, **FAST
+            )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     # No result file is written; the finished units stay in the journal.
     assert {path.name for path in out.iterdir()} == {"units.journal"}
     assert journal_units(out / "units.journal") == 2

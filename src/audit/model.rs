@@ -20,7 +20,7 @@
 //!
 //! Text features are reduced per topic to the [`MAX_TEXT_FEATURES`] most frequent features of
 //! the topic's documents (occurring in at least [`MIN_TOPIC_FREQUENCY`] of them) before
-//! fitting, because [`fit_logistic`] works on a dense matrix.
+//! fitting: a term of one document cannot generalise, and the weight vector stays small.
 
 use rustc_hash::FxHashMap;
 
@@ -32,8 +32,8 @@ use crate::features::runs::run_feature_vector;
 use crate::judge::logistic::{fit_logistic, DEFAULT_MAX_ITERATIONS};
 use crate::judge::TrainingSet;
 
-/// The L2 penalty of the audit's logistic regression (linfa-logistic minimises the summed log
-/// loss plus alpha/2 ||w||^2); linfa's default of 1 shrinks the weights of unit-length vectors
+/// The L2 penalty of the audit's logistic regression (the fit minimises the summed log loss
+/// plus alpha/2 ||w||^2); the judge's default of 1 shrinks the weights of unit-length vectors
 /// so much that probabilities crowd around the training base rate.
 pub const AUDIT_ALPHA: f64 = 0.03;
 
@@ -42,7 +42,7 @@ pub const AUDIT_ALPHA: f64 = 0.03;
 pub const MIN_TOPIC_FREQUENCY: usize = 2;
 
 /// At most this many text features per topic model (the most frequent in the topic's
-/// documents): linfa-logistic fits a dense matrix, so this bounds the cost of a fit.
+/// documents): the cost of a fit grows with the features its documents have.
 pub const MAX_TEXT_FEATURES: usize = 1_000;
 
 /// The number of cross-fitting folds.
@@ -117,7 +117,7 @@ fn topic_vectors(
 
 /// Keeps the features that occur in at least [`MIN_TOPIC_FREQUENCY`] of `vectors`, at most
 /// [`MAX_TEXT_FEATURES`] of them (the most frequent; ties by feature number), renumbered
-/// densely (0..kept), so that the dense matrix of the fit stays small. Returns the new vectors
+/// densely (0..kept), so that the fit's weight vector stays small. Returns the new vectors
 /// and the number of features.
 fn compact(vectors: &[SparseVec]) -> Result<(Vec<SparseVec>, usize)> {
     let mut frequency: FxHashMap<u32, usize> = FxHashMap::default();
@@ -157,7 +157,7 @@ fn compact(vectors: &[SparseVec]) -> Result<(Vec<SparseVec>, usize)> {
 /// every document of the runs' tops its out-of-fold probability.
 ///
 /// # Errors
-/// When linfa-logistic fails.
+/// When the logistic fit fails.
 pub fn fit_topic(
     collection: &Collection,
     topic: &TopicData,

@@ -330,7 +330,7 @@ pub fn deviations(
         ));
     }
     if judge.learner == LearnerChoice::Logistic {
-        deviations.push("logistic regression (linfa) instead of HiCAL's Pegasos".to_string());
+        deviations.push("logistic regression instead of HiCAL's Pegasos".to_string());
     } else if judge.iterations != DEFAULT_ITERATIONS {
         deviations.push(format!(
             "{} Pegasos iterations per retrain instead of HiCAL's {DEFAULT_ITERATIONS}",
