@@ -62,3 +62,14 @@ def test_backtest_summary_agrees_with_its_rows(default_task_path, tmp_path):
 def test_backtest_rejects_an_unknown_world(default_task_path, tmp_path):
     with pytest.raises(ValueError, match=re.escape('expected world to be one of classic, simulated, found "both"')):
         reusesim.backtest(default_task_path, tmp_path / "out", world="both", progress=False)
+
+
+def test_audit_errors_name_the_run_and_what_was_expected(default_task_path, tmp_path):
+    stray = tmp_path / "stray.run"
+    stray.write_text("999 Q0 d1 1 1.0 stray\n")
+    message = f'{stray}: run "stray" has no topic in common with the qrels of task synth-passage'
+    with pytest.raises(ValueError, match=re.escape(message)):
+        reusesim.audit(default_task_path, stray, study_seeds=0)
+    run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
+    with pytest.raises(ValueError, match=re.escape("expected one run to audit, found 2")):
+        reusesim.audit(default_task_path, [run_file, sorted((default_task_path.parent / "runs").iterdir())[1]])
