@@ -508,7 +508,5 @@ def backtest(
         Path(out_dir) / "backtest.tsv",
         sep="\t",
         dtype={"team": str, "run": str, "measure": str},
-        keep_default_na=True,
-        na_values=["NA"],
     )
     return BacktestResult(rows=rows, summary=json.loads(summary_json))

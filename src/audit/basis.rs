@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::calibration::{calibrate, pooled_tops, Calibration};
+use super::calibration::{calibrate, judged_precision, pooled_tops, Calibration};
 use super::model::{fit_topic, TopicModel};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
@@ -162,16 +162,9 @@ impl<'c> AuditBasis<'c> {
     /// the judged documents of its top [`super::AUDIT_DEPTH`].
     pub fn run_precision(&self, topic: usize, run: usize) -> f64 {
         let ranking = &self.collection.topics[topic].rankings[run];
-        let grades = &self.judgments[topic];
+        let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
         let level = self.collection.relevance_level;
-        let (mut relevant, mut judged) = (0, 0);
-        for doc in ranking.iter().take(super::AUDIT_DEPTH) {
-            if let Some(&grade) = grades.get(doc) {
-                judged += 1;
-                relevant += usize::from(crate::base::is_relevant(grade, level));
-            }
-        }
-        super::calibration::run_precision_log_odds(relevant, judged)
+        judged_precision(top, &self.judgments[topic], level, |_| false)
     }
 
     /// The other runs' scores of measure `measure` (every run but `run`).

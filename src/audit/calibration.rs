@@ -72,6 +72,24 @@ pub fn run_precision_log_odds(relevant: usize, judged: usize) -> f64 {
     (precision / (1.0 - precision)).ln()
 }
 
+/// [`run_precision_log_odds`] of the judged documents of `top` (a run's top of a topic) that
+/// `is_excluded` does not leave out.
+pub fn judged_precision(
+    top: &[DocId],
+    grades: &FxHashMap<DocId, Grade>,
+    relevance_level: Grade,
+    is_excluded: impl Fn(DocId) -> bool,
+) -> f64 {
+    let (mut relevant, mut judged) = (0, 0);
+    for &doc in top.iter().filter(|&&doc| !is_excluded(doc)) {
+        if let Some(&grade) = grades.get(&doc) {
+            judged += 1;
+            relevant += usize::from(is_relevant(grade, relevance_level));
+        }
+    }
+    run_precision_log_odds(relevant, judged)
+}
+
 impl Calibration {
     /// The calibrated probability of a document with raw model probability `raw` at 1-based
     /// `rank` in a run whose judged precision has log-odds `run_precision`; `is_in_pool` when
@@ -160,14 +178,7 @@ pub fn calibrate(
         for (run, ranking) in pooled {
             let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
             let is_own = |doc: DocId| owners.owner(doc) == Some(run.team.as_str());
-            let (mut relevant, mut judged) = (0, 0);
-            for doc in top.iter().filter(|&&doc| !is_own(doc)) {
-                if let Some(&grade) = topic_grades.get(doc) {
-                    judged += 1;
-                    relevant += usize::from(is_relevant(grade, level));
-                }
-            }
-            let run_precision = run_precision_log_odds(relevant, judged);
+            let run_precision = judged_precision(top, topic_grades, level, is_own);
             for (pos, &doc) in top.iter().enumerate() {
                 let raw = model.probabilities.get(&doc).copied().unwrap_or(0.0);
                 let row = || features(raw, pos + 1, run_precision, in_pool.contains(&doc));

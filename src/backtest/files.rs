@@ -1,4 +1,5 @@
-//! The backtest's files: `backtest.tsv` (one row per audited run and measure),
+//! The backtest's files: `backtest.tsv` (one row per audited run and measure, written as the
+//! study's tables are),
 //! `backtest.json` (the summary) and one figure per measure (each estimator's score against
 //! the true score), all written atomically; and the summary table printed at the end.
 
@@ -11,67 +12,10 @@ use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 use crate::report::plots::estimates::{write_estimates_figure, EstimateSeries, EstimatesFigure};
 use crate::report::plots::FigureFormat;
-
-/// The per-run table.
-pub const ROWS_FILE: &str = "backtest.tsv";
+use crate::sim::analysis::files::{write_table, TableRow};
 
 /// The summary.
 pub const SUMMARY_FILE: &str = "backtest.json";
-
-/// The columns of [`ROWS_FILE`], in order.
-pub const COLUMNS: [&str; 22] = [
-    "team",
-    "run",
-    "measure",
-    "topics",
-    "true_score",
-    "true_rank",
-    "collection_score",
-    "collection_rank",
-    "expected_score",
-    "upper",
-    "median_score",
-    "sample_low",
-    "sample_high",
-    "webber_park_score",
-    "anti_precision_score",
-    "probability_rank_moves",
-    "is_at_risk",
-    "needs_judging",
-    "list_size",
-    "judged_score",
-    "judged_rank",
-    "true_rank_change",
-];
-
-fn row_line(row: &BacktestRow) -> String {
-    let number = |value: f64| format!("{value:.6}");
-    let fields = [
-        row.team.clone(),
-        row.run.clone(),
-        row.measure.clone(),
-        row.topics.to_string(),
-        number(row.true_score),
-        row.true_rank.to_string(),
-        number(row.collection_score),
-        row.collection_rank.to_string(),
-        number(row.expected_score),
-        number(row.upper),
-        number(row.median_score),
-        number(row.sample_low),
-        number(row.sample_high),
-        number(row.webber_park_score),
-        row.anti_precision_score.map_or("NA".to_string(), number),
-        number(row.probability_rank_moves),
-        u8::from(row.is_at_risk).to_string(),
-        u8::from(row.needs_judging).to_string(),
-        row.list_size.to_string(),
-        number(row.judged_score),
-        row.judged_rank.to_string(),
-        (row.true_rank - row.collection_rank).to_string(),
-    ];
-    fields.join("\t")
-}
 
 /// Writes the table, the summary and the figures into `out`. Returns the files written.
 ///
@@ -83,20 +27,13 @@ pub fn write_outputs(
     summary: &BacktestSummary,
     format: FigureFormat,
 ) -> Result<Vec<PathBuf>> {
-    let rows_path = out.join(ROWS_FILE);
-    write_atomically(&rows_path, |file| {
-        writeln!(file, "{}", COLUMNS.join("\t"))?;
-        for row in &outcome.rows {
-            writeln!(file, "{}", row_line(row))?;
-        }
-        Ok(())
-    })?;
+    write_table(out, &outcome.rows)?;
     let summary_path = out.join(SUMMARY_FILE);
     write_atomically(&summary_path, |file| {
         serde_json::to_writer_pretty(&mut *file, summary)?;
         writeln!(file)
     })?;
-    let mut written = vec![rows_path, summary_path];
+    let mut written = vec![out.join(BacktestRow::FILE), summary_path];
     for measure in &summary.measures {
         let figure = estimates_figure(outcome, &measure.measure);
         written.extend(write_estimates_figure(

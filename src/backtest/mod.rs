@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::audit::{rank_among, AuditBasis, AuditRules, Judgments, RunAudit, AUDIT_DEPTH};
 use crate::base::choice::choice_enum;
@@ -34,6 +34,7 @@ use crate::eval::{Family, Measure};
 use crate::io::qrels::read_qrels;
 use crate::io::task::Task;
 use crate::judge::settings::{JudgeSettings, Withhold};
+use crate::sim::analysis::files::TableRow;
 use crate::sim::scoring::RunScorer;
 use crate::sim::study::{held_out_teams, run_study, StudySettings};
 
@@ -80,8 +81,8 @@ pub struct BacktestSettings {
     pub trials: TrialSource,
 }
 
-/// One audited run and measure.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One audited run and measure: a row of `backtest.tsv`, its fields the columns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BacktestRow {
     /// The team left out.
     pub team: String,
@@ -125,6 +126,10 @@ pub struct BacktestRow {
     pub judged_score: f64,
     /// Its rank among all runs scored on the world plus the judged list.
     pub judged_rank: f64,
+}
+
+impl TableRow for BacktestRow {
+    const FILE: &'static str = "backtest.tsv";
 }
 
 /// One unjudged document of an audited run's top, with its probability and true grade: the

@@ -203,7 +203,7 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
             "{row:?}"
         );
         assert_eq!(
-            row["needs_judging"] == "1",
+            row["needs_judging"] == "true",
             value("list_size") > 0.0,
             "{row:?}"
         );
@@ -330,7 +330,7 @@ fn trec_covid_classic_truths_equal_nists_precision_at_5() {
             "{row:?}"
         );
         assert_eq!(
-            row["needs_judging"] == "1",
+            row["needs_judging"] == "true",
             value(row, "list_size") > 0.0,
             "{row:?}"
         );
