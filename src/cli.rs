@@ -6,7 +6,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use reusesim::base::choice::Choice;
 
-use reusesim::audit::{AuditRules, AuditSettings, StudySource};
+use reusesim::audit::{AuditRules, AuditSettings, Evidence, StudySource};
 use reusesim::backtest::{BacktestSettings, TrialSource, World};
 use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
@@ -95,6 +95,11 @@ pub struct BacktestArgs {
     /// Features of the audit's judge model (and of the study's judge): text, runs, or auto.
     #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = FeatureChoice::Auto)]
     pub features: FeatureChoice,
+    /// What the audit's calibration learns a team's absence loses from: pool or trials (the
+    /// other teams' trials; simulated world only). Default: pool in the classic world, trials
+    /// in the simulated one.
+    #[arg(long, value_parser = choice::<Evidence>())]
+    pub evidence: Option<Evidence>,
     /// The audit's risk threshold.
     #[arg(long, value_name = "P", default_value_t = reusesim::audit::RISK_THRESHOLD)]
     pub risk_threshold: f64,
@@ -131,7 +136,7 @@ impl BacktestArgs {
                 .check()?,
             ),
         };
-        Ok(BacktestSettings {
+        BacktestSettings {
             world: self.world,
             measures: eval::parse_measures(&[self.measures.as_str()])?,
             features: self.features,
@@ -144,7 +149,9 @@ impl BacktestArgs {
             .check()?,
             teams: self.teams.clone(),
             trials,
-        })
+            evidence: self.evidence.unwrap_or(self.world.default_evidence()),
+        }
+        .check()
     }
 }
 
@@ -173,6 +180,11 @@ pub struct AuditArgs {
     /// Seeds of the study run on the spot when --results is not given (0: no study).
     #[arg(long, value_name = "N", default_value_t = reusesim::audit::SPOT_STUDY_SEEDS)]
     pub study_seeds: u64,
+    /// What the calibration learns a team's absence loses from: pool (the documents only that
+    /// team pooled, for a pooled collection) or trials (the leave-out trials that the study of
+    /// --results kept with --keep-qrels, for a collection judged by active learning).
+    #[arg(long, value_parser = choice::<Evidence>(), default_value_t = Evidence::Pool)]
+    pub evidence: Evidence,
     /// Write the documents to judge as `qid docid probability` lines, in priority order.
     #[arg(long, value_name = "FILE")]
     pub emit_pool: Option<PathBuf>,
@@ -473,6 +485,7 @@ impl AuditArgs {
             }
             .check()?,
             study,
+            evidence: self.evidence,
         })
     }
 }

@@ -429,12 +429,15 @@ def audit(
     budget: Optional[int] = None,
     study_seeds: Optional[int] = None,
     results: Union[str, os.PathLike, None] = None,
+    evidence: Optional[str] = None,
     threads: Optional[int] = None,
 ) -> AuditResult:
     """Audits a new run (one run, any input :func:`evaluate` takes) against ``task``, as
     ``reusesim audit`` does: its judged fraction, score and rank intervals, and which documents
     to judge. ``results`` is a study's results folder for the leave-team-out comparison;
-    without it a short study runs on the spot (``study_seeds``, 0 for none)."""
+    without it a short study runs on the spot (``study_seeds``, 0 for none). ``evidence`` is
+    what the calibration learns a team's absence loses from: ``"pool"`` (the default) or
+    ``"trials"``, the leave-out trials kept in ``results`` (``simulate(..., keep_qrels=True)``)."""
     report_json, messages = _native.audit(
         _task(task)._task,
         _inputs.runs(run),
@@ -443,6 +446,7 @@ def audit(
         budget,
         study_seeds,
         None if results is None else os.fspath(results),
+        evidence,
         threads,
     )
     _warn(messages)
@@ -481,14 +485,17 @@ def backtest(
     measures: Measures = _native.DEFAULT_AUDIT_MEASURES,
     teams: Optional[Iterable[str]] = None,
     features: Optional[str] = None,
+    evidence: Optional[str] = None,
     threads: Optional[int] = None,
     progress: bool = True,
 ) -> BacktestResult:
     """Backtests the audit on ``task`` as ``reusesim backtest`` does: each team with a pooled
     run is left out (``world="classic"``: the official qrels less its unique documents;
     ``"simulated"``: its leave-out trial's qrels, from ``results`` or judged here), its runs are
-    audited and compared with the truth. Writes ``backtest.tsv``, ``backtest.json`` and the
-    figures into ``out_dir``."""
+    audited and compared with the truth. ``evidence`` is what the audit's calibration learns
+    from, ``"pool"`` or ``"trials"`` (default: pool in the classic world, trials in the
+    simulated one). Writes ``backtest.tsv``, ``backtest.json`` and the figures into
+    ``out_dir``."""
     native_task = _task(task)._task
     with _ProgressBar(f"backtesting {native_task.name}", "step", progress) as bar:
         summary_json = _native.backtest(
@@ -501,6 +508,7 @@ def backtest(
             _measure_list(measures),
             None if teams is None else list(teams),
             features,
+            evidence,
             threads,
             bar.callback(),
         )

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use reusesim::audit::{AuditRules, AuditSettings, StudySource};
+use reusesim::audit::{AuditRules, AuditSettings, Evidence, StudySource};
 use reusesim::base::choice::Choice;
 use reusesim::collection::{Collection, FeatureChoice};
 use reusesim::eval::{self, EvalOptions, Evaluator};
@@ -228,7 +228,7 @@ fn judge(
 /// Audits `run` (a single run) against `task`. Returns the report as JSON text (the fields of
 /// `reusesim audit --format json`) and the warnings.
 #[pyfunction]
-#[pyo3(signature = (task, run, measures, features, budget, study_seeds, results, threads))]
+#[pyo3(signature = (task, run, measures, features, budget, study_seeds, results, evidence, threads))]
 #[allow(clippy::too_many_arguments)]
 fn audit(
     py: Python<'_>,
@@ -239,6 +239,7 @@ fn audit(
     budget: Option<usize>,
     study_seeds: Option<u64>,
     results: Option<PathBuf>,
+    evidence: Option<String>,
     threads: Option<usize>,
 ) -> PyResult<(String, Vec<String>)> {
     let [run] = &run.runs[..] else {
@@ -264,6 +265,7 @@ fn audit(
             ..AuditRules::default()
         },
         study,
+        evidence: choice("evidence", evidence.as_deref(), Evidence::Pool).map_err(to_py_err)?,
     };
     let (task, run) = (task.task.clone(), run.clone());
     // The audit reports no progress: Ctrl-C takes effect when it ends.
@@ -278,7 +280,7 @@ fn audit(
 /// `backtest.tsv`, `backtest.json` and the figures into `out_dir`, as `reusesim backtest
 /// --out` does. Returns the summary as JSON text.
 #[pyfunction]
-#[pyo3(signature = (task, out_dir, world, results, seed, iterations, measures, teams, features, threads, progress))]
+#[pyo3(signature = (task, out_dir, world, results, seed, iterations, measures, teams, features, evidence, threads, progress))]
 #[allow(clippy::too_many_arguments)]
 fn backtest(
     py: Python<'_>,
@@ -291,6 +293,7 @@ fn backtest(
     measures: Vec<String>,
     teams: Option<Vec<String>>,
     features: Option<String>,
+    evidence: Option<String>,
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
@@ -307,15 +310,20 @@ fn backtest(
             .map_err(to_py_err)?,
         ),
     };
+    let world: World = choice("world", Some(world), World::Classic).map_err(to_py_err)?;
     let settings = BacktestSettings {
-        world: choice("world", Some(world), World::Classic).map_err(to_py_err)?,
+        world,
         measures: eval::parse_measures(&measures).map_err(to_py_err)?,
         features: choice("features", features.as_deref(), FeatureChoice::Auto)
             .map_err(to_py_err)?,
         rules: AuditRules::default(),
         teams,
         trials,
-    };
+        evidence: choice("evidence", evidence.as_deref(), world.default_evidence())
+            .map_err(to_py_err)?,
+    }
+    .check()
+    .map_err(to_py_err)?;
     work::run(py, threads, progress, |progress| {
         let started = std::time::Instant::now();
         let report = |_: &str, done, total| progress.report(done, total);

@@ -45,6 +45,7 @@ def test_backtest_summary_agrees_with_its_rows(default_task_path, tmp_path):
     assert list(rows["measure"].unique()) == ["map"]
     summary = result.summary
     assert summary["world"] == "classic"
+    assert summary["evidence"] == "pool"
     assert summary["runs"] == len(rows)
     errors = {e["estimator"]: e for e in summary["measures"][0]["errors"]}
     for estimator, column in [
@@ -62,6 +63,16 @@ def test_backtest_summary_agrees_with_its_rows(default_task_path, tmp_path):
 def test_backtest_rejects_an_unknown_world(default_task_path, tmp_path):
     with pytest.raises(ValueError, match=re.escape('expected world to be one of classic, simulated, found "both"')):
         reusesim.backtest(default_task_path, tmp_path / "out", world="both", progress=False)
+
+
+def test_calibrating_on_trials_needs_kept_trials(default_task_path, tmp_path):
+    run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
+    with pytest.raises(ValueError, match=re.escape("calibrating on trials needs the results folder")):
+        reusesim.audit(default_task_path, run_file, study_seeds=0, evidence="trials")
+    with pytest.raises(ValueError, match=re.escape("expected the simulated world for a calibration on trials")):
+        reusesim.backtest(default_task_path, tmp_path / "out", evidence="trials", progress=False)
+    with pytest.raises(ValueError, match=re.escape('expected evidence to be one of pool, trials, found "both"')):
+        reusesim.audit(default_task_path, run_file, study_seeds=0, evidence="both")
 
 
 def test_audit_errors_name_the_run_and_what_was_expected(default_task_path, tmp_path):

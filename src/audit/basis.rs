@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::calibration::{calibrate, judged_precision, pooled_tops, Calibration};
+use super::calibration::{calibrate, judged_precision, pooled_tops, Calibration, LeaveOutEvidence};
 use super::model::{fit_topic, TopicModel};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
@@ -76,9 +76,9 @@ pub fn judgments_grades(
 }
 
 impl<'c> AuditBasis<'c> {
-    /// Scores every run on `judgments`, fits every topic's model and calibrates them against
-    /// the pool of depth `pool_depth`, leaving the runs of `audited_team` out of the
-    /// calibration sample.
+    /// Scores every run on `judgments`, fits every topic's model and calibrates them on
+    /// `evidence` of what a team's absence leaves unjudged (the pool taken to `pool_depth`),
+    /// leaving the runs of `audited_team` out of the calibration sample.
     ///
     /// # Errors
     /// When a logistic fit fails.
@@ -88,6 +88,7 @@ impl<'c> AuditBasis<'c> {
         measures: &[Measure],
         pool_depth: usize,
         audited_team: &str,
+        evidence: LeaveOutEvidence,
     ) -> Result<Self> {
         Self::reusing(
             collection,
@@ -95,6 +96,7 @@ impl<'c> AuditBasis<'c> {
             measures,
             pool_depth,
             audited_team,
+            evidence,
             None,
         )
     }
@@ -110,6 +112,7 @@ impl<'c> AuditBasis<'c> {
         measures: &[Measure],
         pool_depth: usize,
         audited_team: &str,
+        evidence: LeaveOutEvidence,
         reference: Option<&AuditBasis>,
     ) -> Result<Self> {
         let scorer = RunScorer::new(collection, measures.to_vec());
@@ -126,7 +129,14 @@ impl<'c> AuditBasis<'c> {
                 _ => fit_topic(collection, topic, grades),
             })
             .collect::<Result<Vec<_>>>()?;
-        let calibration = calibrate(collection, &judgments, &models, pool_depth, audited_team)?;
+        let calibration = calibrate(
+            collection,
+            &judgments,
+            &models,
+            pool_depth,
+            audited_team,
+            evidence,
+        )?;
         Ok(Self {
             collection,
             judgments,
@@ -164,7 +174,7 @@ impl<'c> AuditBasis<'c> {
         let ranking = &self.collection.topics[topic].rankings[run];
         let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
         let level = self.collection.relevance_level;
-        judged_precision(top, &self.judgments[topic], level, |_| false)
+        judged_precision(top, level, |doc| self.judgments[topic].get(&doc).copied())
     }
 
     /// The other runs' scores of measure `measure` (every run but `run`).

@@ -24,10 +24,13 @@
 //! relevant gets probabilities near 0 for its unjudged documents; one where leaving a team out
 //! of the pool loses many relevant documents gets high ones, highest in the tops of good runs.
 
+use std::collections::BTreeSet;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use super::model::TopicModel;
+use super::trials::TrialJudgments;
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
@@ -72,17 +75,16 @@ pub fn run_precision_log_odds(relevant: usize, judged: usize) -> f64 {
     (precision / (1.0 - precision)).ln()
 }
 
-/// [`run_precision_log_odds`] of the judged documents of `top` (a run's top of a topic) that
-/// `is_excluded` does not leave out.
+/// [`run_precision_log_odds`] of the documents of `top` (a run's top of a topic) that
+/// `grade_of` finds judged.
 pub fn judged_precision(
     top: &[DocId],
-    grades: &FxHashMap<DocId, Grade>,
     relevance_level: Grade,
-    is_excluded: impl Fn(DocId) -> bool,
+    grade_of: impl Fn(DocId) -> Option<Grade>,
 ) -> f64 {
     let (mut relevant, mut judged) = (0, 0);
-    for &doc in top.iter().filter(|&&doc| !is_excluded(doc)) {
-        if let Some(&grade) = grades.get(&doc) {
+    for &doc in top {
+        if let Some(grade) = grade_of(doc) {
             judged += 1;
             relevant += usize::from(is_relevant(grade, relevance_level));
         }
@@ -142,9 +144,24 @@ pub fn pooled_tops(
         .collect()
 }
 
+/// Where the calibration learns what a team's absence leaves unjudged.
+#[derive(Debug, Clone, Copy)]
+pub enum LeaveOutEvidence<'a> {
+    /// Each pooled team taken out of the pool: the judged documents that only it put in the
+    /// pool ([`UniqueRule::classic`]) become unjudged, as in classic leave-out-uniques. This
+    /// is what a pooled collection loses without a team.
+    Pool,
+    /// Each team's leave-out trial judgments (team name to judgments per topic, collection
+    /// topic order): what re-running the judging without the team left unjudged. This is what
+    /// a collection judged by active learning loses without a team, where a document that only
+    /// one team pooled may still be found, and a document no pool reached may be lost.
+    Trials(&'a TrialJudgments),
+}
+
 /// Fits the calibration of `models` (one per topic of `collection`) on the leave-team-out
-/// sample of the judgments `grades`, whose pool was taken to `pool_depth`. The runs of
-/// `audited_team` stay out of the sample: their documents are what the audit asks about.
+/// sample of the judgments `grades`, whose pool was taken to `pool_depth`, with the team's
+/// absence read from `evidence`. The runs of `audited_team` stay out of the sample: their
+/// documents are what the audit asks about.
 ///
 /// # Errors
 /// When the logistic fit fails.
@@ -154,10 +171,11 @@ pub fn calibrate(
     models: &[TopicModel],
     pool_depth: usize,
     audited_team: &str,
+    evidence: LeaveOutEvidence,
 ) -> Result<Calibration> {
     let rule = UniqueRule::classic(pool_depth);
     let level = collection.relevance_level;
-    let pooled_teams: std::collections::BTreeSet<&str> = collection
+    let pooled_teams: BTreeSet<&str> = collection
         .runs
         .iter()
         .filter(|run| run.is_pooled && run.team != audited_team)
@@ -165,7 +183,9 @@ pub fn calibrate(
         .collect();
     let mut positives = Vec::new();
     let mut negatives = Vec::new();
-    for ((topic, topic_grades), model) in collection.topics.iter().zip(grades).zip(models) {
+    for (index, ((topic, topic_grades), model)) in
+        collection.topics.iter().zip(grades).zip(models).enumerate()
+    {
         let owners = collection.sole_teams(topic, &rule);
         let in_pool = pooled_tops(collection, topic, pool_depth, audited_team);
         // Runs of teams without a pooled run have no contribution to take out: only rows of
@@ -177,21 +197,36 @@ pub fn calibrate(
             .filter(|(run, _)| pooled_teams.contains(run.team.as_str()));
         for (run, ranking) in pooled {
             let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
-            let is_own = |doc: DocId| owners.owner(doc) == Some(run.team.as_str());
-            let run_precision = judged_precision(top, topic_grades, level, is_own);
-            for (pos, &doc) in top.iter().enumerate() {
-                let raw = model.probabilities.get(&doc).copied().unwrap_or(0.0);
-                let row = || features(raw, pos + 1, run_precision, in_pool.contains(&doc));
-                match topic_grades.get(&doc) {
-                    None => negatives.push(row()),
-                    Some(&grade) if is_own(doc) => {
-                        if is_relevant(grade, level) {
-                            positives.push(row());
-                        } else {
-                            negatives.push(row());
-                        }
+            let mut add_rows = |grade_without: &dyn Fn(DocId) -> Option<Grade>| {
+                let run_precision = judged_precision(top, level, grade_without);
+                for (pos, &doc) in top.iter().enumerate() {
+                    if grade_without(doc).is_some() {
+                        continue;
                     }
-                    Some(_) => {}
+                    let raw = model.probabilities.get(&doc).copied().unwrap_or(0.0);
+                    let row = features(raw, pos + 1, run_precision, in_pool.contains(&doc));
+                    // Unjudged by the collection too: presumed non-relevant, as its scores
+                    // presume.
+                    match topic_grades.get(&doc) {
+                        Some(&grade) if is_relevant(grade, level) => positives.push(row),
+                        _ => negatives.push(row),
+                    }
+                }
+            };
+            // Each situation gives the grade of a document in the collection without the
+            // run's team, if judged there.
+            match evidence {
+                LeaveOutEvidence::Pool => add_rows(&|doc| {
+                    if owners.owner(doc) == Some(run.team.as_str()) {
+                        None
+                    } else {
+                        topic_grades.get(&doc).copied()
+                    }
+                }),
+                LeaveOutEvidence::Trials(trials) => {
+                    for trial in trials.get(&run.team).into_iter().flatten() {
+                        add_rows(&|doc| trial[index].get(&doc).copied());
+                    }
                 }
             }
         }

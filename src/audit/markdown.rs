@@ -77,11 +77,16 @@ fn write_scores(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
     writeln!(
         out,
         "Lower: every unjudged document non-relevant (the collection's score). Upper: every \
-         unjudged document of the top {AUDIT_DEPTH} relevant. Expected: under the calibrated \
-         judge model (90% of {} Monte-Carlo samples in the range shown). P(rank moves): the \
+         unjudged document of the top {AUDIT_DEPTH} relevant. Expected: under the judge model, \
+         calibrated on what leaving a team out loses ({}; 90% of {} Monte-Carlo samples in the \
+         range shown). P(rank moves): the \
          probability that the run's rank among the other runs moves by at least {} once its \
          unjudged documents are judged; a measure is at risk above {}, and the list of documents to \
          judge stops once it is at most {}.",
+        match report.settings.evidence.as_str() {
+            "trials" => "the study's leave-out trials",
+            _ => "the pool",
+        },
         report.settings.samples,
         report.settings.rank_margin,
         report.settings.risk_threshold,

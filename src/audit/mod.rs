@@ -38,6 +38,7 @@ pub mod report;
 pub mod risk;
 pub mod study;
 pub mod topic;
+pub mod trials;
 
 use std::collections::BTreeSet;
 
@@ -49,10 +50,12 @@ use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
 
 pub use basis::{AuditBasis, Judgments, RunAudit};
+pub use calibration::LeaveOutEvidence;
 pub use markdown::write_markdown;
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
 pub use study::{LouDrop, StudyComparison, StudySource};
 pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
+pub use trials::{Evidence, TrialJudgments};
 
 /// How deep the audit looks into the run: unjudged documents beyond it count as non-relevant.
 pub const AUDIT_DEPTH: usize = 100;
@@ -162,6 +165,9 @@ pub struct AuditSettings {
     pub rules: AuditRules,
     /// The leave-team-out comparison.
     pub study: StudySource,
+    /// Where the calibration learns what a team's absence leaves unjudged: the pool, or the
+    /// trials the study of `study` kept.
+    pub evidence: Evidence,
 }
 
 /// The topic and run checks: the topics to audit, and warnings.
@@ -252,12 +258,30 @@ pub fn audit_run(
     let study = study::compare_with_study(&task, &collection, settings, &run_tag)?;
     let judgments: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
     let audited_team = collection.runs[run_index].team.clone();
+    let trials = match (settings.evidence, &settings.study) {
+        (Evidence::Pool, _) => TrialJudgments::new(),
+        (Evidence::Trials, StudySource::Results(dir)) => {
+            trials::read_kept_trials(&collection, dir, None)?
+        }
+        (Evidence::Trials, _) => {
+            return Err(Error::Invalid(
+                "calibrating on trials needs the results folder of a study that kept its \
+                 trials' qrels (`reusesim simulate --keep-qrels --out DIR`, then --results DIR)"
+                    .into(),
+            ))
+        }
+    };
+    let evidence = match settings.evidence {
+        Evidence::Pool => LeaveOutEvidence::Pool,
+        Evidence::Trials => LeaveOutEvidence::Trials(&trials),
+    };
     let basis = AuditBasis::new(
         &collection,
         judgments,
         &settings.measures,
         task.pool_depth,
         &audited_team,
+        evidence,
     )?;
     let mut audit = basis.audit(run_index, &settings.rules);
     for measure in &mut audit.measures {
@@ -304,6 +328,7 @@ fn settings_summary(
         risk_threshold: settings.rules.risk_threshold,
         settle_threshold: settings.rules.settle_threshold,
         rank_margin: settings.rules.rank_margin,
+        evidence: settings.evidence.to_string(),
         calibration: basis.calibration.clone(),
         budget: settings.rules.budget,
     }

@@ -76,6 +76,9 @@ pub struct AuditSettingsSummary {
     pub settle_threshold: f64,
     /// The rank margin: a rank moves when it changes by at least this much.
     pub rank_margin: f64,
+    /// Where the calibration learned what a team's absence leaves unjudged: `pool` or
+    /// `trials`.
+    pub evidence: String,
     /// The calibration of the judge model.
     pub calibration: super::calibration::Calibration,
     /// The budget, if any.

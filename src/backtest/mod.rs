@@ -25,13 +25,14 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+use crate::audit::trials::{read_kept_trials, trial_path, TrialJudgments};
 use crate::audit::{rank_among, AuditBasis, AuditRules, Judgments, RunAudit, AUDIT_DEPTH};
+use crate::audit::{Evidence, LeaveOutEvidence};
 use crate::base::choice::choice_enum;
 use crate::base::error::{Error, Result};
 use crate::base::{DocId, Grade};
 use crate::collection::{CandidateSource, Collection, FeatureChoice, UniqueRule};
 use crate::eval::{Family, Measure};
-use crate::io::qrels::read_qrels;
 use crate::io::task::Task;
 use crate::judge::settings::{JudgeSettings, Withhold};
 use crate::sim::analysis::files::TableRow;
@@ -47,6 +48,17 @@ choice_enum! {
         Classic = "classic",
         /// The qrels of the team's leave-out trial.
         Simulated = "simulated",
+    }
+}
+
+impl World {
+    /// The calibration's evidence that mirrors how the world was judged: the pool in the
+    /// classic world, the other teams' trials in the simulated one.
+    pub fn default_evidence(self) -> Evidence {
+        match self {
+            World::Classic => Evidence::Pool,
+            World::Simulated => Evidence::Trials,
+        }
     }
 }
 
@@ -79,6 +91,26 @@ pub struct BacktestSettings {
     pub teams: Option<Vec<String>>,
     /// With the simulated world: where its qrels come from.
     pub trials: TrialSource,
+    /// Where the audit's calibration learns what a team's absence loses: the pool, or (in the
+    /// simulated world) the other teams' trials.
+    pub evidence: Evidence,
+}
+
+impl BacktestSettings {
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for trials as evidence in the classic world, which has none.
+    pub fn check(self) -> Result<Self> {
+        if self.world == World::Classic && self.evidence == Evidence::Trials {
+            return Err(Error::Invalid(
+                "expected the simulated world for a calibration on trials: the classic world \
+                 has no trials"
+                    .into(),
+            ));
+        }
+        Ok(self)
+    }
 }
 
 /// One audited run and measure: a row of `backtest.tsv`, its fields the columns.
@@ -151,6 +183,8 @@ pub struct BacktestOutcome {
     pub task: String,
     /// The world.
     pub world: World,
+    /// The calibration's evidence.
+    pub evidence: Evidence,
     /// The teams left out.
     pub teams: Vec<String>,
     /// One row per audited run and measure.
@@ -174,9 +208,17 @@ pub fn run_backtest(
     let collection = Collection::prepare(task, &task.qrels, use_text)?;
     let teams = held_out_teams(task, settings.teams.as_deref())?;
     let official: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
+    let trials = match settings.world {
+        World::Classic => TrialJudgments::new(),
+        World::Simulated => simulated_trials(task, &collection, settings, &teams, progress)?,
+    };
     let worlds = match settings.world {
         World::Classic => classic_worlds(&collection, &official, &teams),
-        World::Simulated => simulated_worlds(task, &collection, settings, &teams, progress)?,
+        World::Simulated => simulated_worlds(&trials, &teams),
+    };
+    let evidence = match settings.evidence {
+        Evidence::Pool => LeaveOutEvidence::Pool,
+        Evidence::Trials => LeaveOutEvidence::Trials(&trials),
     };
     // Most topics of a classic world keep the official judgments, and so their fitted models.
     let reference = match settings.world {
@@ -186,6 +228,7 @@ pub fn run_backtest(
             &settings.measures,
             task.pool_depth,
             "",
+            evidence,
         )?),
         World::Simulated => None,
     };
@@ -198,6 +241,7 @@ pub fn run_backtest(
             &settings.measures,
             task.pool_depth,
             team,
+            evidence,
             reference.as_ref(),
         )?;
         let (team_rows, team_probabilities) = backtest_team(&basis, &official, team, settings);
@@ -208,6 +252,7 @@ pub fn run_backtest(
     Ok(BacktestOutcome {
         task: task.manifest.name.clone(),
         world: settings.world,
+        evidence: settings.evidence,
         teams,
         rows,
         probabilities,
@@ -245,23 +290,36 @@ fn classic_worlds(
 }
 
 /// The simulated world of each team: its leave-out trial's qrels.
-fn simulated_worlds(
+fn simulated_worlds(trials: &TrialJudgments, teams: &[String]) -> Vec<Judgments> {
+    teams.iter().map(|team| trials[team][0].clone()).collect()
+}
+
+/// The leave-out trials of the simulated world: the kept trials of one seed in a results
+/// folder (every team's, the calibration's evidence included), or a 1-seed study of `teams`
+/// judged here.
+fn simulated_trials(
     task: &Task,
     collection: &Collection,
     settings: &BacktestSettings,
     teams: &[String],
     progress: &(dyn Fn(&str, usize, usize) + Sync),
-) -> Result<Vec<Judgments>> {
+) -> Result<TrialJudgments> {
     match &settings.trials {
-        TrialSource::Results { dir, seed } => teams
-            .iter()
-            .map(|team| {
-                read_trial(
-                    collection,
-                    &dir.join("qrels").join(format!("{team}-s{seed}.qrels")),
-                )
-            })
-            .collect(),
+        TrialSource::Results { dir, seed } => {
+            if let Some(missing) = teams
+                .iter()
+                .map(|team| trial_path(dir, team, *seed))
+                .find(|path| !path.is_file())
+            {
+                return Err(Error::Invalid(format!(
+                    "{}: expected the kept qrels of a leave-out trial (`reusesim simulate \
+                     --withhold uniques --keep-qrels --out {}`), found none",
+                    missing.display(),
+                    dir.display()
+                )));
+            }
+            read_kept_trials(collection, dir, Some(*seed))
+        }
         TrialSource::Study(judge) => {
             let study_settings = StudySettings {
                 seeds: 1,
@@ -292,33 +350,11 @@ fn simulated_worlds(
                     for judging in trial.judgings.as_ref().expect("the study keeps its qrels") {
                         world[judging.topic].extend(judging.judgments.iter().copied());
                     }
-                    world
+                    (team.clone(), vec![world])
                 })
                 .collect())
         }
     }
-}
-
-/// A trial's qrels file as judgments of the collection's topics.
-fn read_trial(collection: &Collection, path: &std::path::Path) -> Result<Judgments> {
-    let qrels = read_qrels(path)?;
-    let mut world: Judgments = vec![FxHashMap::default(); collection.topics.len()];
-    for (topic_id, judged) in &qrels.topics {
-        let Some(topic) = collection.topic_index(topic_id) else {
-            continue;
-        };
-        for (docid, grade) in judged.judgments() {
-            let doc = collection.docs.get(docid).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "{}: document {docid:?} of topic {topic_id} is neither judged nor retrieved \
-                     in this task: are these the trial qrels of another task?",
-                    path.display()
-                ))
-            })?;
-            world[topic].insert(doc, grade);
-        }
-    }
-    Ok(world)
 }
 
 /// The judgments `world` plus the official grade of each of `docs` (0 for a document the

@@ -142,6 +142,8 @@ pub struct BacktestSummary {
     pub task: String,
     /// `classic` or `simulated`.
     pub world: String,
+    /// Where the audit's calibration learned what a team's absence loses: `pool` or `trials`.
+    pub evidence: String,
     /// Teams left out.
     pub teams: usize,
     /// Runs audited.
@@ -307,6 +309,7 @@ impl BacktestSummary {
         Self {
             task: outcome.task.clone(),
             world: outcome.world.to_string(),
+            evidence: outcome.evidence.to_string(),
             teams: outcome.teams.len(),
             runs: per_run.len(),
             risk_threshold: rules.risk_threshold,

@@ -8,6 +8,8 @@
 //! spends most of its time packing that matrix, which the audit's thousands of fits per
 //! backtest cannot afford. A test checks the fits against linfa-logistic's.
 
+use std::cell::RefCell;
+
 use argmin::core::{CostFunction, Executor, Gradient, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
@@ -41,16 +43,53 @@ struct Problem<'t> {
     rows: Vec<(&'t SparseVec, f64)>,
     dimension: usize,
     alpha: f64,
+    /// The last point evaluated: the line search asks for the cost and the gradient of each
+    /// point it tries, and both need every row's margin.
+    last: RefCell<Option<Evaluation>>,
+}
+
+/// The cost and gradient at one point.
+struct Evaluation {
+    params: Vec<f64>,
+    cost: f64,
+    gradient: Vec<f64>,
 }
 
 impl Problem<'_> {
-    /// `w·x + b` of every row.
-    fn margins(&self, params: &[f64]) -> Vec<f64> {
+    /// The cost and the gradient at `params`, computed in one pass over the rows.
+    fn evaluate(&self, params: &[f64]) -> Evaluation {
         let (weights, intercept) = params.split_at(self.dimension);
-        self.rows
+        let mut gradient: Vec<f64> = weights
             .iter()
-            .map(|(row, _)| row.dot_dense_f64(weights) + intercept[0])
-            .collect()
+            .map(|w| self.alpha * w)
+            .chain(std::iter::once(0.0))
+            .collect();
+        let mut loss = 0.0;
+        for &(row, label) in &self.rows {
+            let margin = row.dot_dense_f64(weights) + intercept[0];
+            loss += softplus(-label * margin);
+            // d/dz softplus(−y z) = −y σ(−y z) = −y / (1 + e^{y z}).
+            let coefficient = -label / (1.0 + (label * margin).exp());
+            for (feature, value) in row.iter() {
+                gradient[feature as usize] += coefficient * f64::from(value);
+            }
+            gradient[self.dimension] += coefficient;
+        }
+        let norm: f64 = weights.iter().map(|w| w * w).sum();
+        Evaluation {
+            params: params.to_vec(),
+            cost: loss + 0.5 * self.alpha * norm,
+            gradient,
+        }
+    }
+
+    /// `read` of the evaluation at `params`, computed unless it is the last one.
+    fn evaluated<T>(&self, params: &[f64], read: impl Fn(&Evaluation) -> T) -> T {
+        let mut last = self.last.borrow_mut();
+        match last.as_ref() {
+            Some(evaluation) if evaluation.params == params => read(evaluation),
+            _ => read(last.insert(self.evaluate(params))),
+        }
     }
 }
 
@@ -68,14 +107,7 @@ impl CostFunction for Problem<'_> {
     type Output = f64;
 
     fn cost(&self, params: &Vec<f64>) -> std::result::Result<f64, argmin::core::Error> {
-        let loss: f64 = self
-            .margins(params)
-            .iter()
-            .zip(&self.rows)
-            .map(|(&margin, &(_, label))| softplus(-label * margin))
-            .sum();
-        let norm: f64 = params[..self.dimension].iter().map(|w| w * w).sum();
-        Ok(loss + 0.5 * self.alpha * norm)
+        Ok(self.evaluated(params, |evaluation| evaluation.cost))
     }
 }
 
@@ -84,20 +116,7 @@ impl Gradient for Problem<'_> {
     type Gradient = Vec<f64>;
 
     fn gradient(&self, params: &Vec<f64>) -> std::result::Result<Vec<f64>, argmin::core::Error> {
-        let mut gradient: Vec<f64> = params[..self.dimension]
-            .iter()
-            .map(|w| self.alpha * w)
-            .chain(std::iter::once(0.0))
-            .collect();
-        for (margin, &(row, label)) in self.margins(params).into_iter().zip(&self.rows) {
-            // d/dz softplus(−y z) = −y σ(−y z) = −y / (1 + e^{y z}).
-            let coefficient = -label / (1.0 + (label * margin).exp());
-            for (feature, value) in row.iter() {
-                gradient[feature as usize] += coefficient * f64::from(value);
-            }
-            gradient[self.dimension] += coefficient;
-        }
-        Ok(gradient)
+        Ok(self.evaluated(params, |evaluation| evaluation.gradient.clone()))
     }
 }
 
@@ -125,6 +144,7 @@ pub fn fit_logistic(
             .collect(),
         dimension: training.dimension,
         alpha,
+        last: RefCell::new(None),
     };
     let failed = |error: argmin::core::Error| LearnerError::Logistic(error.to_string());
     let solver = LBFGS::new(MoreThuenteLineSearch::new(), 10)

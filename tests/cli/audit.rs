@@ -620,3 +620,102 @@ fn the_verdict_and_the_list_tell_a_run_with_relevant_unjudged_documents_from_one
     assert_eq!(bad["to_judge"].as_array().unwrap().len(), 0);
     assert!(number(&bad_p10["expected"]) < number(&bad_p10["lower"]) + 0.05);
 }
+
+#[test]
+fn a_calibration_on_trials_learns_from_what_each_kept_trial_left_unjudged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (task, good, _) = write_known_task(dir.path());
+    let results = dir.path().join("results");
+    crate::util::run_on_task(
+        "simulate",
+        &task,
+        &results,
+        // 22 judgments per topic, where the official qrels hold 24: the other seven teams'
+        // top 3 (21 documents) and one found by active learning, so that each trial leaves
+        // some of its team's own relevant documents unjudged.
+        &[
+            "--seeds",
+            "1",
+            "--iterations",
+            "2000",
+            "--keep-qrels",
+            "--budget",
+            "22",
+        ],
+    );
+    let audit = |extra: &[&str]| {
+        let mut args = vec![
+            "--task",
+            task.to_str().unwrap(),
+            "--run",
+            good.to_str().unwrap(),
+            "--measures",
+            "P_10",
+        ];
+        args.extend_from_slice(extra);
+        audit_json(&args)
+    };
+    let report = audit(&[
+        "--evidence",
+        "trials",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    assert_eq!(report["settings"]["evidence"], "trials");
+    // The sample, counted here from the files: per pooled team, the documents of its run's
+    // top that its own trial left unjudged, relevant when the official qrels say so.
+    let official = read_qrels_map(&dir.path().join("qrels"));
+    let (mut rows, mut relevant) = (0, 0);
+    for line in std::fs::read_to_string(dir.path().join("teams.tsv"))
+        .unwrap()
+        .lines()
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (tag, team) = (fields[0], fields[1]);
+        let trial = read_qrels_map(&results.join("qrels").join(format!("{team}-s1.qrels")));
+        for (topic, docs) in read_run_map(&dir.path().join("runs").join(tag)) {
+            for doc in docs.iter().take(100) {
+                if trial
+                    .get(&topic)
+                    .is_some_and(|judged| judged.contains_key(doc))
+                {
+                    continue;
+                }
+                rows += 1;
+                relevant += usize::from(official[&topic].get(doc).is_some_and(|&g| g >= 1));
+            }
+        }
+    }
+    let calibration = &report["settings"]["calibration"];
+    assert_eq!(number(&calibration["sample_size"]) as usize, rows);
+    assert_eq!(number(&calibration["sample_relevant"]) as usize, relevant);
+    // The pool's sample is another: each team's top 3 (what it alone pooled) is unjudged
+    // without it, 3 relevant documents per topic for each of the 4 good teams; the trials'
+    // judge finds some of them again with its one judgment beyond the pool, not all.
+    let pooled = audit(&[]);
+    assert_eq!(pooled["settings"]["evidence"], "pool");
+    let pooled_relevant = number(&pooled["settings"]["calibration"]["sample_relevant"]);
+    assert_eq!(pooled_relevant as usize, 12 * 3 * 4);
+    assert!(
+        relevant >= 12 * 2 * 4 && relevant < 12 * 3 * 4,
+        "{relevant} relevant rows"
+    );
+    // Trials need a results folder that kept them.
+    let output = run([
+        "audit",
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        good.to_str().unwrap(),
+        "--study-seeds",
+        "0",
+        "--evidence",
+        "trials",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("calibrating on trials needs the results folder of a study that kept"),
+        "{stderr}"
+    );
+}

@@ -211,6 +211,10 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
     // The summary agrees with the rows.
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("backtest.json")).unwrap()).unwrap();
+    assert_eq!(
+        summary["evidence"], "pool",
+        "the classic world calibrates on the pool"
+    );
     let map = &summary["measures"][0];
     assert_eq!(map["measure"], "map");
     let mae = |column: &str| {
@@ -264,6 +268,28 @@ fn a_simulated_world_without_its_trial_qrels_is_an_error_naming_the_file() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("team03-s1.qrels"), "{stderr}");
     assert!(!dir.path().join("out").join("backtest.json").exists());
+}
+
+#[test]
+fn a_calibration_on_trials_in_the_classic_world_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = embedded("runs/synth-passage/task.toml");
+    let output = run([
+        "backtest",
+        "--task",
+        task.to_str().unwrap(),
+        "--evidence",
+        "trials",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("expected the simulated world for a calibration on trials"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("backtest.json").exists());
 }
 
 #[test]
