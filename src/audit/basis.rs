@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::calibration::{calibrate, judged_precision, pooled_tops, Calibration, LeaveOutEvidence};
-use super::model::{fit_topic, TopicModel};
+use super::model::{fit_topic, questions, TopicModel};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
 use super::topic::{
@@ -117,16 +117,24 @@ impl<'c> AuditBasis<'c> {
     ) -> Result<Self> {
         let scorer = RunScorer::new(collection, measures.to_vec());
         let scores = scorer.score(&judgments_grades(collection, &judgments), |_| true);
+        let audited_runs: Vec<usize> = (0..collection.runs.len())
+            .filter(|&run| collection.runs[run].team == audited_team)
+            .collect();
         let models = collection
             .topics
             .par_iter()
             .zip(&judgments)
             .enumerate()
-            .map(|(index, (topic, grades))| match reference {
-                Some(reference) if reference.judgments[index] == *grades => {
-                    Ok(reference.models[index].clone())
+            .map(|(index, (topic, grades))| {
+                let questions = questions(topic, grades, &audited_runs);
+                match reference {
+                    Some(reference)
+                        if questions.is_empty() && reference.judgments[index] == *grades =>
+                    {
+                        Ok(reference.models[index].clone())
+                    }
+                    _ => fit_topic(collection, topic, grades, &questions),
                 }
-                _ => fit_topic(collection, topic, grades),
             })
             .collect::<Result<Vec<_>>>()?;
         let calibration = calibrate(

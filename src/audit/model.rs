@@ -22,7 +22,7 @@
 //! the topic's documents (occurring in at least [`MIN_TOPIC_FREQUENCY`] of them) before
 //! fitting: a term of one document cannot generalise, and the weight vector stays small.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
@@ -153,8 +153,25 @@ fn compact(vectors: &[SparseVec]) -> Result<(Vec<SparseVec>, usize)> {
     Ok((compacted, used.len()))
 }
 
+/// The unjudged documents of the tops of `runs` (collection run indices) for `topic`: the
+/// documents the audit asks about, which its model must not presume non-relevant.
+pub fn questions(
+    topic: &TopicData,
+    grades: &FxHashMap<DocId, Grade>,
+    runs: &[usize],
+) -> FxHashSet<DocId> {
+    runs.iter()
+        .flat_map(|&run| topic.rankings[run].iter().take(super::AUDIT_DEPTH))
+        .filter(|doc| !grades.contains_key(doc))
+        .copied()
+        .collect()
+}
+
 /// Fits the model of `topic` on `grades` (the judgments the audit is made against) and gives
-/// every document of the runs' tops its out-of-fold probability.
+/// every document of the runs' tops its out-of-fold probability. The unjudged documents in
+/// `questions` are scored but not presumed non-relevant in training: presuming them so would
+/// teach the model the answer the audit asks for (a run's own feature, in run features,
+/// would learn that what only it retrieved is not relevant).
 ///
 /// # Errors
 /// When the logistic fit fails.
@@ -162,6 +179,7 @@ pub fn fit_topic(
     collection: &Collection,
     topic: &TopicData,
     grades: &FxHashMap<DocId, Grade>,
+    questions: &FxHashSet<DocId>,
 ) -> Result<TopicModel> {
     let level = collection.relevance_level;
     let tops = top_documents(topic);
@@ -197,7 +215,9 @@ pub fn fit_topic(
     let is_top: Vec<bool> = ids.iter().map(|d| tops.binary_search(d).is_ok()).collect();
     let mut probabilities = FxHashMap::default();
     for fold in 0..FOLDS {
-        let in_training = |pos: usize| folds[pos] != fold && !vectors[pos].is_empty();
+        let in_training = |pos: usize| {
+            folds[pos] != fold && !vectors[pos].is_empty() && !questions.contains(&ids[pos])
+        };
         let positives: Vec<&SparseVec> = (0..ids.len())
             .filter(|&pos| docs[pos].1 && in_training(pos))
             .map(|pos| &vectors[pos])
