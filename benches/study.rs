@@ -116,6 +116,7 @@ fn main() {
         },
         budget: None,
         keep_qrels: false,
+        budget_fractions: reusesim::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
     };
     let teams = held_out_teams(&task, None).unwrap();
     let outcome = run_study(&task, &collection, &settings, teams, &|_, _| {}).expect("study runs");

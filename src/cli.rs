@@ -16,6 +16,7 @@ use reusesim::judge::pegasos::Precision;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::{JudgeSettings, LearnerChoice, Withhold, RANDOM_NEGATIVES};
 use reusesim::report::plots::FigureFormat;
+use reusesim::sim::settings::check_budget_fractions;
 use reusesim::sim::shard::ShardSpec;
 use reusesim::sim::study::StudySettings;
 
@@ -289,6 +290,11 @@ pub struct SimulateArgs {
     /// the units it lacks are judged. Without a journal, start afresh.
     #[arg(long)]
     pub resume: bool,
+    /// Also evaluate the study with each topic's judgments cut to these fractions of its budget
+    /// (comma-separated, each above 0 and at most 1): budget.tsv, a budget block in
+    /// summary.json, budget figures and a report section. The judging is done once.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "1")]
+    pub budget_fractions: Vec<f64>,
     /// The judge's options.
     #[command(flatten)]
     pub judge: JudgeArgs,
@@ -309,6 +315,20 @@ pub struct MergeArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 }
+
+impl SimulateArgs {
+    /// The main job (`reusesim` without a command): the study of the embedded task with its
+    /// budget curve at a quarter, half, three quarters and all of each topic's budget.
+    pub fn main_job() -> Self {
+        Self {
+            budget_fractions: MAIN_JOB_BUDGET_FRACTIONS.to_vec(),
+            ..Self::default()
+        }
+    }
+}
+
+/// The budget fractions of the main job.
+const MAIN_JOB_BUDGET_FRACTIONS: [f64; 4] = [0.25, 0.5, 0.75, 1.0];
 
 impl Default for SimulateArgs {
     fn default() -> Self {
@@ -442,6 +462,7 @@ impl SimulateArgs {
             judge,
             budget: self.judge.budget,
             keep_qrels: self.keep_qrels,
+            budget_fractions: check_budget_fractions(&self.budget_fractions)?,
         };
         Ok((settings, use_text))
     }

@@ -21,7 +21,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Plot(args)) => commands::plot(args),
         Some(Command::Audit(args)) => commands::audit(args),
         Some(Command::Backtest(args)) => commands::backtest(args),
-        None => commands::simulate(cli::SimulateArgs::default()),
+        None => commands::simulate(cli::SimulateArgs::main_job()),
     }
 }
 

@@ -274,12 +274,16 @@ class StudyResult:
     heldout: pd.DataFrame
     #: ``lou.tsv``: each seed's LOU score and rank of every run.
     lou: pd.DataFrame
+    #: ``budget.tsv`` (studies with ``budget_fractions``): every trial's tau_b, tau_ap, paired
+    #: tau_b, recall and overlap at every budget fraction; ``None`` without a budget curve.
+    budget: Optional[pd.DataFrame] = None
     _folder: Optional[tempfile.TemporaryDirectory] = field(default=None, repr=False)
 
     @classmethod
     def read(cls, out_dir: Union[str, os.PathLike], folder=None) -> "StudyResult":
         """Reads a results folder written by ``reusesim simulate --out`` or :func:`simulate`."""
         out_dir = Path(out_dir)
+        budget = out_dir / "budget.tsv"
         with open(out_dir / "summary.json", encoding="utf-8") as summary:
             return cls(
                 out_dir=out_dir,
@@ -289,6 +293,7 @@ class StudyResult:
                 ranks=_read_table(out_dir / "ranks.tsv"),
                 heldout=_read_table(out_dir / "heldout.tsv"),
                 lou=_read_table(out_dir / "lou.tsv"),
+                budget=_read_table(budget) if budget.exists() else None,
                 _folder=folder,
             )
 
@@ -320,6 +325,7 @@ def simulate(
     train_level: Optional[int] = None,
     threads: Optional[int] = None,
     progress: Optional[bool] = None,
+    budget_fractions: Optional[Sequence[float]] = None,
 ) -> StudyResult:
     """Runs the leave-team-out study of ``task`` (a :class:`Task` or a ``task.toml`` path), as
     ``reusesim simulate`` does, and writes its outputs into ``out_dir`` (a temporary folder
@@ -330,7 +336,9 @@ def simulate(
     (``auto``, ``text``, ``runs``), ``learner`` (``pegasos``, ``logistic``), ``iterations``,
     ``precision`` (``f32``, ``f64``), ``schedule`` (``bmi``, ``one``), ``candidates`` (``retrieved``, ``corpus``),
     ``pool_depth``, ``budget``, ``withhold`` (``none``, ``uniques``), ``unique_depth``,
-    ``train_level``; ``threads`` (default all cores; results do not depend on it). An option
+    ``train_level``; ``threads`` (default all cores; results do not depend on it);
+    ``budget_fractions`` (each in (0, 1]: the study is also evaluated with each topic's judgments
+    cut to these fractions of its budget, in ``.budget``; default: the whole budget alone). An option
     left as ``None`` takes the command line's default (HiCAL's settings, the task's pool depth).
     ``progress`` shows a tqdm bar (default: when tqdm is installed).
     """
@@ -351,6 +359,7 @@ def simulate(
             options,
             threads,
             bar.callback(),
+            None if budget_fractions is None else [float(f) for f in budget_fractions],
         )
     return StudyResult.read(out_dir, folder)
 

@@ -16,6 +16,7 @@ use reusesim::eval::{self, EvalOptions, Evaluator};
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::report::plots::FigureFormat;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
+use reusesim::sim::settings::{check_budget_fractions, OFFICIAL_BUDGET_ONLY};
 use reusesim::sim::study::StudySettings;
 
 use crate::data::{qrels_columns, Qrels, Runs, Task};
@@ -141,7 +142,7 @@ impl JudgeOptions {
 /// Runs the leave-team-out study of `task` and writes every output (`summary.json`, the
 /// tables, `report.md`, the figures) into `out_dir`, as `reusesim simulate --out` does.
 #[pyfunction]
-#[pyo3(signature = (task, out_dir, seeds, measures, teams, keep_qrels, judge, threads, progress))]
+#[pyo3(signature = (task, out_dir, seeds, measures, teams, keep_qrels, judge, threads, progress, budget_fractions=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
     py: Python<'_>,
@@ -154,6 +155,7 @@ fn simulate(
     judge: JudgeOptions,
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
+    budget_fractions: Option<Vec<f64>>,
 ) -> PyResult<()> {
     let task = &task.task;
     if seeds == 0 {
@@ -167,6 +169,10 @@ fn simulate(
         judge: judge_settings,
         budget: judge.budget,
         keep_qrels,
+        budget_fractions: check_budget_fractions(
+            &budget_fractions.unwrap_or_else(|| OFFICIAL_BUDGET_ONLY.to_vec()),
+        )
+        .map_err(to_py_err)?,
     };
     work::run(py, threads, progress, |progress| {
         let report = |done, total| progress.report(done, total);

@@ -115,6 +115,7 @@ fn spot_study(
         },
         budget: None,
         keep_qrels: false,
+        budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
     };
     let outcome = run_study(
         task,

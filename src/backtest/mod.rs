@@ -332,6 +332,7 @@ fn simulated_trials(
                 .check()?,
                 budget: None,
                 keep_qrels: true,
+                budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
             };
             let outcome = run_study(
                 task,

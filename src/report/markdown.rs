@@ -29,6 +29,9 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
     write_truth(out, summary)?;
     write_rank_changes(out, summary)?;
     write_swapped_pairs(out, summary)?;
+    if let Some(budget) = &summary.budget {
+        super::budget::write_budget_section(out, budget)?;
+    }
     write_figure_links(out, summary)?;
     write_settings(out, summary)
 }
@@ -274,13 +277,15 @@ fn write_figure_links(out: &mut dyn Write, summary: &StudySummary) -> io::Result
         "PNG and SVG in `figures/` (redraw with `reusesim plot <this folder>`).\n"
     )?;
     let has_truth = summary.runs.iter().any(|run| run.truth_score.is_some());
-    for (kind, measure) in figure_list(&summary.settings.measures, has_truth) {
+    let has_budget = summary.budget.is_some();
+    for (kind, measure) in figure_list(&summary.settings.measures, has_truth, has_budget) {
         let title = match kind {
             FigureKind::RankChange => "rank change (official rank and each seed's LOU rank)",
             FigureKind::TauB => "tau_b per held-out team across seeds",
             FigureKind::Scores => "official score against LOU score",
             FigureKind::Truth => "official and LOU rankings against the truth",
             FigureKind::RankSpread => "every run's rank over all trials, dominant rank ringed",
+            FigureKind::Budget => "tau_b and recall against the fraction of the budget",
         };
         let stem = figure_stem(kind, &measure);
         writeln!(

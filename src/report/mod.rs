@@ -2,6 +2,7 @@
 //! qrels and traces are written through [`crate::sim::analysis::files`], which owns their
 //! columns. Every file is written atomically.
 
+pub mod budget;
 pub mod markdown;
 pub mod plots;
 
@@ -151,6 +152,9 @@ pub fn write_study(
     write_table(dir, &summary.trials)?;
     write_table(dir, &summary.held_out)?;
     write_table(dir, &summary.ranks)?;
+    if summary.budget.is_some() {
+        write_table(dir, &summary.budget_rows)?;
+    }
     write_atomically(&dir.join("report.md"), |out| {
         markdown::write_report(out, summary)
     })?;

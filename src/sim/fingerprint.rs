@@ -2,7 +2,9 @@
 //! put together (see docs/cluster.md): a sha256 over the task's input files (`task.toml`, every
 //! run file, teams, qrels, topics, corpus, truth) and every setting that changes results, with
 //! the reusesim version. Thread counts, output folders and the task's location are left out:
-//! they never change a result. `merge` and `simulate --resume` compare fingerprints and name
+//! they never change a result. The budget fractions are recorded but left out too: they change
+//! the evaluation only, never a judging, so one journal or one set of shards serves any
+//! fractions. `merge` and `simulate --resume` compare fingerprints and name
 //! what differs.
 //!
 //! [`StudyRecipe`] is the settings part: the study's settings as plain data, written into shard
@@ -23,7 +25,7 @@ use crate::io::task::Task;
 use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
-use crate::sim::settings::StudySettings;
+use crate::sim::settings::{check_budget_fractions, StudySettings, OFFICIAL_BUDGET_ONLY};
 use crate::sim::unit::hex;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
@@ -64,6 +66,13 @@ pub struct StudyRecipe {
     pub budget: Option<usize>,
     /// Whether every trial's qrels and trace are written.
     pub keep_qrels: bool,
+    /// The fractions of the budget the study is also evaluated at: recorded, but not part of
+    /// the fingerprint's sha256 (written only when other than the whole budget alone).
+    #[serde(
+        default = "official_budget_only",
+        skip_serializing_if = "is_official_budget_only"
+    )]
+    pub budget_fractions: Vec<f64>,
     /// The task's pool depth, `auto` resolved.
     pub task_pool_depth: usize,
 }
@@ -79,6 +88,7 @@ impl StudyRecipe {
             judge,
             budget,
             keep_qrels,
+            budget_fractions,
         } = settings;
         let JudgeSettings {
             seed: _,
@@ -110,7 +120,16 @@ impl StudyRecipe {
             unique_depth: *unique_depth,
             budget: *budget,
             keep_qrels: *keep_qrels,
+            budget_fractions: budget_fractions.clone(),
             task_pool_depth: task.pool_depth,
+        }
+    }
+
+    /// What the judging depends on: the recipe without its budget fractions.
+    fn judging(&self) -> Self {
+        Self {
+            budget_fractions: official_budget_only(),
+            ..self.clone()
         }
     }
 
@@ -162,9 +181,19 @@ impl StudyRecipe {
             judge,
             budget: self.budget,
             keep_qrels: self.keep_qrels,
+            budget_fractions: check_budget_fractions(&self.budget_fractions)?,
         };
         Ok((settings, use_text))
     }
+}
+
+/// The budget fractions of a recipe that names none: the whole budget alone.
+fn official_budget_only() -> Vec<f64> {
+    OFFICIAL_BUDGET_ONLY.to_vec()
+}
+
+fn is_official_budget_only(fractions: &[f64]) -> bool {
+    fractions == OFFICIAL_BUDGET_ONLY
 }
 
 /// The fingerprint of a study: its inputs' and settings' sha256.
@@ -230,7 +259,7 @@ impl Fingerprint {
         }
         let reusesim = env!("CARGO_PKG_VERSION").to_string();
         let sha256 = hex(&Sha256::digest(
-            serde_json::to_vec(&(&reusesim, &inputs, recipe))
+            serde_json::to_vec(&(&reusesim, &inputs, &recipe.judging()))
                 .expect("strings, numbers and maps always serialize"),
         ));
         Ok(Self {
@@ -264,7 +293,10 @@ impl Fingerprint {
             Ok(serde_json::Value::Object(map)) => map,
             _ => unreachable!("a recipe serializes to a JSON object"),
         };
-        let (ours, theirs) = (settings(&self.settings), settings(&other.settings));
+        let (ours, theirs) = (
+            settings(&self.settings.judging()),
+            settings(&other.settings.judging()),
+        );
         for (name, value) in &ours {
             if theirs.get(name) != Some(value) {
                 let other = theirs.get(name).unwrap_or(&serde_json::Value::Null);
@@ -334,6 +366,7 @@ mod tests {
             judge: JudgeSettings::hical(2),
             budget: None,
             keep_qrels: false,
+            budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
         }
     }
 

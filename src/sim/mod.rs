@@ -1,6 +1,7 @@
 //! Simulation plumbing shared by the judge and the leave-team-out study.
 
 pub mod analysis;
+pub mod budget;
 pub mod fingerprint;
 #[cfg(test)]
 pub(crate) mod fixture;

@@ -1,7 +1,8 @@
-//! What a study does: its seeds, measures, held-out teams, judge, budget and whether it keeps the
-//! simulated qrels. The plain settings type sits below everything that reads it (the study's
+//! What a study does: its seeds, measures, held-out teams, judge, budget, the fractions of the
+//! budget it is also evaluated at, and whether it keeps the simulated qrels. The plain settings type sits below everything that reads it (the study's
 //! plan, its fingerprint, its shards), so that those import in one direction only.
 
+use crate::base::error::{Error, Result};
 use crate::eval::Measure;
 use crate::judge::settings::JudgeSettings;
 
@@ -20,4 +21,79 @@ pub struct StudySettings {
     pub budget: Option<usize>,
     /// Keep every trial's simulated qrels and trace in the outcome.
     pub keep_qrels: bool,
+    /// The fractions of each topic's budget the study is also evaluated at (ascending, each in
+    /// (0, 1]; see [`crate::sim::budget`]). [`OFFICIAL_BUDGET_ONLY`] evaluates the budget itself
+    /// and nothing more.
+    pub budget_fractions: Vec<f64>,
+}
+
+/// The default budget fractions: the whole budget alone, no budget curve.
+pub const OFFICIAL_BUDGET_ONLY: [f64; 1] = [1.0];
+
+impl StudySettings {
+    /// Whether the study draws a budget curve: fractions other than the whole budget alone.
+    pub fn has_budget_curve(&self) -> bool {
+        self.budget_fractions != OFFICIAL_BUDGET_ONLY
+    }
+}
+
+/// Checks budget fractions and returns them ascending: at least one, each a number above 0
+/// and at most 1 (beyond the official count the simulated assessor has no official label to
+/// give), no two equal.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the fraction refused and the rule.
+pub fn check_budget_fractions(fractions: &[f64]) -> Result<Vec<f64>> {
+    if fractions.is_empty() {
+        return Err(Error::Invalid(
+            "expected at least one budget fraction, found none".to_string(),
+        ));
+    }
+    for &fraction in fractions {
+        if fraction > 1.0 {
+            return Err(Error::Invalid(format!(
+                "budget fraction {fraction} is above 1: beyond the official number of \
+                 judgments the simulated assessor has no official label to give"
+            )));
+        }
+        if fraction.is_nan() || fraction <= 0.0 {
+            return Err(Error::Invalid(format!(
+                "expected budget fractions above 0 and at most 1, found {fraction}"
+            )));
+        }
+    }
+    let mut ascending = fractions.to_vec();
+    ascending.sort_by(f64::total_cmp);
+    if let Some(pair) = ascending.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(Error::Invalid(format!(
+            "budget fraction {} is given twice",
+            pair[0]
+        )));
+    }
+    Ok(ascending)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_fractions_are_sorted_and_checked() {
+        assert_eq!(
+            check_budget_fractions(&[1.0, 0.25, 0.5]).unwrap(),
+            [0.25, 0.5, 1.0]
+        );
+        let message =
+            |fractions: &[f64]| check_budget_fractions(fractions).unwrap_err().to_string();
+        assert!(
+            message(&[0.5, 1.5]).contains("1.5 is above 1"),
+            "{}",
+            message(&[1.5])
+        );
+        assert!(message(&[0.0]).contains("above 0"));
+        assert!(message(&[-0.5]).contains("above 0"));
+        assert!(message(&[f64::NAN]).contains("above 0"));
+        assert!(message(&[0.5, 0.5]).contains("0.5 is given twice"));
+        assert!(message(&[]).contains("at least one"));
+    }
 }

@@ -15,6 +15,7 @@ use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
 use crate::judge::cal::{judge_topic, pool_of, withheld_documents, TopicJudging};
 use crate::judge::settings::JudgeSettings;
+use crate::sim::budget::{budget_cuts, judged_share, pools_over_budget, topic_budget};
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 pub use crate::sim::settings::StudySettings;
 use crate::sim::unit::UnitId;
@@ -73,6 +74,21 @@ pub struct StudyOutcome<'c> {
     pub retrains: usize,
     /// (trial, topic) units whose pool alone exceeded the budget.
     pub pools_over_budget: usize,
+    /// The trials at each budget fraction, ascending (none without a budget curve).
+    pub budget: Vec<BudgetOutcome>,
+}
+
+/// Every trial scored on its simulated qrels cut to a fraction of each topic's budget.
+#[derive(Debug)]
+pub struct BudgetOutcome {
+    /// The fraction of each topic's budget.
+    pub fraction: f64,
+    /// Every trial, in the study's order, without kept qrels.
+    pub trials: Vec<TrialOutcome>,
+    /// (trial, topic) units whose pool alone exceeded the fraction's budget.
+    pub pools_over_budget: usize,
+    /// The judgments kept over all (trial, topic) units, as a share of the whole budget's.
+    pub judged_share: f64,
 }
 
 impl StudyOutcome<'_> {
@@ -252,19 +268,22 @@ pub fn study_outcome<'c>(
         .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
     let classic_lou =
         classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
-    let pools_over_budget = plan
-        .unit_of
-        .iter()
-        .flatten()
-        .filter(|&&unit| judgings[unit].is_pool_over_budget)
-        .count();
     let units = plan.unit_of.len() * collection.topics.len();
-    let trials = score_trials(collection, settings, &scorer, plan, &judgings);
+    let trials = score_trials(collection, settings.keep_qrels, &scorer, plan, &judgings);
+    let budget = budget_cuts(collection, settings, &judgings)
+        .map(|(fraction, cut)| BudgetOutcome {
+            fraction,
+            trials: score_trials(collection, false, &scorer, plan, &cut),
+            pools_over_budget: pools_over_budget(&plan.unit_of, &cut),
+            judged_share: judged_share(&plan.unit_of, &cut, &judgings),
+        })
+        .collect();
     StudyOutcome {
         units,
         distinct_units: judgings.len(),
         retrains: judgings.iter().map(|j| j.retrains).sum(),
-        pools_over_budget,
+        pools_over_budget: pools_over_budget(&plan.unit_of, &judgings),
+        budget,
         collection,
         held_out_teams,
         official,
@@ -299,9 +318,7 @@ pub fn judge_units(
                 seed: trial.seed,
                 ..settings.judge.clone()
             };
-            let budget = settings
-                .budget
-                .unwrap_or(collection.topics[topic_index].grades.len());
+            let budget = topic_budget(collection, settings.budget, topic_index);
             let judging = judge_topic(
                 collection,
                 topic_index,
@@ -316,10 +333,10 @@ pub fn judge_units(
 }
 
 /// Every run scored on every trial's simulated qrels, with the trial's agreement with the
-/// official qrels.
+/// official qrels; `keep_qrels` keeps each trial's judgings in its outcome.
 fn score_trials(
     collection: &Collection,
-    settings: &StudySettings,
+    keep_qrels: bool,
     scorer: &RunScorer,
     plan: &StudyPlan,
     judgings: &[TopicJudging],
@@ -345,9 +362,7 @@ fn score_trials(
             let (overlap, recall) = agreement(collection, &topic_judgings);
             TrialOutcome {
                 scores: scorer.score(&grades, |_| true),
-                judgings: settings
-                    .keep_qrels
-                    .then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
+                judgings: keep_qrels.then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
                 overlap,
                 recall,
                 withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
@@ -462,6 +477,7 @@ mod tests {
     use super::*;
     use crate::judge::settings::Withhold;
     use crate::sim::fixture::{hand_task, small_study as settings};
+    use crate::sim::settings::OFFICIAL_BUDGET_ONLY;
 
     /// The simulated qrels of every trial of a study: (held-out team, topic) -> judged docids.
     fn study_qrels(
@@ -642,6 +658,7 @@ mod tests {
             judge: crate::judge::settings::JudgeSettings::hical(2),
             budget: None,
             keep_qrels: false,
+            budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
         };
         let plan = |teams: &[&str]| {
             let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();

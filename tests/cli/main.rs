@@ -7,6 +7,7 @@ mod util;
 
 mod audit;
 mod backtest;
+mod budget;
 mod eval;
 mod judge;
 mod plot;

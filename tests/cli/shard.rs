@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use crate::util::{reusesim, run, run_on_task, write_tiny_text_task};
 
 /// The test-only setting that stops a study after this many units (see docs/testing.md).
-const STOP_AFTER_UNITS: &str = "REUSESIM_TEST_STOP_AFTER_UNITS";
+pub(crate) const STOP_AFTER_UNITS: &str = "REUSESIM_TEST_STOP_AFTER_UNITS";
 
 /// The settings of the small study the tests split.
-const STUDY: &[&str] = &["--seeds", "2", "--iterations", "2000", "--keep-qrels"];
+pub(crate) const STUDY: &[&str] = &["--seeds", "2", "--iterations", "2000", "--keep-qrels"];
 
 /// Every output file under `dir`, relative, except the judging's own records (the journal and
 /// the shards), which hold units in the order they finished.
@@ -37,7 +37,7 @@ fn output_files(dir: &Path) -> Vec<PathBuf> {
 
 /// Asserts that two study folders hold the same files with the same bytes, the lines naming
 /// the elapsed time aside.
-fn assert_same_outputs(expected: &Path, actual: &Path) {
+pub(crate) fn assert_same_outputs(expected: &Path, actual: &Path) {
     let files = output_files(expected);
     assert!(files.len() > 10, "{files:?}");
     assert_eq!(files, output_files(actual));
@@ -163,7 +163,7 @@ fn merge_refuses_missing_unfinished_and_mismatched_shards() {
 }
 
 /// How many records the journal at `path` holds (header included), by its framing.
-fn journal_records(path: &Path) -> usize {
+pub(crate) fn journal_records(path: &Path) -> usize {
     let Ok(bytes) = std::fs::read(path) else {
         return 0;
     };

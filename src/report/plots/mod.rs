@@ -8,12 +8,15 @@
 //! - `scores_<measure>`: official score against LOU score per run, with the diagonal.
 //! - `truth_<measure>` (tasks with a truth file): the official and LOU rankings against the
 //!   ranking under the complete truth.
+//! - `budget_<measure>` (studies with budget fractions): the control's and the paired tau_b and
+//!   the control's recall against the fraction of the budget.
 //!
 //! Each figure is written as PNG and/or SVG, atomically, with the embedded DejaVu Sans font
 //! ([`font`]). This module reads files and writes files; it never prints and does not compute
 //! the study's statistics (those are in [`crate::sim::analysis`] and on disk).
 
 mod bitmap;
+mod budget;
 pub mod estimates;
 pub mod font;
 mod rank_change;
@@ -76,6 +79,8 @@ pub enum FigureKind {
     Truth,
     /// Every run's rank over all trials, the dominant one marked.
     RankSpread,
+    /// tau_b and recall against the fraction of the budget.
+    Budget,
 }
 
 impl FigureKind {
@@ -86,6 +91,7 @@ impl FigureKind {
             Self::Scores => "scores",
             Self::Truth => "truth",
             Self::RankSpread => "rank_spread",
+            Self::Budget => "budget",
         }
     }
 }
@@ -107,9 +113,13 @@ pub fn figure_stem(kind: FigureKind, measure: &str) -> String {
     format!("{}_{measure}", kind.prefix())
 }
 
-/// The figures of a study, in drawing order: per measure, rank change, tau_b, scores and
-/// (with a truth file) truth.
-pub fn figure_list(measures: &[String], has_truth: bool) -> Vec<(FigureKind, String)> {
+/// The figures of a study, in drawing order: per measure, rank change, rank spread, tau_b,
+/// scores, (with a truth file) truth and (with a budget curve) budget.
+pub fn figure_list(
+    measures: &[String],
+    has_truth: bool,
+    has_budget: bool,
+) -> Vec<(FigureKind, String)> {
     let mut kinds = vec![
         FigureKind::RankChange,
         FigureKind::RankSpread,
@@ -118,6 +128,9 @@ pub fn figure_list(measures: &[String], has_truth: bool) -> Vec<(FigureKind, Str
     ];
     if has_truth {
         kinds.push(FigureKind::Truth);
+    }
+    if has_budget {
+        kinds.push(FigureKind::Budget);
     }
     measures
         .iter()
@@ -148,7 +161,11 @@ pub fn draw_figures(
 ) -> Result<Vec<PathBuf>> {
     use rayon::prelude::*;
     font::register()?;
-    let figures = figure_list(&results.measures, results.has_truth());
+    let figures = figure_list(
+        &results.measures,
+        results.has_truth(),
+        !results.budget.is_empty(),
+    );
     // Figures are independent; `collect` keeps their order.
     let written: Vec<Vec<PathBuf>> = figures
         .par_iter()
@@ -271,6 +288,7 @@ fn draw_figure<DB: DrawingBackend>(
         FigureKind::Scores => scatter::draw(root, results, measure),
         FigureKind::Truth => truth::draw(root, results, measure),
         FigureKind::RankSpread => rank_spread::draw(root, results, measure),
+        FigureKind::Budget => budget::draw(root, results, measure),
     }
 }
 

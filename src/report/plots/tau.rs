@@ -15,7 +15,7 @@ use crate::sim::analysis::StudyResults;
 /// The usual threshold for equivalent rankings.
 const EQUIVALENCE_THRESHOLD: f64 = 0.9;
 /// The threshold line's colour.
-const THRESHOLD_COLOUR: RGBColor = RGBColor(200, 30, 30);
+pub(super) const THRESHOLD_COLOUR: RGBColor = RGBColor(200, 30, 30);
 /// The control trials' colour.
 const CONTROL_COLOUR: RGBColor = RGBColor(90, 90, 90);
 

@@ -138,6 +138,7 @@ fn results() -> StudyResults {
         lou: Vec::<LouRow>::new(),
         trials: Vec::<TrialRow>::new(),
         ranks,
+        budget: Vec::new(),
     }
 }
 

@@ -72,14 +72,6 @@ impl<'o> MeasureFigures<'o> {
     }
 
     pub(super) fn summary(&self, trials: &[TrialRow], held_out: &[HeldOutRow]) -> MeasureSummary {
-        let lou: Vec<RankComparison> = self.lou.iter().map(|scores| self.compare(scores)).collect();
-        let held_out_trials: Vec<RankComparison> = self
-            .outcome
-            .trials
-            .iter()
-            .filter(|t| t.trial.held_out.is_some())
-            .map(|t| self.compare(&t.scores.measure(self.measure)))
-            .collect();
         let controls: Vec<_> = self
             .outcome
             .trials
@@ -110,25 +102,9 @@ impl<'o> MeasureFigures<'o> {
             }
         });
         MeasureSummary {
-            lou: LouSummary {
-                tau_b: spread_of_options(lou.iter().map(|c| c.tau_b)),
-                tau_ap: spread_of_options(lou.iter().map(|c| c.tau_ap)),
-                max_drop: spread(lou.iter().map(|c| c.max_drop)),
-                runs_changed: spread(lou.iter().map(|c| c.runs_changed as f64)),
-            },
-            trials: TrialsSummary {
-                tau_b: spread_of_options(held_out_trials.iter().map(|c| c.tau_b)),
-                tau_ap: spread_of_options(held_out_trials.iter().map(|c| c.tau_ap)),
-            },
-            control: ControlSummary {
-                overlap: spread(controls.iter().map(|t| t.overlap)),
-                recall: spread(controls.iter().map(|t| t.recall)),
-                tau_b: spread_of_options(
-                    controls
-                        .iter()
-                        .map(|t| self.compare(&t.scores.measure(self.measure)).tau_b),
-                ),
-            },
+            lou: self.lou_summary(),
+            trials: self.trials_summary(),
+            control: self.control_summary(),
             classic_lou: ClassicSummary {
                 tau_b: classic.tau_b,
                 tau_ap: classic.tau_ap,
@@ -138,6 +114,51 @@ impl<'o> MeasureFigures<'o> {
             truth,
             paired: self.paired_summary(trials, held_out),
             swapped_pairs: self.swapped_pairs(),
+        }
+    }
+
+    /// The LOU rankings against the official one, over seeds.
+    pub(super) fn lou_summary(&self) -> LouSummary {
+        let lou: Vec<RankComparison> = self.lou.iter().map(|scores| self.compare(scores)).collect();
+        LouSummary {
+            tau_b: spread_of_options(lou.iter().map(|c| c.tau_b)),
+            tau_ap: spread_of_options(lou.iter().map(|c| c.tau_ap)),
+            max_drop: spread(lou.iter().map(|c| c.max_drop)),
+            runs_changed: spread(lou.iter().map(|c| c.runs_changed as f64)),
+        }
+    }
+
+    /// Every held-out trial's ranking against the official one.
+    pub(super) fn trials_summary(&self) -> TrialsSummary {
+        let held_out_trials: Vec<RankComparison> = self
+            .outcome
+            .trials
+            .iter()
+            .filter(|t| t.trial.held_out.is_some())
+            .map(|t| self.compare(&t.scores.measure(self.measure)))
+            .collect();
+        TrialsSummary {
+            tau_b: spread_of_options(held_out_trials.iter().map(|c| c.tau_b)),
+            tau_ap: spread_of_options(held_out_trials.iter().map(|c| c.tau_ap)),
+        }
+    }
+
+    /// The control trials against the official qrels and ranking.
+    pub(super) fn control_summary(&self) -> ControlSummary {
+        let controls: Vec<_> = self
+            .outcome
+            .trials
+            .iter()
+            .filter(|t| t.trial.held_out.is_none())
+            .collect();
+        ControlSummary {
+            overlap: spread(controls.iter().map(|t| t.overlap)),
+            recall: spread(controls.iter().map(|t| t.recall)),
+            tau_b: spread_of_options(
+                controls
+                    .iter()
+                    .map(|t| self.compare(&t.scores.measure(self.measure)).tau_b),
+            ),
         }
     }
 
@@ -300,7 +321,11 @@ impl MeasureFigures<'_> {
     }
 
     /// The paired figures: held-out trials against the control of their seed.
-    fn paired_summary(&self, trials: &[TrialRow], held_out: &[HeldOutRow]) -> PairedSummary {
+    pub(super) fn paired_summary(
+        &self,
+        trials: &[TrialRow],
+        held_out: &[HeldOutRow],
+    ) -> PairedSummary {
         let held_out_trials: Vec<&TrialRow> =
             trials.iter().filter(|t| t.held_out.is_some()).collect();
         PairedSummary {

@@ -88,6 +88,7 @@ fn outcome(collection: &Collection) -> StudyOutcome<'_> {
         distinct_units: 0,
         retrains: 0,
         pools_over_budget: 0,
+        budget: Vec::new(),
     }
 }
 

@@ -2,9 +2,10 @@
 //! scores (the official ranking, the leave-out-uniques (LOU) ranking per seed, each trial's ranking, the
 //! control's agreement with the official qrels, classic leave-out-uniques, swapped pairs with
 //! their significance, every ranking against the truth when there is one), the rows of the
-//! result tables, and the files themselves ([`files`]). Rendering (JSON, Markdown, figures) is
-//! `report`'s.
+//! result tables, and the files themselves ([`files`]); with a budget curve, the same statistics
+//! at each budget fraction ([`budget`]). Rendering (JSON, Markdown, figures) is `report`'s.
 
+pub mod budget;
 mod figures;
 pub mod files;
 
@@ -19,8 +20,9 @@ use crate::judge::schedule::Schedule;
 use crate::judge::settings::{JudgeSettings, LearnerChoice, HICAL_TRAIN_LEVEL};
 use crate::sim::study::{StudyOutcome, StudySettings};
 use crate::stats::Spread;
+use budget::BudgetSummary;
 use figures::MeasureFigures;
-pub use files::{HeldOutRow, LouRow, RankRow, RunRow, StudyResults, TrialRow};
+pub use files::{BudgetRow, HeldOutRow, LouRow, RankRow, RunRow, StudyResults, TrialRow};
 
 /// The seed of the randomization tests' sign flips (fixed, so reports are reproducible).
 pub const RANDOMIZATION_SEED: u64 = 2021;
@@ -216,6 +218,9 @@ pub struct StudySummary {
     pub simulations: SimulationCounts,
     /// Wall time of the study.
     pub elapsed_seconds: f64,
+    /// The budget curve, when the study has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BudgetSummary>,
     /// Rows of runs.tsv.
     #[serde(skip)]
     pub runs: Vec<RunRow>,
@@ -231,6 +236,9 @@ pub struct StudySummary {
     /// Rows of ranks.tsv.
     #[serde(skip)]
     pub ranks: Vec<RankRow>,
+    /// Rows of budget.tsv (none without a budget curve).
+    #[serde(skip)]
+    pub budget_rows: Vec<BudgetRow>,
 }
 
 impl StudySummary {
@@ -257,6 +265,7 @@ impl StudySummary {
             held_out.extend(held_out_rows);
             ranks.extend(rank_rows);
         }
+        let (budget, budget_rows) = budget::budget_curve(outcome, &settings.measures);
         Self {
             task: task_name.to_string(),
             settings,
@@ -269,11 +278,13 @@ impl StudySummary {
                 pools_over_budget: outcome.pools_over_budget,
             },
             elapsed_seconds,
+            budget,
             runs,
             lou,
             trials,
             held_out,
             ranks,
+            budget_rows,
         }
     }
 }

@@ -5,12 +5,14 @@
 //! - `runs.tsv` ([`RunRow`]), `lou.tsv` ([`LouRow`]), `trials.tsv` ([`TrialRow`]),
 //!   `heldout.tsv` ([`HeldOutRow`]), `ranks.tsv` ([`RankRow`]): tables, found by their header
 //!   names on reading, so a file with extra columns still reads;
+//! - `budget.tsv` ([`BudgetRow`]), with a budget curve: every trial at every budget fraction;
 //! - `summary.json`: written by serde from [`super::StudySummary`]; [`StudyResults::read`] takes
 //!   back the few fields the figures need;
 //! - with kept qrels: each trial's simulated qrels ([`to_qrels`]) and trace ([`write_traces`]).
 //!
 //! Every problem found on reading is reported with the file and line it was found on.
 
+mod budget;
 mod domains;
 mod kept;
 mod results;
@@ -28,6 +30,7 @@ use serde::Serialize;
 use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 
+pub use budget::BudgetRow;
 pub use kept::{to_qrels, write_traces};
 pub use results::StudyResults;
 pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow, CONTROL};

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::table::read_text;
-use super::{read_numbered_table, read_table, LouRow, RankRow, RunRow, TableRow, TrialRow};
+use super::{
+    read_numbered_table, read_table, BudgetRow, LouRow, RankRow, RunRow, TableRow, TrialRow,
+};
 use crate::base::error::{ParseError, ParseErrorKind, Result};
 
 /// What the figures need from a results folder: `summary.json`'s task, seeds, teams and
@@ -27,6 +29,8 @@ pub struct StudyResults {
     pub trials: Vec<TrialRow>,
     /// Rows of `ranks.tsv`.
     pub ranks: Vec<RankRow>,
+    /// Rows of `budget.tsv`; none when the study has no budget curve (and no such file).
+    pub budget: Vec<BudgetRow>,
 }
 
 impl StudyResults {
@@ -61,6 +65,11 @@ impl StudyResults {
             lou: unnumbered(lou),
             trials: read_table(dir)?,
             ranks: unnumbered(ranks),
+            budget: if dir.join(BudgetRow::FILE).exists() {
+                read_table(dir)?
+            } else {
+                Vec::new()
+            },
             ..summary
         })
     }
@@ -206,5 +215,6 @@ fn read_summary(path: &Path) -> Result<StudyResults> {
         lou: Vec::new(),
         trials: Vec::new(),
         ranks: Vec::new(),
+        budget: Vec::new(),
     })
 }
