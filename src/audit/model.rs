@@ -256,6 +256,37 @@ mod tests {
     }
 
     #[test]
+    fn the_audited_teams_unjudged_documents_are_scored_but_not_presumed_non_relevant() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = crate::sim::fixture::hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let topic = &collection.topics[collection.topic_index("1").unwrap()];
+        let team_a: Vec<usize> = (0..collection.runs.len())
+            .filter(|&run| collection.runs[run].team == "A")
+            .collect();
+        // a1 ranks s1 s2 ua n1 n2 n3 and a2 s1 ua2 sh n4; of those, n2, n3 and n4 are unjudged.
+        let asked = questions(topic, &topic.grades, &team_a);
+        let mut names: Vec<&str> = asked.iter().map(|&d| collection.docs.name(d)).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["n2", "n3", "n4"]);
+        let presumed = fit_topic(&collection, topic, &topic.grades, &FxHashSet::default()).unwrap();
+        let asking = fit_topic(&collection, topic, &topic.grades, &asked).unwrap();
+        // Still scored, and no lower once they no longer train as negatives.
+        for doc in &asked {
+            let (before, after) = (presumed.probabilities[doc], asking.probabilities[doc]);
+            let name = collection.docs.name(*doc);
+            assert!(after >= before, "{name}: {after} < {before}");
+        }
+        // The fold that held them trains without them: the documents it scores move.
+        let moved = presumed
+            .probabilities
+            .iter()
+            .filter(|(doc, &before)| asking.probabilities[*doc] != before)
+            .count();
+        assert!(moved > 0);
+    }
+
+    #[test]
     fn folds_are_fixed_and_both_used() {
         let folds: Vec<u64> = (0..50).map(|i| fold_of(&format!("d{i}"))).collect();
         assert!(folds.contains(&0) && folds.contains(&1));
