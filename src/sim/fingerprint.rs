@@ -22,7 +22,7 @@ use crate::collection::CandidateSource;
 use crate::io::task::Task;
 use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
-use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
+use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::sim::settings::StudySettings;
 use crate::sim::unit::hex;
 
@@ -60,6 +60,8 @@ pub struct StudyRecipe {
     pub withhold: String,
     /// The unique depth of `withhold = uniques`.
     pub unique_depth: Option<usize>,
+    /// Whether carried judgments train the judge.
+    pub carried: String,
     /// A fixed per-topic budget.
     pub budget: Option<usize>,
     /// Whether every trial's qrels and trace are written.
@@ -92,6 +94,7 @@ impl StudyRecipe {
             train_level,
             withhold,
             unique_depth,
+            carried,
         } = judge;
         Self {
             seeds: *seeds,
@@ -108,6 +111,7 @@ impl StudyRecipe {
             train_level: *train_level,
             withhold: withhold.name().to_string(),
             unique_depth: *unique_depth,
+            carried: carried.name().to_string(),
             budget: *budget,
             keep_qrels: *keep_qrels,
             task_pool_depth: task.pool_depth,
@@ -153,6 +157,7 @@ impl StudyRecipe {
             train_level: self.train_level,
             withhold: named::<Withhold>("withhold setting", &self.withhold)?,
             unique_depth: self.unique_depth,
+            carried: named::<Carried>("carried setting", &self.carried)?,
         }
         .check()?;
         let settings = StudySettings {
