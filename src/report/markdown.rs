@@ -13,6 +13,15 @@ fn fmt_spread(spread: &Option<Spread>) -> String {
     }
 }
 
+/// A count over seeds: the count when every seed gave the same, else its spread.
+fn fmt_count(spread: &Option<Spread>) -> String {
+    match spread {
+        Some(s) if s.min == s.max => format!("{:.0}", s.mean),
+        Some(s) => format!("{:.1} ({:.0}–{:.0})", s.mean, s.min, s.max),
+        None => "n/a".into(),
+    }
+}
+
 fn fmt_value(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".into(), |v| format!("{v:.3}"))
 }
@@ -194,7 +203,7 @@ fn write_control(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> 
         writeln!(
             out,
             "| {name} | {} | {} | {} | {} | {} | {} |",
-            fmt_spread(&m.control.carried),
+            fmt_count(&m.control.carried),
             fmt_spread(&m.control.overlap),
             fmt_spread(&m.control.recall),
             fmt_spread(&m.control.overlap_found),
