@@ -14,7 +14,10 @@ use reusesim::eval::{self, EvalOptions};
 use reusesim::io::task::Task;
 use reusesim::judge::pegasos::Precision;
 use reusesim::judge::schedule::Schedule;
-use reusesim::judge::settings::{JudgeSettings, LearnerChoice, Withhold, RANDOM_NEGATIVES};
+use reusesim::judge::settings::{
+    Carried, JudgeSettings, LearnerChoice, Withhold, DEFAULT_CARRIED, DEFAULT_WITHHOLD,
+    RANDOM_NEGATIVES,
+};
 use reusesim::report::plots::FigureFormat;
 use reusesim::sim::settings::check_budget_fractions;
 use reusesim::sim::shard::ShardSpec;
@@ -243,15 +246,21 @@ pub struct JudgeArgs {
     /// A fixed number of judgments per topic instead of the official count N_t.
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
-    /// What a trial leaving a team out also withholds from the simulated assessor: none (the
-    /// team's runs only), or uniques (also its unique relevant documents: the bound classic
-    /// leave-out-uniques assumes).
-    #[arg(long, value_parser = choice::<Withhold>(), default_value_t = Withhold::None)]
+    /// What a trial leaving a team out also withholds from the simulated assessor: uniques
+    /// (its unique relevant documents, which no other team's run retrieved: had the team never
+    /// taken part, would its runs be scored fairly?) or none (only the team's runs leave: could
+    /// the judge have found its documents anyway?).
+    #[arg(long, value_parser = choice::<Withhold>(), default_value_t = DEFAULT_WITHHOLD)]
     pub withhold: Withhold,
-    /// With --withhold uniques: a document is the team's own when one of its runs retrieved it
-    /// within depth K (default: at any depth).
+    /// With --withhold uniques: count only the top K of every run, in NIST's pooling order
+    /// (default: every run at any depth).
     #[arg(long, value_name = "K")]
     pub unique_depth: Option<usize>,
+    /// Official judgments of documents no candidate holds are carried into the qrels
+    /// unchanged; train: they also train the judge (as NIST's judge learned from them), or
+    /// ignore: they do not.
+    #[arg(long, value_parser = choice::<Carried>(), default_value_t = DEFAULT_CARRIED)]
+    pub carried: Carried,
     /// A judged grade >= L trains the judge as positive (HiCAL and NIST: 1, every grade > 0),
     /// separate from the evaluation's relevance level.
     #[arg(long, value_name = "L", default_value_t = 1)]
@@ -446,6 +455,7 @@ impl JudgeArgs {
             train_level: self.train_level,
             withhold: self.withhold,
             unique_depth: self.unique_depth,
+            carried: self.carried,
         };
         Ok((settings.check()?, use_text))
     }

@@ -103,8 +103,9 @@ pub enum ContributingRuns {
 
 /// The rule that makes a judged document one team's *unique* document: among the counted runs,
 /// taken to `depth` in NIST's pooling order, only that team's runs retrieved it, and its grade
-/// is at least `min_grade`. Classic leave-out-uniques and the audit's backtest both ask this
-/// one rule, each with its own parameters.
+/// is at least `min_grade`. Classic leave-out-uniques, the documents a leave-out trial
+/// withholds, the audit's calibration and the backtest all ask this one rule, each with its own
+/// parameters ([`Collection::unique_documents`], [`Collection::sole_teams`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UniqueRule {
     /// Which runs count as retrieving a document.
@@ -135,6 +136,22 @@ impl UniqueRule {
             min_grade: None,
         }
     }
+
+    /// What a leave-out trial withholds (`--withhold uniques`): documents that only the team's
+    /// runs retrieved among every run of the task, pooled or not, within `depth` (`None`: at
+    /// any depth), with a grade the judge trains as relevant (>= `train_level`).
+    pub fn withheld(train_level: Grade, depth: Option<usize>) -> Self {
+        Self {
+            runs: ContributingRuns::All,
+            depth,
+            min_grade: Some(train_level),
+        }
+    }
+
+    /// Whether a judged document of this grade can be a unique document.
+    fn accepts(&self, grade: Grade) -> bool {
+        self.min_grade.is_none_or(|min| grade >= min)
+    }
 }
 
 /// The team whose runs alone retrieved each document of a topic under a [`UniqueRule`]
@@ -142,7 +159,7 @@ impl UniqueRule {
 #[derive(Debug, Clone)]
 pub struct SoleTeams<'c> {
     sole_team: FxHashMap<DocId, &'c str>,
-    min_grade: Option<Grade>,
+    rule: UniqueRule,
 }
 
 impl<'c> SoleTeams<'c> {
@@ -155,7 +172,7 @@ impl<'c> SoleTeams<'c> {
                 owner == team
                     && grades
                         .get(doc)
-                        .is_some_and(|&grade| self.min_grade.is_none_or(|min| grade >= min))
+                        .is_some_and(|&grade| self.rule.accepts(grade))
             })
             .map(|(&doc, _)| doc)
             .collect();
@@ -333,26 +350,61 @@ impl Collection {
 
     /// For one topic, the team whose counted runs alone retrieved each document under `rule`.
     pub fn sole_teams(&self, topic: &TopicData, rule: &UniqueRule) -> SoleTeams<'_> {
+        SoleTeams {
+            sole_team: self.sole_keys(topic, rule, |run| self.runs[run].team.as_str()),
+            rule: *rule,
+        }
+    }
+
+    /// The judged documents of `topic` (official grades) that, under `rule`, only the runs
+    /// marked in `own_runs` retrieved (one team's runs, or every held-out team's), sorted.
+    pub fn unique_documents(
+        &self,
+        topic: &TopicData,
+        rule: &UniqueRule,
+        own_runs: &[bool],
+    ) -> Vec<DocId> {
+        let mut unique: Vec<DocId> = self
+            .sole_keys(topic, rule, |run| own_runs[run])
+            .into_iter()
+            .filter(|&(doc, is_own)| {
+                is_own
+                    && topic
+                        .grades
+                        .get(&doc)
+                        .is_some_and(|&grade| rule.accepts(grade))
+            })
+            .map(|(doc, _)| doc)
+            .collect();
+        unique.sort_unstable();
+        unique
+    }
+
+    /// For each document the runs `rule` counts retrieved within its depth (in NIST's pooling
+    /// order), the key every run that retrieved it shares, when they share one.
+    fn sole_keys<K: Copy + PartialEq>(
+        &self,
+        topic: &TopicData,
+        rule: &UniqueRule,
+        key_of: impl Fn(usize) -> K,
+    ) -> FxHashMap<DocId, K> {
         let depth = rule.depth.unwrap_or(usize::MAX);
-        let mut owners: FxHashMap<DocId, Option<&str>> = FxHashMap::default();
-        for (run, ranking) in self.runs.iter().zip(&topic.pool_rankings) {
-            if rule.runs == ContributingRuns::Pooled && !run.is_pooled {
+        let mut keys: FxHashMap<DocId, Option<K>> = FxHashMap::default();
+        for (run, ranking) in topic.pool_rankings.iter().enumerate() {
+            if rule.runs == ContributingRuns::Pooled && !self.runs[run].is_pooled {
                 continue;
             }
+            let key = key_of(run);
             for &doc in ranking.iter().take(depth) {
-                let owner = owners.entry(doc).or_insert(Some(run.team.as_str()));
-                if owner.is_some_and(|team| team != run.team) {
-                    *owner = None;
+                let shared = keys.entry(doc).or_insert(Some(key));
+                if shared.is_some_and(|shared| shared != key) {
+                    *shared = None;
                 }
             }
         }
-        SoleTeams {
-            sole_team: owners
-                .into_iter()
-                .filter_map(|(doc, owner)| owner.map(|team| (doc, team)))
-                .collect(),
-            min_grade: rule.min_grade,
-        }
+        keys.into_iter()
+            .filter_map(|(doc, key)| key.map(|key| (doc, key)))
+            .collect()
     }
 
     /// Whether the judge learns from text features.

@@ -237,18 +237,33 @@ pub fn merge(args: MergeArgs) -> Result<()> {
     Ok(())
 }
 
-/// The closing lines of a study: LOU figures per measure and the work done.
+/// The closing lines of a study: per measure the paired statistics, which isolate the
+/// leave-out effect, with the control's distance from the official ranking (the noise floor),
+/// then the LOU ranking; and the work done.
 fn print_study(report: &reusesim::report::StudyReport, out: &Path) {
     let summary = &report.summary;
+    let mean = |spread: &Option<reusesim::stats::Spread>| spread.as_ref().map(|s| s.mean);
+    let max = |spread: &Option<reusesim::stats::Spread>| spread.as_ref().map(|s| s.max);
+    let shown = |value: Option<f64>, decimals: usize| {
+        value.map_or_else(|| "n/a".to_string(), |v| format!("{v:.decimals$}"))
+    };
     for (name, figures) in &summary.measures {
-        if let Some(tau) = &figures.lou.tau_b {
-            eprintln!(
-                "reusesim: {name}: LOU tau_b {:.3} (min {:.3}), max drop {:.1}",
-                tau.mean,
-                tau.min,
-                figures.lou.max_drop.as_ref().map_or(0.0, |d| d.max)
-            );
-        }
+        let paired = &figures.paired;
+        eprintln!(
+            "reusesim: {name}: paired tau_b {}; held-out runs' paired rank change mean {}, max \
+             {}; control tau_b vs official {} (noise floor)",
+            shown(mean(&paired.tau_b), 3),
+            shown(mean(&paired.rank_change), 2),
+            shown(max(&paired.rank_change), 1),
+            shown(mean(&figures.control.tau_b), 3),
+        );
+    }
+    for (name, figures) in &summary.measures {
+        eprintln!(
+            "reusesim: {name}: LOU ranking vs official tau_b {}, max drop {}",
+            shown(mean(&figures.lou.tau_b), 3),
+            shown(max(&figures.lou.max_drop), 1),
+        );
     }
     eprintln!(
         "reusesim: {} trials, {} distinct units, {} retrains in {:.1} s; wrote {} and {} figure \

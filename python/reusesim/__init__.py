@@ -230,6 +230,7 @@ _JUDGE_OPTIONS = (
     "withhold",
     "unique_depth",
     "train_level",
+    "carried",
 )
 
 
@@ -266,7 +267,8 @@ class StudyResult:
     summary: dict
     #: ``runs.tsv``: per run and measure, official and LOU scores and ranks.
     runs: pd.DataFrame
-    #: ``trials.tsv``: per trial and measure, tau_b, tau_ap, overlap and recall.
+    #: ``trials.tsv``: per trial and measure, tau_b, tau_ap (against the official and the
+    #: control ranking), overlap and recall, carried, overlap_found and recall_found, withheld.
     trials: pd.DataFrame
     #: ``ranks.tsv``: every run's score and rank in every trial.
     ranks: pd.DataFrame
@@ -323,6 +325,7 @@ def simulate(
     withhold: Optional[str] = None,
     unique_depth: Optional[int] = None,
     train_level: Optional[int] = None,
+    carried: Optional[str] = None,
     threads: Optional[int] = None,
     progress: Optional[bool] = None,
     budget_fractions: Optional[Sequence[float]] = None,
@@ -335,10 +338,11 @@ def simulate(
     ``measures``, ``teams`` (hold out only these), ``keep_qrels``; the judge's ``features``
     (``auto``, ``text``, ``runs``), ``learner`` (``pegasos``, ``logistic``), ``iterations``,
     ``precision`` (``f32``, ``f64``), ``schedule`` (``bmi``, ``one``), ``candidates`` (``retrieved``, ``corpus``),
-    ``pool_depth``, ``budget``, ``withhold`` (``none``, ``uniques``), ``unique_depth``,
-    ``train_level``; ``threads`` (default all cores; results do not depend on it);
-    ``budget_fractions`` (each in (0, 1]: the study is also evaluated with each topic's judgments
-    cut to these fractions of its budget, in ``.budget``; default: the whole budget alone). An option
+    ``pool_depth``, ``budget``, ``withhold`` (``uniques``, ``none``), ``unique_depth``,
+    ``train_level``, ``carried`` (``train``, ``ignore``); ``threads`` (default all cores; results
+    do not depend on it); ``budget_fractions`` (each in (0, 1]: the study is also evaluated with
+    each topic's judgments cut to these fractions of its budget, in ``.budget``; default: the
+    whole budget alone). An option
     left as ``None`` takes the command line's default (HiCAL's settings, the task's pool depth).
     ``progress`` shows a tqdm bar (default: when tqdm is installed).
     """
@@ -394,6 +398,7 @@ def judge(
     withhold: Optional[str] = None,
     unique_depth: Optional[int] = None,
     train_level: Optional[int] = None,
+    carried: Optional[str] = None,
     threads: Optional[int] = None,
     progress: Optional[bool] = None,
 ) -> Judging:

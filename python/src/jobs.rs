@@ -110,6 +110,7 @@ struct JudgeOptions {
     withhold: Option<String>,
     unique_depth: Option<usize>,
     train_level: Option<i32>,
+    carried: Option<String>,
 }
 
 impl JudgeOptions {
@@ -133,6 +134,7 @@ impl JudgeOptions {
             withhold: choice("withhold", self.withhold.as_deref(), hical.withhold)?,
             unique_depth: self.unique_depth,
             train_level: self.train_level.unwrap_or(hical.train_level),
+            carried: choice("carried", self.carried.as_deref(), hical.carried)?,
             ..hical
         };
         Ok((settings.check()?, use_text))

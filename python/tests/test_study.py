@@ -38,6 +38,27 @@ def test_simulate_equals_the_command_line(cli, default_task_path, tmp_path):
     assert figures and all(path.exists() and path.suffix == ".svg" for path in figures)
 
 
+def test_simulate_passes_the_carried_and_withhold_options_as_the_command_line(
+        cli, default_task_path, tmp_path):
+    team = reusesim.Task.load(default_task_path).runs["team"].iloc[0]
+    options = ["--carried", "ignore", "--withhold", "none"]
+    run_cli(cli, "simulate", "--task", default_task_path, "--seeds", 1, "--iterations", 2000,
+            "--teams", team, *options, "--out", tmp_path / "cli")
+    result = reusesim.simulate(default_task_path, seeds=1, teams=[team], carried="ignore",
+                               withhold="none", out_dir=tmp_path / "py", progress=False, **FAST)
+    assert (tmp_path / "py" / "trials.tsv").read_bytes() == (tmp_path / "cli" / "trials.tsv").read_bytes()
+    judge = result.summary["settings"]["judge"]
+    assert (judge["carried"], judge["withhold"]) == ("ignore", "none")
+    control = result.trials[result.trials["held_out"] == "control"].iloc[0]
+    assert control["carried"] > 0
+    assert 0 < control["recall_found"] <= 1
+    defaults = reusesim.simulate(default_task_path, seeds=1, teams=[team], out_dir=tmp_path / "default",
+                                 progress=False, **FAST)
+    assert defaults.summary["settings"]["judge"]["withhold"] == "uniques"
+    with pytest.raises(ValueError, match='expected carried to be one of train, ignore, found "keep"'):
+        reusesim.simulate(default_task_path, seeds=1, carried="keep")
+
+
 def test_judge_equals_the_command_line(cli, default_task_path, tmp_path):
     run_cli(cli, "judge", "--task", default_task_path, "--seed", 3, "--iterations", 2000,
             "--leave-out", "baseline", "--out", tmp_path)

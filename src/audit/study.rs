@@ -117,14 +117,8 @@ fn spot_study(
         keep_qrels: false,
         budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
     };
-    let outcome = run_study(
-        task,
-        collection,
-        &study_settings,
-        held_out.clone(),
-        &|_, _| {},
-    )?;
-    let summary_settings = SettingsSummary::new(task, collection, &study_settings, held_out);
+    let outcome = run_study(task, collection, &study_settings, held_out, &|_, _| {})?;
+    let summary_settings = SettingsSummary::new(task, &study_settings, &outcome);
     Ok(StudySummary::new(
         &task.manifest.name,
         summary_settings,

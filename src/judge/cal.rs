@@ -4,6 +4,8 @@
 //! ([`crate::judge::schedule`]), until the topic's judgment budget is spent. The assessor is
 //! simulated by a qrels: its grade when it judged the document, else 0 and "never officially
 //! judged". Documents a leave-out trial withholds are never candidates, judged or carried.
+//! With [`Carried::Train`] the carried judgments train the model from the first retrain and
+//! count toward the schedule's judged total, as if judged before the pool.
 //!
 //! Randomness: retrain number i of a topic draws its random negatives and Pegasos pairs from
 //! stream i of the (seed, topic) generator ([`crate::base::seed::iteration_rng`]), so two trials
@@ -16,12 +18,12 @@ use rustc_hash::FxHashSet;
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
-use crate::collection::{CandidateSource, Collection, TopicData, Vectors};
+use crate::collection::{CandidateSource, Collection, TopicData, UniqueRule, Vectors};
 use crate::features::runs::{pseudo_positive, run_feature_vector};
 use crate::judge::logistic::{self, fit_logistic};
 use crate::judge::pegasos::{FitMemory, PegasosParams, PegasosValidParams};
 use crate::judge::schedule::BatchPlanner;
-use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
+use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::{Scorer, TrainingSet};
 
 /// The key of the positive seed among a unit's training documents (documents are keyed by id).
@@ -94,30 +96,35 @@ pub fn pool_of(
 }
 
 /// The documents a trial withholds from the simulated assessor on one topic, sorted: with
-/// [`Withhold::Uniques`], the excluded runs' unique documents (official grade > 0, retrieved by
-/// an excluded run within the unique depth, and by no other run at any depth); else none.
+/// [`Withhold::Uniques`], the excluded runs' unique documents under [`UniqueRule::withheld`]
+/// (grade >= the training level; among every run of the task, each to the unique depth, only
+/// excluded runs retrieved them); else none.
 pub fn withheld_documents(
+    collection: &Collection,
     topic: &TopicData,
     excluded_runs: &[bool],
     settings: &JudgeSettings,
 ) -> Vec<DocId> {
-    if settings.withhold == Withhold::None {
-        return Vec::new();
+    match settings.withhold {
+        Withhold::None => Vec::new(),
+        Withhold::Uniques => collection.unique_documents(
+            topic,
+            &UniqueRule::withheld(settings.train_level, settings.unique_depth),
+            excluded_runs,
+        ),
     }
-    let depth = settings.unique_depth.unwrap_or(usize::MAX);
-    topic
-        .retrieved
-        .iter()
-        .zip(&topic.hits)
-        .filter(|(doc, hits)| {
-            topic.grades.get(doc).is_some_and(|&grade| grade > 0)
-                && hits
-                    .iter()
-                    .any(|&(run, rank)| excluded_runs[run as usize] && rank as usize <= depth)
-                && hits.iter().all(|&(run, _)| excluded_runs[run as usize])
-        })
-        .map(|(&doc, _)| doc)
-        .collect()
+}
+
+/// The documents CAL may propose for a topic, sorted (withheld ones still among them).
+pub fn candidate_documents<'c>(
+    collection: &'c Collection,
+    topic: &'c TopicData,
+    source: CandidateSource,
+) -> &'c [DocId] {
+    match source {
+        CandidateSource::Retrieved => &topic.retrieved,
+        CandidateSource::Corpus => &collection.corpus_docs,
+    }
 }
 
 /// The candidates of a topic and their vectors for one trial.
@@ -134,10 +141,7 @@ impl<'c> CandidateVectors<'c> {
         source: CandidateSource,
         excluded_runs: &[bool],
     ) -> Self {
-        let docs: &[DocId] = match source {
-            CandidateSource::Retrieved => &topic.retrieved,
-            CandidateSource::Corpus => &collection.corpus_docs,
-        };
+        let docs = candidate_documents(collection, topic, source);
         let owned = match collection.vectors {
             Vectors::Text { .. } => Vec::new(),
             Vectors::Runs => {
@@ -181,6 +185,8 @@ struct TopicState<'c> {
     topic: &'c TopicData,
     settings: &'c JudgeSettings,
     candidates: CandidateVectors<'c>,
+    /// The carried judgments, sorted.
+    carried: Vec<(DocId, Grade)>,
     /// Judged, carried or withheld: never proposed.
     unavailable: FxHashSet<DocId>,
     /// The pool and CAL judgments, in order.
@@ -193,6 +199,28 @@ struct TopicState<'c> {
 }
 
 impl<'c> TopicState<'c> {
+    /// The carried judgments the model learns from: all of them or none.
+    fn trained_carried(&self) -> &[(DocId, Grade)] {
+        match self.settings.carried {
+            Carried::Train => &self.carried,
+            Carried::Ignore => &[],
+        }
+    }
+
+    /// The judgments the model learns from and the schedule counts: the trained carried ones,
+    /// then the pool and CAL judgments in order.
+    fn known_judgments(&self) -> impl Iterator<Item = (DocId, Grade)> + '_ {
+        self.trained_carried()
+            .iter()
+            .copied()
+            .chain(self.trace.iter().map(|step| (step.doc, step.grade)))
+    }
+
+    /// How many judgments the schedule counts as judged.
+    fn known_count(&self) -> usize {
+        self.trained_carried().len() + self.trace.len()
+    }
+
     /// Records a judgment by the simulated assessor.
     fn record(&mut self, doc: DocId, batch: u32, score: f32) {
         let (grade, is_official) = match self.topic.grades.get(&doc) {
@@ -223,14 +251,14 @@ impl<'c> TopicState<'c> {
         let mut positive_keys: Vec<u64> = self.seed.iter().map(|_| SEED_KEY).collect();
         let mut negatives: Vec<&SparseVec> = Vec::new();
         let mut negative_keys: Vec<u64> = Vec::new();
-        for step in &self.trace {
-            let vector = self.candidates.vector(step.doc, &self.empty);
-            if is_relevant(step.grade, self.settings.train_level) {
+        for (doc, grade) in self.known_judgments() {
+            let vector = self.candidates.vector(doc, &self.empty);
+            if is_relevant(grade, self.settings.train_level) {
                 positives.push(vector);
-                positive_keys.push(step.doc.into());
+                positive_keys.push(doc.into());
             } else {
                 negatives.push(vector);
-                negative_keys.push(step.doc.into());
+                negative_keys.push(doc.into());
             }
         }
         let negative_pool = &self.collection.negative_pool;
@@ -271,9 +299,9 @@ pub fn judge_topic(
     settings: &JudgeSettings,
 ) -> Result<TopicJudging> {
     let topic = &collection.topics[topic_index];
-    let withheld = withheld_documents(topic, excluded_runs, settings);
+    let withheld = withheld_documents(collection, topic, excluded_runs, settings);
     let candidates = CandidateVectors::new(collection, topic, settings.candidates, excluded_runs);
-    let judgments = match settings.candidates {
+    let carried = match settings.candidates {
         CandidateSource::Retrieved => carried_judgments(topic, candidates.docs, &withheld),
         CandidateSource::Corpus => Vec::new(),
     };
@@ -289,11 +317,12 @@ pub fn judge_topic(
         topic,
         settings,
         candidates,
-        unavailable: judgments
+        unavailable: carried
             .iter()
             .map(|&(doc, _)| doc)
             .chain(withheld.iter().copied())
             .collect(),
+        carried,
         trace: Vec::with_capacity(budget.max(pool.len())),
         seed: None,
         learner: Learner::new(settings)?,
@@ -306,19 +335,18 @@ pub fn judge_topic(
     for &doc in &pool {
         state.record(doc, 0, f32::NAN);
     }
-    let carried = judgments.len();
+    let carried = state.carried.len();
     let is_pool_over_budget = carried + state.trace.len() > budget;
-    let pool_has_relevant = state
-        .trace
-        .iter()
-        .any(|step| is_relevant(step.grade, settings.train_level));
-    state.seed = seed_vector(collection, topic, excluded_runs, pool_has_relevant);
+    let knows_relevant = state
+        .known_judgments()
+        .any(|(_, grade)| is_relevant(grade, settings.train_level));
+    state.seed = seed_vector(collection, topic, excluded_runs, knows_relevant);
     let retrains = FIT_MEMORY.with_borrow_mut(|memory| {
         // The keys name this unit's vectors (with run features, a trial's own).
         memory.forget();
-        run_cal(&mut state, carried, budget, !pool.is_empty(), memory)
+        run_cal(&mut state, budget, memory)
     })?;
-    let mut judgments = judgments;
+    let mut judgments = std::mem::take(&mut state.carried);
     judgments.extend(state.trace.iter().map(|step| (step.doc, step.grade)));
     Ok(TopicJudging {
         topic: topic_index,
@@ -333,24 +361,20 @@ pub fn judge_topic(
 }
 
 /// The CAL phase: iterations as the schedule makes them due, one judgment at a time from the
-/// latest list, until `carried` plus the trace reaches `budget`. Returns the retrains made.
-fn run_cal(
-    state: &mut TopicState,
-    carried: usize,
-    budget: usize,
-    has_pool: bool,
-    memory: &mut FitMemory,
-) -> Result<usize> {
+/// latest list, until the carried judgments plus the trace reach `budget`. Returns the retrains
+/// made.
+fn run_cal(state: &mut TopicState, budget: usize, memory: &mut FitMemory) -> Result<usize> {
     let mut planner = BatchPlanner::new(state.settings.schedule);
-    if has_pool {
-        // Iteration 0 ran on the seed alone, but the pool was recorded before any document of
-        // its list was judged: its list is never used, so it is not computed.
+    if state.known_count() > 0 {
+        // Iteration 0 ran on the seed alone, but the pool (and the carried judgments, when
+        // they train) was recorded before any document of its list was judged: its list is
+        // never used, so it is not computed.
         planner.start_iteration();
     }
     let mut retrains = 0;
     let mut list: std::vec::IntoIter<(f32, u32, DocId)> = Vec::new().into_iter();
-    while carried + state.trace.len() < budget {
-        if planner.is_due(state.trace.len()) {
+    while state.carried.len() + state.trace.len() < budget {
+        if planner.is_due(state.known_count()) {
             let list_size = planner.start_iteration();
             retrains += 1;
             list = state.propose(retrains, list_size, memory)?.into_iter();
@@ -384,16 +408,17 @@ fn carried_judgments(
 }
 
 /// The positive seed: the topic text's vector with text features; with run features the
-/// pseudo-positive (rank 1 in every available run) when the pool found nothing relevant.
+/// pseudo-positive (rank 1 in every available run) when no judgment the model learns from
+/// before CAL (the pool, and the carried ones when they train) is relevant.
 fn seed_vector(
     collection: &Collection,
     topic: &TopicData,
     excluded_runs: &[bool],
-    pool_has_relevant: bool,
+    knows_relevant: bool,
 ) -> Option<SparseVec> {
     match (&collection.vectors, &topic.text_seed) {
         (Vectors::Text { .. }, Some(text_seed)) => Some(text_seed.clone()),
-        (Vectors::Runs, _) if !pool_has_relevant => {
+        (Vectors::Runs, _) if !knows_relevant => {
             let available = excluded_runs.iter().filter(|excluded| !**excluded).count();
             Some(pseudo_positive(
                 |run| !excluded_runs[run as usize],

@@ -31,11 +31,33 @@ choice_enum! {
         /// Nothing: the judge may still find the team's documents by their text or through
         /// other runs (had the team never taken part, HiCAL could still have judged them).
         None = "none",
-        /// Also the team's unique relevant documents, from the simulated assessor: the bound
-        /// classic leave-out-uniques assumes, in which nobody ever finds them.
+        /// Also the team's unique relevant documents, from the simulated assessor (see
+        /// [`crate::collection::UniqueRule::withheld`]): nobody ever finds them.
         Uniques = "uniques",
     }
 }
+
+choice_enum! {
+    /// What the judge does with the carried judgments: the official judgments of documents
+    /// outside the candidates, kept in the simulated qrels unchanged.
+    pub enum Carried {
+        /// They join the training set from the first retrain and count toward BMI's judged
+        /// total, as everything NIST's judge judged did.
+        Train = "train",
+        /// They never train the model and BMI does not count them.
+        Ignore = "ignore",
+    }
+}
+
+/// What a leave-out trial withholds unless told otherwise: the team's unique relevant
+/// documents, as the analysis the study reproduces removes them.
+pub const DEFAULT_WITHHOLD: Withhold = Withhold::Uniques;
+
+/// What the judge does with carried judgments unless told otherwise: they do not train it.
+/// Training on them lowers the control's recall of the relevant documents the judge could find
+/// and moves its ranking away from the official and the true ones (measured in the README):
+/// NIST's judge met them one at a time while it judged, not all before its first retrain.
+pub const DEFAULT_CARRIED: Carried = Carried::Ignore;
 
 /// How one judging run is done.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -61,16 +83,19 @@ pub struct JudgeSettings {
     pub train_level: Grade,
     /// What a leave-out trial withholds from the simulated assessor.
     pub withhold: Withhold,
-    /// With [`Withhold::Uniques`]: a team's document counts as its own when one of its runs
-    /// retrieved it within this depth (`None`: at any depth).
+    /// With [`Withhold::Uniques`]: how deep into every run, in NIST's pooling order, a document
+    /// counts as retrieved (`None`: at any depth).
     pub unique_depth: Option<usize>,
+    /// Whether carried judgments train the judge.
+    pub carried: Carried,
 }
 
 impl JudgeSettings {
     /// HiCAL's settings as TREC DL ran them, with candidates from the runs and the given pool
     /// depth: Pegasos with 200,000 iterations (f32 Gram rows, as close to exact as HiCAL's own
-    /// f32 arithmetic), BMI batches, 100 random negatives, grade >= 1
-    /// trains positive, nothing withheld, seed 0.
+    /// f32 arithmetic), BMI batches, 100 random negatives, grade >= 1 trains positive, seed 0;
+    /// a leave-out trial withholds [`DEFAULT_WITHHOLD`] and carried judgments are
+    /// [`DEFAULT_CARRIED`].
     pub fn hical(pool_depth: usize) -> Self {
         Self {
             seed: 0,
@@ -82,8 +107,9 @@ impl JudgeSettings {
             pool_depth,
             random_negatives: RANDOM_NEGATIVES,
             train_level: HICAL_TRAIN_LEVEL,
-            withhold: Withhold::None,
+            withhold: DEFAULT_WITHHOLD,
             unique_depth: None,
+            carried: DEFAULT_CARRIED,
         }
     }
 

@@ -3,12 +3,21 @@
 use std::io::{self, Write};
 
 use crate::judge::settings::Withhold;
-use crate::sim::analysis::StudySummary;
+use crate::sim::analysis::{RunRow, StudySummary};
 use crate::stats::Spread;
 
 fn fmt_spread(spread: &Option<Spread>) -> String {
     match spread {
         Some(s) => format!("{:.3} ({:.3}–{:.3})", s.mean, s.min, s.max),
+        None => "n/a".into(),
+    }
+}
+
+/// A count over seeds: the count when every seed gave the same, else its spread.
+fn fmt_count(spread: &Option<Spread>) -> String {
+    match spread {
+        Some(s) if s.min == s.max => format!("{:.0}", s.mean),
+        Some(s) => format!("{:.1} ({:.0}–{:.0})", s.mean, s.min, s.max),
         None => "n/a".into(),
     }
 }
@@ -23,9 +32,11 @@ fn fmt_value(value: Option<f64>) -> String {
 /// When writing fails.
 pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     write_intro(out, summary)?;
-    write_rankings(out, summary)?;
     write_paired(out, summary)?;
+    write_rank_spread(out, summary)?;
     write_control(out, summary)?;
+    write_lou(out, summary)?;
+    write_classic(out, summary)?;
     write_truth(out, summary)?;
     write_rank_changes(out, summary)?;
     write_swapped_pairs(out, summary)?;
@@ -43,8 +54,8 @@ fn write_intro(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     writeln!(
         out,
         "{} seeds; each seed judges a control trial and one trial per held-out team ({} teams); \
-         features `{}`, learner `{}` ({} iterations), schedule `{}`, candidates `{}`, pool depth \
-         {}.\n",
+         features `{}`, learner `{}` ({} iterations), schedule `{}`, candidates `{}`, carried \
+         judgments `{}`, pool depth {}.\n",
         settings.seeds.len(),
         settings.held_out_teams.len(),
         settings.features,
@@ -52,6 +63,7 @@ fn write_intro(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
         settings.judge.iterations,
         settings.judge.schedule,
         settings.judge.candidates,
+        settings.judge.carried,
         settings.judge.pool_depth
     )?;
     writeln!(
@@ -59,73 +71,117 @@ fn write_intro(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
         "Leave-out trials withhold `{}`: {}\n",
         settings.judge.withhold,
         match settings.judge.withhold {
-            Withhold::None => {
-                "a trial drops the team's runs from the pool and the features; the judge may still \
-                 find the team's documents by their text or through other runs, as it could have \
-                 had the team never taken part"
-            }
             Withhold::Uniques => {
-                "a trial also withholds the team's unique relevant documents from the simulated \
-                 assessor: the bound classic leave-out-uniques assumes, in which nobody ever \
-                 finds them"
+                "a trial drops the team's runs from the pool and the features, and withholds \
+                 the team's unique relevant documents (no other team's run retrieved them) from \
+                 the simulated assessor: had the team never taken part, would its runs be \
+                 scored and ranked fairly?"
+            }
+            Withhold::None => {
+                "a trial drops the team's runs from the pool and the features only; the judge \
+                 may still find the team's documents by their text or through other runs: could \
+                 the judging have found them without the team?"
             }
         }
     )?;
     writeln!(
         out,
-        "Cells give the mean over seeds, with the range in brackets. The LOU ranking \
-        scores each run on the qrels judged without its team. tau >= 0.9 is the usual threshold \
-        for equivalent rankings (Voorhees 2000).\n"
+        "Cells give the mean, with the range in brackets. The paired statistics and the ranks \
+         over all trials come first: they isolate the leave-out effect. The LOU ranking and \
+         classic leave-out-uniques follow; they compare with the official ranking, so they \
+         also hold the simulation's own noise (the control's tau_b). tau >= 0.9 is the usual \
+         threshold for equivalent rankings (Voorhees 2000).\n"
     )?;
     Ok(())
 }
 
-/// The LOU, per-trial and classic leave-out-uniques rankings against the official one.
-fn write_rankings(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
-    writeln!(out, "## Rankings against the official ranking\n")?;
-    writeln!(out, "| measure | LOU tau_b | LOU tau_ap | max drop | runs changed | trial tau_b | classic LOU tau_b | classic max drop |")?;
-    writeln!(out, "|---|---|---|---|---|---|---|---|")?;
-    for (name, m) in &summary.measures {
-        writeln!(
-            out,
-            "| {name} | {} | {} | {} | {} | {} | {} | {} |",
-            fmt_spread(&m.lou.tau_b),
-            fmt_spread(&m.lou.tau_ap),
-            fmt_spread(&m.lou.max_drop),
-            fmt_spread(&m.lou.runs_changed),
-            fmt_spread(&m.trials.tau_b),
-            fmt_value(m.classic_lou.tau_b),
-            m.classic_lou.max_drop
-        )?;
-    }
-    Ok(())
-}
-
-/// Held-out trials against their seed's control.
+/// Held-out trials against their seed's control, with the control's own distance from the
+/// official ranking beside them.
 fn write_paired(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
     writeln!(
         out,
-        "\n## Held-out trials paired with their seed's control\n\nThe trials of a seed share \
-         their random streams, so a held-out trial against its own control shows the leave-out \
+        "## Leave-out trials paired with their seed's control\n\nThe trials of a seed share \
+         their random streams, so a leave-out trial against its own control shows the leave-out \
          effect without the simulation's noise. Rank and score changes are the held-out team's \
-         runs (trial − control; a positive rank change is a drop).\n"
+         runs (trial − control; a positive rank change is a drop). The control's tau_b against \
+         the official ranking is the simulation's own noise floor.\n"
     )?;
     writeln!(
         out,
-        "| measure | paired tau_b | paired tau_ap | rank change | score change |"
+        "| measure | paired tau_b | paired tau_ap | rank change | score change | control tau_b vs official |"
     )?;
-    writeln!(out, "|---|---|---|---|---|")?;
+    writeln!(out, "|---|---|---|---|---|---|")?;
     for (name, m) in &summary.measures {
         writeln!(
             out,
-            "| {name} | {} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} | {} |",
             fmt_spread(&m.paired.tau_b),
             fmt_spread(&m.paired.tau_ap),
             fmt_spread(&m.paired.rank_change),
-            fmt_spread(&m.paired.score_change)
+            fmt_spread(&m.paired.score_change),
+            fmt_spread(&m.control.tau_b)
         )?;
     }
     Ok(())
+}
+
+/// Every run's ranks over all trials: the runs whose ranks spread widest.
+fn write_rank_spread(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n## Every run's rank over all trials\n\nThe rank of each run in every trial, \
+         control and leave-out trials of every seed (`ranks.tsv`, the `rank_spread` figures); \
+         up to 5 runs per measure whose ranks spread widest.\n"
+    )?;
+    writeln!(
+        out,
+        "| measure | run | team | official rank | ranks over trials (min–max) | dominant rank (share of trials) |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|")?;
+    for name in summary.measures.keys() {
+        let mut rows = rank_spreads(summary, name);
+        if rows.is_empty() {
+            writeln!(out, "| {name} | (every run keeps one rank) | | | | |")?;
+        }
+        rows.sort_by(|(a, a_ranks), (b, b_ranks)| {
+            (b_ranks.max - b_ranks.min)
+                .total_cmp(&(a_ranks.max - a_ranks.min))
+                .then_with(|| a.run.cmp(&b.run))
+        });
+        for (run, ranks) in rows.iter().take(5) {
+            writeln!(
+                out,
+                "| {name} | {} | {} | {} | {}–{} | {} ({:.2}) |",
+                run.run,
+                run.team,
+                run.official_rank,
+                ranks.min,
+                ranks.max,
+                run.trials_dominant_rank,
+                run.trials_dominant_rank_share
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The runs of `measure` whose rank differs between trials, with their ranks over all trials.
+fn rank_spreads<'s>(summary: &'s StudySummary, measure: &str) -> Vec<(&'s RunRow, Spread)> {
+    summary
+        .runs
+        .iter()
+        .filter(|run| run.measure == measure)
+        .filter_map(|run| {
+            let ranks: Vec<f64> = summary
+                .ranks
+                .iter()
+                .filter(|rank| rank.measure == measure && rank.run == run.run)
+                .map(|rank| rank.rank)
+                .collect();
+            Some((run, Spread::of(&ranks)?))
+        })
+        .filter(|(_, ranks)| ranks.max > ranks.min)
+        .collect()
 }
 
 /// The control trials against the official qrels.
@@ -134,15 +190,80 @@ fn write_control(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> 
         out,
         "\n## Control trials (nothing held out) against the official qrels\n"
     )?;
-    writeln!(out, "| measure | overlap | recall of relevant | tau_b |")?;
-    writeln!(out, "|---|---|---|---|")?;
+    writeln!(
+        out,
+        "Carried judgments are official judgments of documents no run retrieved, copied into \
+         the qrels unchanged: overlap and recall count them, overlap_found and recall_found \
+         count only what the pool and CAL judged, out of the official judgments they could \
+         judge.\n"
+    )?;
+    writeln!(
+        out,
+        "| measure | carried | overlap | recall of relevant | overlap_found | recall_found | tau_b |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|---|")?;
     for (name, m) in &summary.measures {
         writeln!(
             out,
-            "| {name} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} | {} | {} |",
+            fmt_count(&m.control.carried),
             fmt_spread(&m.control.overlap),
             fmt_spread(&m.control.recall),
+            fmt_spread(&m.control.overlap_found),
+            fmt_spread(&m.control.recall_found),
             fmt_spread(&m.control.tau_b)
+        )?;
+    }
+    Ok(())
+}
+
+/// The LOU ranking, and every held-out trial's ranking, against the official one.
+fn write_lou(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n## The LOU ranking against the official ranking\n\nThe LOU ranking scores each run \
+         on the qrels of its own team's trial (the control's when its team was not held out); \
+         trial tau_b compares each leave-out trial's ranking of all runs.\n"
+    )?;
+    writeln!(
+        out,
+        "| measure | LOU tau_b | LOU tau_ap | max drop | runs changed | trial tau_b |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|")?;
+    for (name, m) in &summary.measures {
+        writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {} |",
+            fmt_spread(&m.lou.tau_b),
+            fmt_spread(&m.lou.tau_ap),
+            fmt_spread(&m.lou.max_drop),
+            fmt_spread(&m.lou.runs_changed),
+            fmt_spread(&m.trials.tau_b),
+        )?;
+    }
+    Ok(())
+}
+
+/// Classic leave-out-uniques on the official qrels against the official ranking.
+fn write_classic(out: &mut dyn Write, summary: &StudySummary) -> io::Result<()> {
+    writeln!(
+        out,
+        "\n## Classic leave-out-uniques against the official ranking\n\nEach team's runs \
+         scored on the official qrels less the documents only its pooled runs put in the pool.\n"
+    )?;
+    writeln!(
+        out,
+        "| measure | tau_b | tau_ap | max drop | runs changed |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|")?;
+    for (name, m) in &summary.measures {
+        writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} |",
+            fmt_value(m.classic_lou.tau_b),
+            fmt_value(m.classic_lou.tau_ap),
+            m.classic_lou.max_drop,
+            m.classic_lou.runs_changed
         )?;
     }
     Ok(())

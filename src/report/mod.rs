@@ -102,12 +102,7 @@ fn render(
     let outcome = study.outcome(judgings);
     let summary = StudySummary::new(
         &study.task.manifest.name,
-        SettingsSummary::new(
-            study.task,
-            &study.collection,
-            &study.settings,
-            study.held_out.clone(),
-        ),
+        SettingsSummary::new(study.task, &study.settings, &outcome),
         &outcome,
         started.elapsed().as_secs_f64(),
     );

@@ -24,7 +24,7 @@ use crate::collection::CandidateSource;
 use crate::io::task::Task;
 use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
-use crate::judge::settings::{JudgeSettings, LearnerChoice, Withhold};
+use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::sim::settings::{check_budget_fractions, StudySettings, OFFICIAL_BUDGET_ONLY};
 use crate::sim::unit::hex;
 
@@ -62,6 +62,8 @@ pub struct StudyRecipe {
     pub withhold: String,
     /// The unique depth of `withhold = uniques`.
     pub unique_depth: Option<usize>,
+    /// Whether carried judgments train the judge.
+    pub carried: String,
     /// A fixed per-topic budget.
     pub budget: Option<usize>,
     /// Whether every trial's qrels and trace are written.
@@ -102,6 +104,7 @@ impl StudyRecipe {
             train_level,
             withhold,
             unique_depth,
+            carried,
         } = judge;
         Self {
             seeds: *seeds,
@@ -118,6 +121,7 @@ impl StudyRecipe {
             train_level: *train_level,
             withhold: withhold.name().to_string(),
             unique_depth: *unique_depth,
+            carried: carried.name().to_string(),
             budget: *budget,
             keep_qrels: *keep_qrels,
             budget_fractions: budget_fractions.clone(),
@@ -172,6 +176,7 @@ impl StudyRecipe {
             train_level: self.train_level,
             withhold: named::<Withhold>("withhold setting", &self.withhold)?,
             unique_depth: self.unique_depth,
+            carried: named::<Carried>("carried setting", &self.carried)?,
         }
         .check()?;
         let settings = StudySettings {

@@ -16,6 +16,9 @@
 //! B retrieved it too. B and C add nothing to the pool (their top 2 are pooled by another team
 //! too). Topic 2: the runs retrieve t1 t2 t3 t4 in various orders; grades t1 1, t2 0, t3 1
 //! (3 judgments); only A's runs pool t2.
+//!
+//! [`hand_task_with_carried`] adds the judgment `1 0 x1 1`: a relevant document no run
+//! retrieved, carried into every trial.
 
 use std::path::Path;
 
@@ -121,5 +124,15 @@ pub(crate) fn hand_task(dir: &Path, with_text: bool) -> Task {
         manifest += "corpus = \"corpus.tsv\"\ntopics = \"topics.tsv\"\n";
     }
     std::fs::write(dir.join("task.toml"), manifest).unwrap();
+    Task::open(&dir.join("task.toml")).unwrap()
+}
+
+/// The hand-made task with one more official judgment on topic 1: `x1`, grade 1, which no run
+/// retrieved.
+pub(crate) fn hand_task_with_carried(dir: &Path, with_text: bool) -> Task {
+    hand_task(dir, with_text);
+    let qrels = dir.join("qrels");
+    let text = std::fs::read_to_string(&qrels).unwrap() + "1 0 x1 1\n";
+    std::fs::write(&qrels, text).unwrap();
     Task::open(&dir.join("task.toml")).unwrap()
 }

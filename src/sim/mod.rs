@@ -1,5 +1,6 @@
 //! Simulation plumbing shared by the judge and the leave-team-out study.
 
+pub mod agreement;
 pub mod analysis;
 pub mod budget;
 pub mod fingerprint;

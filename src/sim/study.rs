@@ -16,6 +16,8 @@ use crate::io::task::Task;
 use crate::judge::cal::{judge_topic, pool_of, withheld_documents, TopicJudging};
 use crate::judge::settings::JudgeSettings;
 use crate::sim::budget::{budget_cuts, judged_share, pools_over_budget, topic_budget};
+use crate::sim::agreement::agreement;
+pub use crate::sim::agreement::Agreement;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 pub use crate::sim::settings::StudySettings;
 use crate::sim::unit::UnitId;
@@ -40,11 +42,8 @@ pub struct TrialOutcome {
     pub scores: ScoreTable,
     /// Per topic: the simulated judgments (kept only with `keep_qrels`).
     pub judgings: Option<Vec<TopicJudging>>,
-    /// Overlap with the official qrels: the fraction of official judgments (topic, document)
-    /// present in the simulated qrels.
-    pub overlap: f64,
-    /// The fraction of officially relevant documents that the simulated qrels judge relevant.
-    pub recall: f64,
+    /// How the trial's qrels agree with the official ones.
+    pub agreement: Agreement,
     /// Documents withheld from the simulated assessor, over all topics.
     pub withheld: usize,
 }
@@ -76,6 +75,9 @@ pub struct StudyOutcome<'c> {
     pub pools_over_budget: usize,
     /// The trials at each budget fraction, ascending (none without a budget curve).
     pub budget: Vec<BudgetOutcome>,
+    /// Judgments of documents the official qrels never judged (graded 0 by the simulated
+    /// assessor), over every (trial, topic) unit.
+    pub unofficial_judgments: usize,
 }
 
 /// Every trial scored on its simulated qrels cut to a fraction of each topic's budget.
@@ -168,7 +170,8 @@ impl StudyPlan {
         for (trial_index, trial) in trials.iter().enumerate() {
             let mut row = Vec::with_capacity(collection.topics.len());
             for (topic_index, topic) in collection.topics.iter().enumerate() {
-                let withheld = withheld_documents(topic, &trial.excluded_runs, &settings.judge);
+                let withheld =
+                    withheld_documents(collection, topic, &trial.excluded_runs, &settings.judge);
                 let pool = pool_of(
                     collection,
                     topic,
@@ -268,12 +271,26 @@ pub fn study_outcome<'c>(
         .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
     let classic_lou =
         classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
+    let unofficial_judgments = plan
+        .unit_of
+        .iter()
+        .flatten()
+        .flat_map(|&unit| &judgings[unit].trace)
+        .filter(|step| !step.is_official)
+        .count();
     let units = plan.unit_of.len() * collection.topics.len();
-    let trials = score_trials(collection, settings.keep_qrels, &scorer, plan, &judgings);
+    let trials = score_trials(
+        collection,
+        settings.keep_qrels,
+        &settings.judge,
+        &scorer,
+        plan,
+        &judgings,
+    );
     let budget = budget_cuts(collection, settings, &judgings)
         .map(|(fraction, cut)| BudgetOutcome {
             fraction,
-            trials: score_trials(collection, false, &scorer, plan, &cut),
+            trials: score_trials(collection, false, &settings.judge, &scorer, plan, &cut),
             pools_over_budget: pools_over_budget(&plan.unit_of, &cut),
             judged_share: judged_share(&plan.unit_of, &cut, &judgings),
         })
@@ -284,6 +301,7 @@ pub fn study_outcome<'c>(
         retrains: judgings.iter().map(|j| j.retrains).sum(),
         pools_over_budget: pools_over_budget(&plan.unit_of, &judgings),
         budget,
+        unofficial_judgments,
         collection,
         held_out_teams,
         official,
@@ -337,6 +355,7 @@ pub fn judge_units(
 fn score_trials(
     collection: &Collection,
     keep_qrels: bool,
+    judge: &JudgeSettings,
     scorer: &RunScorer,
     plan: &StudyPlan,
     judgings: &[TopicJudging],
@@ -359,12 +378,10 @@ fn score_trials(
                     )
                 })
                 .collect();
-            let (overlap, recall) = agreement(collection, &topic_judgings);
             TrialOutcome {
                 scores: scorer.score(&grades, |_| true),
                 judgings: keep_qrels.then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
-                overlap,
-                recall,
+                agreement: agreement(collection, judge, &trial.excluded_runs, &topic_judgings),
                 withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
                 trial: trial.clone(),
             }
@@ -396,35 +413,6 @@ fn plan_trials(task: &Task, seeds: u64, held_out_teams: &[String]) -> Vec<Trial>
     trials
 }
 
-/// Overlap with the official qrels (the fraction of official judgments the simulated qrels
-/// also hold) and recall of officially relevant documents (judged relevant by the simulation;
-/// its grades come from the official qrels, so judged means found).
-fn agreement(collection: &Collection, judgings: &[&TopicJudging]) -> (f64, f64) {
-    let level = collection.relevance_level;
-    let (mut official_total, mut overlap, mut relevant_total, mut found) = (0usize, 0, 0, 0);
-    for judging in judgings {
-        let official = &collection.topics[judging.topic].grades;
-        let simulated: BTreeSet<DocId> = judging.judgments.iter().map(|&(doc, _)| doc).collect();
-        for (doc, &grade) in official {
-            official_total += 1;
-            let is_relevant = crate::base::is_relevant(grade, level);
-            relevant_total += usize::from(is_relevant);
-            if simulated.contains(doc) {
-                overlap += 1;
-                found += usize::from(is_relevant);
-            }
-        }
-    }
-    let ratio = |part: usize, whole: usize| {
-        if whole == 0 {
-            0.0
-        } else {
-            part as f64 / whole as f64
-        }
-    };
-    (ratio(overlap, official_total), ratio(found, relevant_total))
-}
-
 /// Classic leave-out-uniques: for each held-out team, the official qrels less the documents
 /// whose only top-`pool_depth` contributors (among pooled runs) are that team's runs; the
 /// team's runs are scored on them. Other runs keep their official scores.
@@ -443,26 +431,21 @@ fn classic_lou_scores(
         .map(|run| run.team.as_str())
         .collect();
     let rule = UniqueRule::classic(settings.judge.pool_depth);
-    let sole_teams: Vec<_> = collection
-        .topics
-        .iter()
-        .map(|topic| collection.sole_teams(topic, &rule))
-        .collect();
     for team in teams {
+        let is_team_run = |run: usize| collection.runs[run].team == team;
+        let team_runs: Vec<bool> = (0..collection.runs.len()).map(is_team_run).collect();
         let reduced: QrelsGrades = collection
             .topics
             .iter()
             .zip(official_grades)
-            .zip(&sole_teams)
-            .map(|((topic, grades), owners)| {
-                let unique: BTreeSet<DocId> = owners
-                    .unique_documents(team, &topic.grades)
+            .map(|(topic, grades)| {
+                let unique: BTreeSet<DocId> = collection
+                    .unique_documents(topic, &rule, &team_runs)
                     .into_iter()
                     .collect();
                 grades.without(&topic.retrieved, &unique)
             })
             .collect();
-        let is_team_run = |run: usize| collection.runs[run].team == team;
         let rescored = scorer.score(&reduced, is_team_run);
         for run in (0..collection.runs.len()).filter(|&run| is_team_run(run)) {
             table.summary[run] = rescored.summary[run].clone();
@@ -473,216 +456,5 @@ fn classic_lou_scores(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::judge::settings::Withhold;
-    use crate::sim::fixture::{hand_task, small_study as settings};
-    use crate::sim::settings::OFFICIAL_BUDGET_ONLY;
-
-    /// The simulated qrels of every trial of a study: (held-out team, topic) -> judged docids.
-    fn study_qrels(
-        task: &Task,
-        collection: &Collection,
-        settings: &StudySettings,
-    ) -> BTreeMap<(Option<String>, String), BTreeSet<String>> {
-        let teams = held_out_teams(task, None).unwrap();
-        let outcome = run_study(task, collection, settings, teams, &|_, _| {}).unwrap();
-        let mut qrels = BTreeMap::new();
-        for trial in &outcome.trials {
-            for judging in trial.judgings.as_ref().unwrap() {
-                let topic = collection.topics[judging.topic].id.clone();
-                let docs = judging
-                    .judgments
-                    .iter()
-                    .map(|&(doc, _)| collection.docs.name(doc).to_string())
-                    .collect();
-                qrels.insert((trial.trial.held_out.clone(), topic), docs);
-            }
-        }
-        qrels
-    }
-
-    fn key(team: Option<&str>, topic: &str) -> (Option<String>, String) {
-        (team.map(str::to_string), topic.to_string())
-    }
-
-    #[test]
-    fn uniques_withholds_a_teams_unique_relevant_documents() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        // A budget larger than every candidate set: everything not withheld gets judged.
-        let qrels = study_qrels(&task, &collection, &settings(Withhold::Uniques, Some(100)));
-        let team_a = &qrels[&key(Some("A"), "1")];
-        assert!(
-            !team_a.contains("ua") && !team_a.contains("ua2"),
-            "{team_a:?}"
-        );
-        // sh is relevant and retrieved by B too: never withheld.
-        assert!(team_a.contains("sh"), "{team_a:?}");
-        // The control withholds nothing; B's trial withholds ub but not A's documents.
-        let control = &qrels[&key(None, "1")];
-        assert!(control.contains("ua") && control.contains("ua2") && control.contains("ub"));
-        let team_b = &qrels[&key(Some("B"), "1")];
-        assert!(
-            !team_b.contains("ub") && team_b.contains("ua"),
-            "{team_b:?}"
-        );
-    }
-
-    #[test]
-    fn under_none_the_judge_can_find_the_teams_unique_documents() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        let qrels = study_qrels(&task, &collection, &settings(Withhold::None, Some(100)));
-        let team_a = &qrels[&key(Some("A"), "1")];
-        assert!(
-            team_a.contains("ua") && team_a.contains("ua2"),
-            "{team_a:?}"
-        );
-    }
-
-    #[test]
-    fn the_unique_depth_limits_what_a_team_owns() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        let excluded: Vec<bool> = task.runs.iter().map(|r| r.tag.starts_with('a')).collect();
-        let topic = &collection.topics[0];
-        let names = |settings: &JudgeSettings| -> Vec<String> {
-            withheld_documents(topic, &excluded, settings)
-                .into_iter()
-                .map(|doc| collection.docs.name(doc).to_string())
-                .collect::<BTreeSet<_>>()
-                .into_iter()
-                .collect()
-        };
-        let mut judge = JudgeSettings {
-            withhold: Withhold::Uniques,
-            ..JudgeSettings::hical(2)
-        };
-        assert_eq!(names(&judge), ["ua", "ua2"]);
-        judge.unique_depth = Some(2); // ua is a1's third document
-        assert_eq!(names(&judge), ["ua2"]);
-    }
-
-    #[test]
-    fn every_topic_ends_at_its_official_count_in_both_modes() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        for withhold in [Withhold::None, Withhold::Uniques] {
-            let qrels = study_qrels(&task, &collection, &settings(withhold, None));
-            for ((team, topic), docs) in &qrels {
-                let official = task.qrels.topic(topic).unwrap().len();
-                assert_eq!(docs.len(), official, "{withhold} {team:?} topic {topic}");
-            }
-        }
-    }
-
-    #[test]
-    fn identical_units_are_judged_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = hand_task(dir.path(), true);
-        let collection = Collection::prepare(&task, &task.qrels, true).unwrap();
-        let study = settings(Withhold::None, None);
-        let teams = held_out_teams(&task, None).unwrap();
-        assert_eq!(teams, ["A", "B", "C"]);
-        let plan = StudyPlan::new(&task, &collection, &study, &teams);
-        // Text features: B's and C's trials have the control's pools on both topics (their
-        // pooled documents are pooled by another team too), so they share its units; A's trial
-        // changes both pools. Four distinct units of eight.
-        let control = &plan.unit_of[0];
-        assert_eq!(&plan.unit_of[2], control);
-        assert_eq!(&plan.unit_of[3], control);
-        assert!(plan.unit_of[1].iter().zip(control).all(|(a, c)| a != c));
-        assert_eq!(plan.units.len(), 4);
-        // With run features a held-out team changes the features, so no trial shares.
-        let runs_collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        let plan = StudyPlan::new(&task, &runs_collection, &study, &teams);
-        assert_eq!(plan.units.len(), 4 * 2);
-    }
-
-    #[test]
-    fn classic_leave_out_uniques_drops_only_the_teams_sole_pool_contributions() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        let study = settings(Withhold::None, None);
-        let scorer = RunScorer::new(&collection, study.measures.clone());
-        let official_grades = qrels_grades(&collection, &task.qrels);
-        let official = scorer.score(&official_grades, |_| true);
-        let classic = classic_lou_scores(&collection, &scorer, &official_grades, &official, &study);
-        // A's pool (depth 2) is s1 s2 ua2, and only ua2 is A's alone: a2's AP on topic 1 loses
-        // it. The official qrels without ua2, scored by the evaluator, must agree.
-        let mut reduced = crate::io::qrels::Qrels::default();
-        for (topic, judgments) in &task.qrels.topics {
-            let kept = reduced.topics.entry(topic.clone()).or_default();
-            for (docid, grade) in judgments.judgments() {
-                if docid != "ua2" {
-                    kept.insert(docid, grade);
-                }
-            }
-        }
-        let evaluator = crate::eval::Evaluator::new(
-            &reduced,
-            crate::eval::EvalOptions {
-                measures: study.measures.clone(),
-                relevance_level: 1,
-                complete: false,
-                max_docs: None,
-            },
-        );
-        let a2 = task.runs.iter().position(|r| r.tag == "a2").unwrap();
-        let expected = evaluator.evaluate(&task.runs[a2]).summary;
-        assert!((classic.summary[a2][0] - expected[0]).abs() < 1e-12);
-        assert!(classic.summary[a2][0] < official.summary[a2][0]);
-        // Runs of other teams, and the unpooled team's, keep their official scores.
-        for (run, info) in collection.runs.iter().enumerate() {
-            if info.team != "A" {
-                assert_eq!(classic.summary[run], official.summary[run], "{}", info.tag);
-            }
-        }
-    }
-
-    #[test]
-    fn unit_ids_do_not_depend_on_the_other_trials() {
-        let dir = tempfile::tempdir().unwrap();
-        let task = crate::sim::fixture::hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-        let settings = StudySettings {
-            seeds: 2,
-            measures: crate::eval::parse_measures(&["map"]).unwrap(),
-            teams: None,
-            judge: crate::judge::settings::JudgeSettings::hical(2),
-            budget: None,
-            keep_qrels: false,
-            budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
-        };
-        let plan = |teams: &[&str]| {
-            let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();
-            StudyPlan::new(&task, &collection, &settings, &teams)
-        };
-        // The ids of each (trial, topic), keyed by (seed, held-out team, topic).
-        let ids = |plan: &StudyPlan| {
-            let mut ids = std::collections::BTreeMap::new();
-            for (trial, units) in plan.trials.iter().zip(&plan.unit_of) {
-                for (topic, &unit) in units.iter().enumerate() {
-                    ids.insert((trial.seed, trial.held_out.clone(), topic), plan.ids[unit]);
-                }
-            }
-            ids
-        };
-        let (all, only_b) = (ids(&plan(&["A", "B", "C"])), ids(&plan(&["B"])));
-        assert_eq!(only_b.len(), 2 * 2 * 2);
-        for (key, id) in &only_b {
-            assert_eq!(all[key], *id, "{key:?}");
-        }
-        // Seeds and topics get ids of their own, and a team's trial differs from the control.
-        let control = |seed, topic| all[&(seed, None, topic)];
-        assert_ne!(control(1, 0), control(2, 0));
-        assert_ne!(control(1, 0), control(1, 1));
-        assert_ne!(all[&(1, Some("A".to_string()), 0)], control(1, 0));
-    }
-}
+#[path = "study_tests.rs"]
+mod tests;

@@ -317,3 +317,84 @@ fn trec_covid_study_keeps_budgets_and_never_credits_held_out_runs() {
     }
     assert_eq!(compared, 2 * 143);
 }
+
+#[test]
+fn the_default_study_withholds_uniques_and_leads_with_the_paired_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    let out = dir.path().join("study");
+    let output = crate::util::run_ok([
+        "simulate",
+        "--task",
+        task.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--seeds",
+        "1",
+        "--iterations",
+        "2000",
+    ]);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["settings"]["judge"]["withhold"], "uniques");
+    assert!(summary["settings"]["deviations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d
+            .as_str()
+            .unwrap()
+            .contains("withholds the team's unique documents")));
+    let header = std::fs::read_to_string(out.join("trials.tsv")).unwrap();
+    let header = header.lines().next().unwrap();
+    for column in ["\tcarried\t", "\toverlap_found\t", "\trecall_found\t"] {
+        assert!(header.contains(column), "{header}");
+    }
+    // The printed summary: per measure the paired statistics and the noise floor, then the
+    // LOU ranking.
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    let position = |wanted: &str| lines.iter().position(|line| line.contains(wanted)).unwrap();
+    let map = &summary["measures"]["map"];
+    let paired_line = lines[position("reusesim: map: paired tau_b")];
+    let figure = |value: &serde_json::Value, decimals: usize| {
+        format!("{:.decimals$}", value.as_f64().unwrap())
+    };
+    for expected in [
+        format!(
+            "paired tau_b {};",
+            figure(&map["paired"]["tau_b"]["mean"], 3)
+        ),
+        format!("max {};", figure(&map["paired"]["rank_change"]["max"], 1)),
+        format!(
+            "vs official {} (noise floor)",
+            figure(&map["control"]["tau_b"]["mean"], 3)
+        ),
+    ] {
+        assert!(
+            paired_line.contains(&expected),
+            "{expected} not in {paired_line}"
+        );
+    }
+    assert!(position("paired tau_b") < position("LOU ranking vs official"));
+    // report.md leads with the paired statistics and the ranks over all trials.
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let sections: Vec<usize> = [
+        "## Leave-out trials paired with their seed's control",
+        "## Every run's rank over all trials",
+        "## Control trials",
+        "## The LOU ranking against the official ranking",
+        "## Classic leave-out-uniques against the official ranking",
+    ]
+    .iter()
+    .map(|title| {
+        report
+            .find(title)
+            .unwrap_or_else(|| panic!("{title} missing"))
+    })
+    .collect();
+    assert!(
+        sections.windows(2).all(|pair| pair[0] < pair[1]),
+        "{sections:?}"
+    );
+}

@@ -2,9 +2,9 @@
 //! how far from exact arithmetic HiCAL itself computes, against which the `f32` Gram path is
 //! held (the fidelity criterion: at most 1.5 times this port's distance to an all-`f64` reference).
 //!
-//! Source: hical/HiCAL `CALEngine/src/sofiaml/sofia-ml-methods.cc` (`StochasticRocLoop`,
-//! `GetEta` with `PEGASOS_ETA`, the logistic rank step, `L2Regularize`, `PegasosProjection`) and
-//! `sf-weight-vector.cc` (`InnerProduct`, `AddVector`, `ScaleBy`, `ScaleToOne`). The C++ types
+//! Source: hical/HiCAL `CALEngine/src/classifier.cc` (`LRPegasosClassifier::train`: the step
+//! size `1/(lambda*i)`, the logistic rank step, the L2 scaling with its `1e-7` floor, the
+//! Pegasos projection) and `CALEngine/src/sofiaml/sf-weight-vector.cc` (`InnerProduct`, `AddVector`, `ScaleBy`, `ScaleToOne`). The C++ types
 //! are kept: `f32` weights, dot products, step sizes and losses; an `f64` scale and squared norm.
 //! Expressions that mix `float` and `double` are evaluated in `f64`, as C++ does. Sofia-ML's
 //! first step pushes the scale to `1e-7` even though `w` is zero, and so does this port.

@@ -1,9 +1,9 @@
 //! The default learner: HiCAL's Sofia-ML logistic Pegasos in a pairwise ROC loop, producing a
 //! dense linear model over sparse documents.
 //!
-//! Source: hical/HiCAL `CALEngine/src/sofiaml/sofia-ml-methods.cc` (`StochasticRocLoop` with
-//! `LOGREG_PEGASOS` and `PEGASOS_ETA`, called by HiCAL's BMI with lambda 1e-4 and 200,000
-//! iterations) and `sf-weight-vector.cc` (the lazily scaled weight vector). For `i` in
+//! Source: hical/HiCAL `CALEngine/src/classifier.cc` (`LRPegasosClassifier::train`, called by
+//! HiCAL's BMI with lambda 1e-4 and 200,000 iterations) and
+//! `CALEngine/src/sofiaml/sf-weight-vector.cc` (the lazily scaled weight vector). For `i` in
 //! `1..=iterations`:
 //!
 //! 1. draw a positive `a` (uniformly), then a negative `b` (uniformly) — in this order, from the

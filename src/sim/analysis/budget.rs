@@ -139,6 +139,8 @@ fn outcome_at<'c>(outcome: &StudyOutcome<'c>, budget: &BudgetOutcome) -> StudyOu
         retrains: outcome.retrains,
         pools_over_budget: budget.pools_over_budget,
         budget: Vec::new(),
+        // The deviations are the whole study's: no statistic at a fraction reads them.
+        unofficial_judgments: outcome.unofficial_judgments,
     }
 }
 
@@ -264,6 +266,9 @@ mod tests {
             control: ControlSummary {
                 overlap: None,
                 recall: None,
+                carried: None,
+                overlap_found: None,
+                recall_found: None,
                 tau_b: tau(control),
             },
             paired: PairedSummary {

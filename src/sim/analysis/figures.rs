@@ -152,8 +152,11 @@ impl<'o> MeasureFigures<'o> {
             .filter(|t| t.trial.held_out.is_none())
             .collect();
         ControlSummary {
-            overlap: spread(controls.iter().map(|t| t.overlap)),
-            recall: spread(controls.iter().map(|t| t.recall)),
+            overlap: spread(controls.iter().map(|t| t.agreement.overlap)),
+            recall: spread(controls.iter().map(|t| t.agreement.recall)),
+            carried: spread(controls.iter().map(|t| t.agreement.carried as f64)),
+            overlap_found: spread(controls.iter().map(|t| t.agreement.overlap_found)),
+            recall_found: spread(controls.iter().map(|t| t.agreement.recall_found)),
             tau_b: spread_of_options(
                 controls
                     .iter()
@@ -254,8 +257,11 @@ impl<'o> MeasureFigures<'o> {
                     tau_ap: comparison.tau_ap,
                     paired_tau_b: paired.as_ref().and_then(|p| p.tau_b),
                     paired_tau_ap: paired.as_ref().and_then(|p| p.tau_ap),
-                    overlap: t.overlap,
-                    recall: t.recall,
+                    overlap: t.agreement.overlap,
+                    recall: t.agreement.recall,
+                    carried: t.agreement.carried,
+                    overlap_found: t.agreement.overlap_found,
+                    recall_found: t.agreement.recall_found,
                     withheld: t.withheld,
                 }
             })

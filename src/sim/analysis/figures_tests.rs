@@ -18,7 +18,7 @@ use approx::assert_abs_diff_eq;
 use super::*;
 use crate::collection::Collection;
 use crate::sim::fixture::hand_task;
-use crate::sim::study::{Trial, TrialOutcome};
+use crate::sim::study::{Agreement, Trial, TrialOutcome};
 
 /// A table of one measure from per-topic values (`None`: the run has no ranking for the
 /// topic); the summary is the mean over the topics a run has.
@@ -51,8 +51,13 @@ fn trial(seed: u64, held_out: Option<&str>, scores: [f64; 5]) -> TrialOutcome {
         },
         scores: summaries(scores),
         judgings: None,
-        overlap: 1.0,
-        recall: 1.0,
+        agreement: Agreement {
+            carried: 0,
+            overlap: 1.0,
+            recall: 1.0,
+            overlap_found: 1.0,
+            recall_found: 1.0,
+        },
         withheld: 0,
     }
 }
@@ -89,6 +94,7 @@ fn outcome(collection: &Collection) -> StudyOutcome<'_> {
         retrains: 0,
         pools_over_budget: 0,
         budget: Vec::new(),
+        unofficial_judgments: 0,
     }
 }
 

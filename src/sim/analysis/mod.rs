@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::collection::{CandidateSource, Collection};
+use crate::collection::CandidateSource;
 use crate::io::task::Task;
 use crate::judge::pegasos::DEFAULT_ITERATIONS;
 use crate::judge::schedule::Schedule;
-use crate::judge::settings::{JudgeSettings, LearnerChoice, HICAL_TRAIN_LEVEL};
+use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold, HICAL_TRAIN_LEVEL};
 use crate::sim::study::{StudyOutcome, StudySettings};
 use crate::stats::Spread;
 use budget::BudgetSummary;
@@ -49,24 +49,19 @@ pub struct SettingsSummary {
 }
 
 impl SettingsSummary {
-    /// The settings of a study of `task`, as reported.
-    pub fn new(
-        task: &Task,
-        collection: &Collection,
-        settings: &StudySettings,
-        held_out_teams: Vec<String>,
-    ) -> Self {
+    /// The settings of the study of `task` that gave `outcome`, as reported.
+    pub fn new(task: &Task, settings: &StudySettings, outcome: &StudyOutcome) -> Self {
         Self {
             seeds: (1..=settings.seeds).collect(),
             measures: settings.measures.iter().map(ToString::to_string).collect(),
-            held_out_teams,
-            features: if collection.uses_text() {
+            held_out_teams: outcome.held_out_teams.clone(),
+            features: if outcome.collection.uses_text() {
                 "text"
             } else {
                 "runs"
             }
             .to_string(),
-            deviations: deviations(&settings.judge, collection, settings.budget),
+            deviations: deviations(&settings.judge, settings.budget, outcome),
             judge: settings.judge.clone(),
             budget: settings.budget,
             relevance_level: task.manifest.relevance_level,
@@ -111,13 +106,21 @@ pub struct TrialsSummary {
     pub tau_ap: Option<Spread>,
 }
 
-/// The control trials (nothing held out) against the official qrels.
+/// The control trials (nothing held out) against the official qrels (see
+/// [`crate::sim::study::Agreement`]).
 #[derive(Debug, Clone, Serialize)]
 pub struct ControlSummary {
-    /// The fraction of official judgments the control qrels hold.
+    /// The fraction of official judgments the control qrels hold, carried ones included.
     pub overlap: Option<Spread>,
-    /// The fraction of officially relevant documents found.
+    /// The fraction of officially relevant documents the control qrels hold, carried ones
+    /// included.
     pub recall: Option<Spread>,
+    /// Official judgments carried into the control qrels unchanged.
+    pub carried: Option<Spread>,
+    /// The fraction of official judgments of candidate documents the pool or CAL judged.
+    pub overlap_found: Option<Spread>,
+    /// The fraction of officially relevant candidate documents the pool or CAL judged.
+    pub recall_found: Option<Spread>,
     /// tau_b of the run ranking on the control qrels against the official ranking.
     pub tau_b: Option<Spread>,
 }
@@ -289,14 +292,16 @@ impl StudySummary {
     }
 }
 
-/// Every way a study departs from HiCAL as TREC Deep Learning ran it: text features over the
-/// whole corpus, the whole corpus as candidates, Pegasos with 200,000 iterations, every grade
-/// > 0 trained as relevant, the official budgets, and NIST's assessors judging in HiCALWeb.
+/// Every way a study departs from HiCAL as TREC Deep Learning ran it (text features over the
+/// whole corpus, the whole corpus as candidates, Pegasos with 200,000 iterations, every
+/// positive grade trained as relevant, the official budgets, and NIST's assessors judging in
+/// HiCALWeb), each listed when it applies to the study that gave `outcome`.
 pub fn deviations(
     judge: &JudgeSettings,
-    collection: &Collection,
     budget: Option<usize>,
+    outcome: &StudyOutcome,
 ) -> Vec<String> {
+    let collection = outcome.collection;
     let mut deviations = Vec::new();
     if !collection.uses_text() {
         deviations.push(
@@ -320,20 +325,35 @@ pub fn deviations(
     }
     if judge.candidates == CandidateSource::Retrieved {
         deviations.push(
-            "candidates are the documents the runs retrieved, not the whole corpus; official \
-             judgments of documents no run retrieved are carried over unchanged"
-                .to_string(),
+            "candidates are the documents the runs retrieved, not the whole corpus".to_string(),
         );
     }
-    deviations.push(match judge.schedule {
-        Schedule::Bmi => "BMI batches as HiCAL's command-line simulation keeps them; NIST's \
-                          assessors judged in HiCALWeb, which retrains after every judgment \
-                          (closest: schedule one)"
-            .to_string(),
-        Schedule::One => "a retrain after every judgment: HiCALWeb's asynchronous retraining, \
-                          which NIST's assessors used, made synchronous"
-            .to_string(),
-    });
+    deviations.extend(carried_deviation(judge, outcome));
+    if outcome.unofficial_judgments > 0 {
+        deviations.push(format!(
+            "{} judgments over all trials are of documents the official qrels never judged: \
+             the simulated assessor grades them 0, where NIST's assessors would have judged them",
+            outcome.unofficial_judgments
+        ));
+    }
+    if judge.pool_depth > 0 {
+        deviations.push(format!(
+            "the pool (the top {} of every pooled run) is recorded as one batch before active \
+             learning starts, so the first retrain learns from all of it at once",
+            judge.pool_depth
+        ));
+    }
+    if outcome.pools_over_budget > 0 {
+        deviations.push(format!(
+            "on {} (trial, topic) units the pool alone exceeded the judgment budget and was kept \
+             whole, so those topics hold more judgments than the budget",
+            outcome.pools_over_budget
+        ));
+    }
+    deviations.push(schedule_deviation(judge.schedule));
+    if judge.withhold == Withhold::Uniques {
+        deviations.push(withheld_deviation(judge, outcome));
+    }
     if judge.train_level != HICAL_TRAIN_LEVEL {
         deviations.push(format!(
             "grades >= {} train as positive; HiCAL and NIST trained every grade > 0 as relevant",
@@ -356,10 +376,60 @@ pub fn deviations(
     deviations
 }
 
+/// The carried judgments and what the judge does with them, when a trial carried any.
+fn carried_deviation(judge: &JudgeSettings, outcome: &StudyOutcome) -> Option<String> {
+    let carried = outcome.trials.first()?.agreement.carried;
+    (carried > 0).then(|| {
+        format!(
+            "{carried} official judgments of documents no run retrieved (HiCAL found them \
+             through their text) are carried into every trial's qrels unchanged; {}",
+            match judge.carried {
+                Carried::Train => {
+                    "they train the judge from its first retrain and count toward BMI's judged \
+                     total, as NIST's judge learned from them"
+                }
+                Carried::Ignore =>
+                    "they never train the judge, though NIST's judge learned from them",
+            }
+        )
+    })
+}
+
+/// How the schedule departs from NIST's judging in HiCALWeb.
+fn schedule_deviation(schedule: Schedule) -> String {
+    match schedule {
+        Schedule::Bmi => "BMI batches as HiCAL's command-line simulation keeps them, each list \
+                          judged before the next retrain; NIST's assessors judged in HiCALWeb, \
+                          which retrains asynchronously as judgments arrive and serves lists \
+                          of 51 documents (closest: schedule one)"
+            .to_string(),
+        Schedule::One => "a retrain after every judgment, each proposing one document: \
+                          HiCALWeb's asynchronous retraining made synchronous, where NIST's \
+                          assessors judged from lists of 51 documents while the model retrained"
+            .to_string(),
+    }
+}
+
+/// What `--withhold uniques` withholds, and how many documents it withheld.
+fn withheld_deviation(judge: &JudgeSettings, outcome: &StudyOutcome) -> String {
+    let withheld: usize = outcome.trials.iter().map(|trial| trial.withheld).sum();
+    format!(
+        "a leave-out trial withholds the team's unique documents from the simulated assessor \
+         (never candidates, judged or carried): grade >= {}, and among every run of the task, \
+         pooled or not, {}, only the team's runs retrieved them; {withheld} documents over all \
+         leave-out trials",
+        judge.train_level,
+        match judge.unique_depth {
+            Some(depth) => format!("each to its top {depth} in NIST's pooling order"),
+            None => "at any depth".to_string(),
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::settings::Withhold;
+    use crate::collection::Collection;
     use crate::sim::fixture::{hand_task, small_study};
     use crate::sim::study::{held_out_teams, run_study};
 
@@ -373,7 +443,7 @@ mod tests {
         let outcome = run_study(&task, &collection, &study, teams.clone(), &|_, _| {}).unwrap();
         let summary = StudySummary::new(
             "hand",
-            SettingsSummary::new(&task, &collection, &study, teams),
+            SettingsSummary::new(&task, &study, &outcome),
             &outcome,
             0.0,
         );
@@ -388,5 +458,87 @@ mod tests {
             let expected = outcome.trial(1, held_out).scores.summary[run][0];
             assert_eq!(row.score, expected, "{}", row.run);
         }
+    }
+
+    /// The departures listed for a one-seed study of `task` with `judge` and `budget`.
+    fn deviations_of(task: &Task, judge: JudgeSettings, budget: Option<usize>) -> Vec<String> {
+        let collection = Collection::prepare(task, &task.qrels, false).unwrap();
+        let study = StudySettings {
+            judge,
+            ..small_study(Withhold::Uniques, budget)
+        };
+        let teams = held_out_teams(task, None).unwrap();
+        let outcome = run_study(task, &collection, &study, teams, &|_, _| {}).unwrap();
+        SettingsSummary::new(task, &study, &outcome).deviations
+    }
+
+    /// Whether one of `deviations` contains every one of `parts`.
+    fn lists(deviations: &[String], parts: &[&str]) -> bool {
+        deviations
+            .iter()
+            .any(|deviation| parts.iter().all(|part| deviation.contains(part)))
+    }
+
+    #[test]
+    fn every_departure_that_applies_is_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = crate::sim::fixture::hand_task_with_carried(dir.path(), false);
+        let judge = JudgeSettings {
+            carried: Carried::Train,
+            ..small_study(Withhold::Uniques, None).judge
+        };
+        // A budget above every topic's candidates: each trial judges n2 n3 n4 n6 n7 and t4,
+        // which the official qrels never judged (6 per trial, 4 trials); A's trial withholds
+        // ua and ua2, B's ub.
+        let all = deviations_of(&task, judge.clone(), Some(100));
+        for parts in [
+            &["run features"][..],
+            &["candidates are the documents the runs retrieved"],
+            &[
+                "1 official judgments of documents no run retrieved",
+                "they train the judge",
+            ],
+            &["24 judgments over all trials", "grades them 0"],
+            &["the top 2 of every pooled run", "one batch"],
+            &["HiCALWeb", "asynchronously", "lists of 51 documents"],
+            &[
+                "withholds the team's unique documents",
+                "grade >= 1",
+                "3 documents",
+            ],
+            &["2000 Pegasos iterations"],
+            &["a fixed budget of 100"],
+        ] {
+            assert!(lists(&all, parts), "{parts:?} not in {all:#?}");
+        }
+        assert!(!lists(&all, &["kept whole"]), "{all:#?}");
+        // Carried judgments that do not train; a retrain after every judgment.
+        let one = JudgeSettings {
+            carried: Carried::Ignore,
+            schedule: Schedule::One,
+            withhold: Withhold::None,
+            ..judge.clone()
+        };
+        let ignored = deviations_of(&task, one, Some(100));
+        assert!(
+            lists(&ignored, &["they never train the judge"]),
+            "{ignored:#?}"
+        );
+        assert!(lists(
+            &ignored,
+            &["made synchronous", "lists of 51 documents"]
+        ));
+        assert!(!lists(&ignored, &["withholds"]), "{ignored:#?}");
+        // Without carried judgments, and with a budget of 2: every pool but topic 2's without
+        // A (t1 t3) is larger, so it is kept whole, and CAL judges nothing.
+        let plain_dir = tempfile::tempdir().unwrap();
+        let plain = hand_task(plain_dir.path(), false);
+        let small = deviations_of(&plain, judge, Some(2));
+        assert!(
+            lists(&small, &["on 7 (trial, topic) units", "kept whole"]),
+            "{small:#?}"
+        );
+        assert!(!lists(&small, &["no run retrieved"]), "{small:#?}");
+        assert!(!lists(&small, &["grades them 0"]), "{small:#?}");
     }
 }

@@ -185,12 +185,22 @@ pub struct TrialRow {
     /// tau_ap of the trial's ranking against the control trial's of the same seed.
     #[serde(with = "domains::tau")]
     pub paired_tau_ap: Option<f64>,
-    /// The fraction of official judgments the trial's qrels hold.
+    /// The fraction of official judgments the trial's qrels hold, carried ones included.
     #[serde(with = "domains::fraction")]
     pub overlap: f64,
-    /// The fraction of officially relevant documents the trial found.
+    /// The fraction of officially relevant documents the trial's qrels hold, carried ones
+    /// included.
     #[serde(with = "domains::fraction")]
     pub recall: f64,
+    /// Official judgments carried into the trial's qrels unchanged, over all topics.
+    #[serde(deserialize_with = "domains::whole")]
+    pub carried: usize,
+    /// The fraction of official judgments of candidate documents that the pool or CAL judged.
+    #[serde(with = "domains::fraction")]
+    pub overlap_found: f64,
+    /// The fraction of officially relevant candidate documents that the pool or CAL judged.
+    #[serde(with = "domains::fraction")]
+    pub recall_found: f64,
     /// Documents withheld from the simulated assessor, over all topics.
     #[serde(deserialize_with = "domains::whole")]
     pub withheld: usize,

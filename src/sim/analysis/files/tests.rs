@@ -56,6 +56,9 @@ fn minimal(dir: &Path) {
         paired_tau_ap: held_out.and(tau),
         overlap: 1.0,
         recall: 1.0,
+        carried: 0,
+        overlap_found: 1.0,
+        recall_found: 1.0,
         withheld: 0,
     };
     write_table(dir, &[trial(None, None), trial(Some("a"), Some(0.5))]).unwrap();
@@ -171,24 +174,28 @@ fn values_outside_their_domain_name_the_column_and_the_value() {
     let dir = tempfile::tempdir().unwrap();
     minimal(dir.path());
     let header = "seed\theld_out\tmeasure\ttau_b\ttau_ap\tpaired_tau_b\tpaired_tau_ap\toverlap\t\
-                  recall\twithheld\n";
+                  recall\tcarried\toverlap_found\trecall_found\twithheld\n";
     for (line, column, expected) in [
         (
-            "1\tcontrol\tmap\t1.5\tNA\tNA\tNA\t1\t1\t0",
+            "1\tcontrol\tmap\t1.5\tNA\tNA\tNA\t1\t1\t0\t1\t1\t0",
             4,
             "a correlation between -1 and 1",
         ),
         (
-            "1\tcontrol\tmap\tNA\tNA\tNA\tNA\t2\t1\t0",
+            "1\tcontrol\tmap\tNA\tNA\tNA\tNA\t2\t1\t0\t1\t1\t0",
             8,
             "a fraction between 0 and 1",
         ),
         (
-            "x\tcontrol\tmap\tNA\tNA\tNA\tNA\t1\t1\t0",
+            "x\tcontrol\tmap\tNA\tNA\tNA\tNA\t1\t1\t0\t1\t1\t0",
             1,
             "a whole number",
         ),
-        ("1\t\tmap\tNA\tNA\tNA\tNA\t1\t1\t0", 2, "a non-empty field"),
+        (
+            "1\t\tmap\tNA\tNA\tNA\tNA\t1\t1\t0\t1\t1\t0",
+            2,
+            "a non-empty field",
+        ),
     ] {
         write(dir.path(), "trials.tsv", &format!("{header}{line}\n"));
         let message = StudyResults::read(dir.path()).unwrap_err().to_string();

@@ -1,0 +1,99 @@
+//! How a trial's simulated qrels agree with the official qrels: what they hold, and what the
+//! pool and CAL found of what they could find.
+
+use std::collections::BTreeSet;
+
+use crate::base::DocId;
+use crate::collection::Collection;
+use crate::judge::cal::{candidate_documents, withheld_documents, TopicJudging};
+use crate::judge::settings::JudgeSettings;
+
+/// How a trial's simulated qrels agree with the official qrels, over all topics. The carried
+/// judgments are official judgments copied unchanged, so `overlap` and `recall` count them as
+/// found; `overlap_found` and `recall_found` count only what the pool and CAL judged, out of
+/// what they could judge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Agreement {
+    /// Official judgments carried into the trial's qrels unchanged.
+    pub carried: usize,
+    /// The fraction of official judgments (topic, document) the simulated qrels hold.
+    pub overlap: f64,
+    /// The fraction of officially relevant documents the simulated qrels hold (judged means
+    /// found: the simulated assessor's grades are the official ones).
+    pub recall: f64,
+    /// The fraction of official judgments of candidate documents (in the pool or among the
+    /// candidates, and not withheld) that the pool or CAL judged.
+    pub overlap_found: f64,
+    /// The fraction of officially relevant candidate documents that the pool or CAL judged.
+    pub recall_found: f64,
+}
+
+/// How the qrels of one trial, which excluded `excluded_runs`, agree with the official qrels.
+pub fn agreement(
+    collection: &Collection,
+    judge: &JudgeSettings,
+    excluded_runs: &[bool],
+    judgings: &[&TopicJudging],
+) -> Agreement {
+    let level = collection.relevance_level;
+    let (mut judged, mut relevant) = (AgreementCounts::default(), AgreementCounts::default());
+    let mut carried = 0;
+    for judging in judgings {
+        let topic = &collection.topics[judging.topic];
+        carried += judging.carried;
+        let held: BTreeSet<DocId> = judging.judgments.iter().map(|&(doc, _)| doc).collect();
+        let found: BTreeSet<DocId> = judging.trace.iter().map(|step| step.doc).collect();
+        let withheld = withheld_documents(collection, topic, excluded_runs, judge);
+        let candidates = candidate_documents(collection, topic, judge.candidates);
+        let is_candidate = |doc: &DocId| {
+            found.contains(doc)
+                || (candidates.binary_search(doc).is_ok() && withheld.binary_search(doc).is_err())
+        };
+        for (doc, &grade) in &topic.grades {
+            let judgment = (held.contains(doc), is_candidate(doc), found.contains(doc));
+            judged.add(judgment);
+            if crate::base::is_relevant(grade, level) {
+                relevant.add(judgment);
+            }
+        }
+    }
+    Agreement {
+        carried,
+        overlap: ratio(judged.held, judged.official),
+        recall: ratio(relevant.held, relevant.official),
+        overlap_found: ratio(judged.found, judged.candidates),
+        recall_found: ratio(relevant.found, relevant.candidates),
+    }
+}
+
+/// Official judgments counted for [`agreement`].
+#[derive(Default)]
+struct AgreementCounts {
+    /// Official judgments.
+    official: usize,
+    /// Those the simulated qrels hold.
+    held: usize,
+    /// Those of candidate documents.
+    candidates: usize,
+    /// Those the pool or CAL judged.
+    found: usize,
+}
+
+impl AgreementCounts {
+    /// Counts one official judgment: (held, a candidate, found).
+    fn add(&mut self, (is_held, is_candidate, is_found): (bool, bool, bool)) {
+        self.official += 1;
+        self.held += usize::from(is_held);
+        self.candidates += usize::from(is_candidate);
+        self.found += usize::from(is_found);
+    }
+}
+
+/// `part / whole`, 0 when `whole` is 0.
+fn ratio(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
