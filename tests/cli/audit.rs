@@ -697,7 +697,7 @@ fn a_calibration_on_trials_learns_from_what_each_kept_trial_left_unjudged() {
     let pooled_relevant = number(&pooled["settings"]["calibration"]["sample_relevant"]);
     assert_eq!(pooled_relevant as usize, 12 * 3 * 4);
     assert!(
-        relevant >= 12 * 2 * 4 && relevant < 12 * 3 * 4,
+        (12 * 2 * 4..12 * 3 * 4).contains(&relevant),
         "{relevant} relevant rows"
     );
     // Trials need a results folder that kept them.

@@ -228,7 +228,7 @@ mod tests {
         // At the whole budget the curve's last point is the study's own figures.
         let summary = StudySummary::new(
             "hand",
-            SettingsSummary::new(&task, &collection, &study, teams),
+            SettingsSummary::new(&task, &study, &outcome),
             &outcome,
             0.0,
         );
