@@ -90,31 +90,6 @@ impl<'c> AuditBasis<'c> {
         audited_team: &str,
         evidence: LeaveOutEvidence,
     ) -> Result<Self> {
-        Self::reusing(
-            collection,
-            judgments,
-            measures,
-            pool_depth,
-            audited_team,
-            evidence,
-            None,
-        )
-    }
-
-    /// As [`AuditBasis::new`], taking the model of every topic whose judgments equal
-    /// `reference`'s from it instead of fitting it again (the fit would be the same).
-    ///
-    /// # Errors
-    /// When a logistic fit fails.
-    pub fn reusing(
-        collection: &'c Collection,
-        judgments: Judgments,
-        measures: &[Measure],
-        pool_depth: usize,
-        audited_team: &str,
-        evidence: LeaveOutEvidence,
-        reference: Option<&AuditBasis>,
-    ) -> Result<Self> {
         let scorer = RunScorer::new(collection, measures.to_vec());
         let scores = scorer.score(&judgments_grades(collection, &judgments), |_| true);
         let audited_runs: Vec<usize> = (0..collection.runs.len())
@@ -124,17 +99,13 @@ impl<'c> AuditBasis<'c> {
             .topics
             .par_iter()
             .zip(&judgments)
-            .enumerate()
-            .map(|(index, (topic, grades))| {
-                let questions = questions(topic, grades, &audited_runs);
-                match reference {
-                    Some(reference)
-                        if questions.is_empty() && reference.judgments[index] == *grades =>
-                    {
-                        Ok(reference.models[index].clone())
-                    }
-                    _ => fit_topic(collection, topic, grades, &questions),
-                }
+            .map(|(topic, grades)| {
+                fit_topic(
+                    collection,
+                    topic,
+                    grades,
+                    &questions(topic, grades, &audited_runs),
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         let calibration = calibrate(

@@ -208,41 +208,31 @@ pub fn run_backtest(
     let collection = Collection::prepare(task, &task.qrels, use_text)?;
     let teams = held_out_teams(task, settings.teams.as_deref())?;
     let official: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
-    let trials = match settings.world {
-        World::Classic => TrialJudgments::new(),
-        World::Simulated => simulated_trials(task, &collection, settings, &teams, progress)?,
-    };
-    let worlds = match settings.world {
-        World::Classic => classic_worlds(&collection, &official, &teams),
-        World::Simulated => simulated_worlds(&trials, &teams),
+    let (trials, worlds) = match settings.world {
+        World::Classic => (
+            TrialJudgments::new(),
+            classic_worlds(&collection, &official, &teams),
+        ),
+        World::Simulated => {
+            let trials = simulated_trials(task, &collection, settings, &teams, progress)?;
+            let worlds = simulated_worlds(&trials, &teams);
+            (trials, worlds)
+        }
     };
     let evidence = match settings.evidence {
         Evidence::Pool => LeaveOutEvidence::Pool,
         Evidence::Trials => LeaveOutEvidence::Trials(&trials),
     };
-    // Most topics of a classic world keep the official judgments, and so their fitted models.
-    let reference = match settings.world {
-        World::Classic => Some(AuditBasis::new(
-            &collection,
-            official.clone(),
-            &settings.measures,
-            task.pool_depth,
-            "",
-            evidence,
-        )?),
-        World::Simulated => None,
-    };
     let mut rows = Vec::new();
     let mut probabilities = Vec::new();
     for (done, (team, world)) in teams.iter().zip(worlds).enumerate() {
-        let basis = AuditBasis::reusing(
+        let basis = AuditBasis::new(
             &collection,
             world,
             &settings.measures,
             task.pool_depth,
             team,
             evidence,
-            reference.as_ref(),
         )?;
         let (team_rows, team_probabilities) = backtest_team(&basis, &official, team, settings);
         rows.extend(team_rows);
