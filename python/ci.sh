@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI for the Python package, run after the Rust suite (from .ci/run or by hand, from any
-# folder): formatting and lints of the binding crate, then the pytest suite in a fresh virtual
-# environment with the package installed from this checkout (`pip install ./python`). Needs
+# folder): formatting, lints and unit tests of the binding crate, then the pytest suite in a
+# fresh virtual environment with the package installed from this checkout (`pip install ./python`). Needs
 # Python >= 3.11 and the package index: the tools and the reference packages (ir_measures,
 # pytrec_eval) are pinned in tests/requirements.txt to the versions the tests were checked
 # against. Needs REUSESIM_DATA (the shared TREC data) for the ir_measures parity tests on
@@ -16,6 +16,9 @@ cd "$python_dir"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
+# The binding's own unit tests (the mapping of library errors to exception classes), run
+# against the interpreter that builds the package.
+cargo test --release
 cargo build --release --manifest-path "$repo/Cargo.toml" --bin reusesim
 venv="$(mktemp -d)/venv"
 trap 'rm -rf "$(dirname "$venv")"' EXIT

@@ -47,3 +47,76 @@ pub fn to_py_err(error: reusesim::Error) -> PyErr {
 pub fn parse_err(error: reusesim::ParseError) -> PyErr {
     to_py_err(error.into())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::ErrorKind;
+    use std::path::PathBuf;
+
+    use pyo3::types::PyTypeMethods;
+    use pyo3::Python;
+    use reusesim::{Error, ParseError, ParseErrorKind};
+
+    use super::*;
+
+    /// The class name and the message of the Python exception raised for `error`.
+    fn raised(error: Error) -> (String, String) {
+        Python::initialize();
+        Python::attach(|py| {
+            let exception = to_py_err(error);
+            let class = exception.get_type(py).name().unwrap().to_string();
+            (class, exception.value(py).to_string())
+        })
+    }
+
+    fn io_error(kind: ErrorKind) -> std::io::Error {
+        std::io::Error::new(kind, "the disk said no")
+    }
+
+    fn unreadable(kind: ErrorKind) -> Error {
+        ParseError::new("a.qrels", 0, ParseErrorKind::Io(io_error(kind))).into()
+    }
+
+    #[test]
+    fn a_figure_that_cannot_be_drawn_is_a_runtime_error_with_the_figure_named() {
+        let error = Error::Plot {
+            figure: "rank_shift_map".to_string(),
+            message: "no glyph".to_string(),
+        };
+        assert_eq!(
+            raised(error),
+            (
+                "RuntimeError".to_string(),
+                "drawing rank_shift_map: no glyph".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn files_that_cannot_be_read_or_written_are_os_errors_with_their_cause() {
+        let write = Error::Write {
+            path: PathBuf::from("out/runs.tsv"),
+            source: io_error(ErrorKind::PermissionDenied),
+        };
+        for (error, expected_class) in [
+            (unreadable(ErrorKind::NotFound), "FileNotFoundError"),
+            (unreadable(ErrorKind::PermissionDenied), "OSError"),
+            (write, "OSError"),
+        ] {
+            let (class, text) = raised(error);
+            assert_eq!(class, expected_class, "{text}");
+            assert!(text.ends_with("the disk said no"), "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_input_is_a_value_error() {
+        for error in [
+            Error::Measure("map@x".to_string()),
+            Error::Invalid("seeds must be positive".to_string()),
+            ParseError::new("a.qrels", 3, ParseErrorKind::Empty).into(),
+        ] {
+            assert_eq!(raised(error).0, "ValueError");
+        }
+    }
+}
