@@ -119,7 +119,7 @@ pub struct UniqueRule {
 impl UniqueRule {
     /// Classic leave-out-uniques: the documents only the team's pooled runs put in their top
     /// `pool_depth`, at any grade.
-    pub fn classic(pool_depth: usize) -> Self {
+    pub const fn classic(pool_depth: usize) -> Self {
         Self {
             runs: ContributingRuns::Pooled,
             depth: Some(pool_depth),
@@ -129,7 +129,7 @@ impl UniqueRule {
 
     /// The documents a team brings that nobody else has: judged documents that a run of the
     /// team retrieved at any depth and no other team's run retrieved at all.
-    pub fn any_run_any_depth() -> Self {
+    pub const fn any_run_any_depth() -> Self {
         Self {
             runs: ContributingRuns::All,
             depth: None,

@@ -144,7 +144,7 @@ impl<'c> AuditBasis<'c> {
             .copied()
             .unwrap_or(0.0);
         self.calibration
-            .probability(raw, rank, run_precision, is_in_pool)
+            .probability(topic, raw, rank, run_precision, is_in_pool)
     }
 
     /// The log-odds of run `run`'s judged precision on topic `topic`: the relevant share of

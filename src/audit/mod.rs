@@ -43,7 +43,7 @@ pub mod trials;
 use std::collections::BTreeSet;
 
 use crate::base::error::{Error, Result, Warning};
-use crate::collection::{CandidateSource, Collection, FeatureChoice};
+use crate::collection::{CandidateSource, Collection, FeatureChoice, UniqueRule};
 use crate::eval::Measure;
 use crate::io::run::Run;
 use crate::io::task::Task;
@@ -272,7 +272,7 @@ pub fn audit_run(
         }
     };
     let evidence = match settings.evidence {
-        Evidence::Pool => LeaveOutEvidence::Pool,
+        Evidence::Pool => LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth)),
         Evidence::Trials => LeaveOutEvidence::Trials(&trials),
     };
     let basis = AuditBasis::new(

@@ -220,7 +220,7 @@ pub fn run_backtest(
         }
     };
     let evidence = match settings.evidence {
-        Evidence::Pool => LeaveOutEvidence::Pool,
+        Evidence::Pool => LeaveOutEvidence::Pool(CLASSIC_WORLD_RULE),
         Evidence::Trials => LeaveOutEvidence::Trials(&trials),
     };
     let mut rows = Vec::new();
@@ -249,13 +249,18 @@ pub fn run_backtest(
     })
 }
 
+/// What the classic world removes of a team: its judged documents that a run of the team
+/// retrieved at any depth and no other team's run retrieved. A calibration on the pool learns
+/// from the same rule.
+const CLASSIC_WORLD_RULE: UniqueRule = UniqueRule::any_run_any_depth();
+
 /// The classic world of each team: the official judgments less its unique documents.
 fn classic_worlds(
     collection: &Collection,
     official: &Judgments,
     teams: &[String],
 ) -> Vec<Judgments> {
-    let rule = UniqueRule::any_run_any_depth();
+    let rule = CLASSIC_WORLD_RULE;
     let owners: Vec<_> = collection
         .topics
         .iter()
