@@ -20,6 +20,7 @@ use reusesim::io::task::Task;
 use reusesim::judge::resolve_features;
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::report::simulate;
+use reusesim::sim::lock::FolderAccess;
 use reusesim::sim::study::StudySettings;
 
 /// The default task's manifest.
@@ -70,12 +71,30 @@ fn budget_curve(criterion: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let out = dir.path();
     let started = Instant::now();
-    simulate(&task, &whole, use_text, out, false, &|_, _| {}).expect("the study runs");
+    simulate(
+        &task,
+        &whole,
+        use_text,
+        out,
+        FolderAccess::FRESH,
+        &|_, _| {},
+    )
+    .expect("the study runs");
     let whole_study = started.elapsed().as_secs_f64();
     // From here on every study resumes every unit from the journal: no judging.
     let after_judging = |settings: &StudySettings| {
-        let report =
-            simulate(&task, settings, use_text, out, true, &|_, _| {}).expect("the study resumes");
+        let report = simulate(
+            &task,
+            settings,
+            use_text,
+            out,
+            FolderAccess {
+                resume: true,
+                ..FolderAccess::FRESH
+            },
+            &|_, _| {},
+        )
+        .expect("the study resumes");
         assert_eq!(report.resumed, report.summary.simulations.distinct_units);
     };
     let mut group = criterion.benchmark_group(format!("default_study_{seeds}_seeds_after_judging"));

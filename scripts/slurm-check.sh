@@ -8,7 +8,8 @@
 # It installs slurm-wlm and munge when missing, starts munged, slurmctld and
 # slurmd with a configuration and state folders of its own, and stops what it
 # started when it ends. Settings (environment): SHARDS (4), SEEDS (2),
-# ITERATIONS (20000), REUSESIM (target/release/reusesim, built when missing),
+# ITERATIONS (20000), REUSESIM (the binary to run; by default the release build, brought up
+# to date by cargo and taken from wherever cargo put it, CARGO_TARGET_DIR included),
 # WORK (a new folder under /tmp).
 set -euo pipefail
 
@@ -16,7 +17,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 shards=${SHARDS:-4}
 seeds=${SEEDS:-2}
 iterations=${ITERATIONS:-20000}
-reusesim=${REUSESIM:-$repo/target/release/reusesim}
+reusesim=${REUSESIM:-}
 work=${WORK:-$(mktemp -d /tmp/slurm-check.XXXXXX)}
 mkdir -p "$work"
 
@@ -24,10 +25,15 @@ log() { printf '[slurm-check %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 fail() { log "FAILED: $*"; exit 1; }
 seconds_since() { awk -v from="$1" -v to="$(date +%s.%N)" 'BEGIN { printf "%.1f", to - from }'; }
 
-if [ ! -x "$reusesim" ]; then
+if [ -z "$reusesim" ]; then
     log "building reusesim"
-    (cd "$repo" && cargo build --release)
+    # Cargo names the executable it built, so CARGO_TARGET_DIR (absolute or relative) and
+    # any build.target-dir setting are honoured.
+    reusesim=$(cd "$repo" && cargo build --release --bin reusesim \
+        --message-format=json-render-diagnostics |
+        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
 fi
+[ -x "$reusesim" ] || fail "no reusesim binary at '$reusesim'"
 
 missing=()
 command -v slurmctld >/dev/null || missing+=(slurm-wlm)

@@ -299,6 +299,10 @@ pub struct SimulateArgs {
     /// the units it lacks are judged. Without a journal, start afresh.
     #[arg(long)]
     pub resume: bool,
+    /// When another process is using the output folder (or the shard's folder), wait for it
+    /// to end instead of stopping with an error.
+    #[arg(long)]
+    pub wait_lock: bool,
     /// Also evaluate the study with each topic's judgments cut to these fractions of its budget
     /// (comma-separated, each above 0 and at most 1): budget.tsv, a budget block in
     /// summary.json, budget figures and a report section. The judging is done once.

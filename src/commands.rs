@@ -16,6 +16,7 @@ use reusesim::io::task::Task;
 use reusesim::judge::cal;
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
+use reusesim::sim::lock::{FolderAccess, WhenLocked};
 use reusesim::Warning;
 
 /// Prints a warning on stderr.
@@ -185,16 +186,22 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
             std::process::exit(STOPPED_FOR_TEST_EXIT_CODE);
         }
     };
+    let on_wait = |holder: &str| {
+        eprintln!("reusesim: waiting for process {holder}, which is using the output folder");
+    };
+    let access = FolderAccess {
+        resume: args.resume,
+        when_locked: if args.wait_lock {
+            WhenLocked::Wait
+        } else {
+            WhenLocked::Refuse
+        },
+        on_wait: &on_wait,
+    };
     if let Some(shard) = args.shard {
         let report = with_threads(args.judge.threads, || {
             reusesim::sim::runner::judge_shard(
-                &task,
-                &settings,
-                use_text,
-                &out,
-                shard,
-                args.resume,
-                &progress,
+                &task, &settings, use_text, &out, shard, access, &progress,
             )
         })??;
         bar.finish_and_clear();
@@ -213,7 +220,7 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         return Ok(());
     }
     let report = with_threads(args.judge.threads, || {
-        reusesim::report::simulate(&task, &settings, use_text, &out, args.resume, &progress)
+        reusesim::report::simulate(&task, &settings, use_text, &out, access, &progress)
     })??;
     bar.finish_and_clear();
     report.warnings.iter().for_each(warn);

@@ -16,6 +16,7 @@ use reusesim::eval::{self, EvalOptions, Evaluator};
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::report::plots::FigureFormat;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
+use reusesim::sim::lock::FolderAccess;
 use reusesim::sim::settings::{check_budget_fractions, OFFICIAL_BUDGET_ONLY};
 use reusesim::sim::study::StudySettings;
 
@@ -178,7 +179,7 @@ fn simulate(
     };
     work::run(py, threads, progress, |progress| {
         let report = |done, total| progress.report(done, total);
-        reusesim::report::simulate(task, &settings, use_text, &out_dir, false, &report).map(drop)
+        reusesim::report::simulate(task, &settings, use_text, &out_dir, FolderAccess::FRESH, &report).map(drop)
     })
 }
 

@@ -141,8 +141,8 @@ def test_ctrl_c_stops_a_study_without_output(default_task_path, tmp_path, monkey
             )
     finally:
         signal.signal(signal.SIGINT, previous)
-    # No result file is written; the finished units stay in the journal.
-    assert {path.name for path in out.iterdir()} == {"units.journal"}
+    # No result file is written; the finished units stay in the journal (beside its lock file).
+    assert {path.name for path in out.iterdir()} == {"units.journal", "units.journal.lock"}
     assert journal_units(out / "units.journal") == 2
 
 

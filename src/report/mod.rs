@@ -20,6 +20,7 @@ use crate::sim::analysis::files::{to_qrels, write_table, write_traces, CONTROL};
 use crate::sim::analysis::{SettingsSummary, StudySummary};
 use crate::sim::fingerprint::Fingerprint;
 use crate::sim::journal::JOURNAL_FILE;
+use crate::sim::lock::{FolderAccess, FolderLock};
 use crate::sim::runner::{read_shards, Study};
 use crate::sim::study::{StudyOutcome, StudySettings};
 
@@ -39,7 +40,8 @@ pub struct StudyReport {
 /// Runs the leave-team-out study of `task` and writes every output and figure into `out`.
 /// `use_text` chooses text features (see [`crate::judge::resolve_features`]); `progress(done,
 /// total)` is called as judging units start and finish. Each finished unit goes to the journal
-/// `out/units.journal`; with `resume`, the units already there are not judged again.
+/// `out/units.journal`; with `access.resume`, the units already there are not judged again.
+/// The folder is locked for the whole run ([`crate::sim::lock`]).
 ///
 /// # Errors
 /// Unknown held-out teams, corpus and learner errors, a journal of another study, and write
@@ -49,16 +51,18 @@ pub fn simulate(
     settings: &StudySettings,
     use_text: bool,
     out: &Path,
-    resume: bool,
+    access: FolderAccess<'_>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<StudyReport> {
     let started = Instant::now();
+    let mut lock = FolderLock::open(out)?;
+    let _held = lock.hold(access.when_locked, access.on_wait)?;
     let study = Study::prepare(task, settings, use_text)?;
     let judged = study.judge_journalled(
         &study.all_units(),
         &out.join(JOURNAL_FILE),
         None,
-        resume,
+        access.resume,
         progress,
     )?;
     let judgings = judged.judgings.into_values().collect();

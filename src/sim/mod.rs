@@ -7,6 +7,7 @@ pub mod fingerprint;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod journal;
+pub mod lock;
 pub mod runner;
 pub mod scoring;
 pub mod settings;

@@ -21,6 +21,7 @@ use crate::sim::fingerprint::{file_sha256, Fingerprint, StudyRecipe};
 use crate::sim::journal::{
     parse_journal, read_journal, JournalHeader, JournalWriter, UnitRecord, JOURNAL_FILE,
 };
+use crate::sim::lock::{FolderAccess, FolderLock};
 use crate::sim::settings::StudySettings;
 use crate::sim::shard::{shard_folders, ShardManifest, ShardSpec, MANIFEST_FILE, MANIFEST_FORMAT};
 use crate::sim::study::{held_out_teams, judge_units, study_outcome, StudyOutcome, StudyPlan};
@@ -324,7 +325,8 @@ pub struct ShardReport {
 
 /// `simulate --shard`: judges the units of shard `shard` of the study into
 /// `out/shards/I-of-N/` (its journal, then its manifest once every unit is judged). No
-/// statistics: `merge` computes them from all the shards.
+/// statistics: `merge` computes them from all the shards. The shard's folder is locked for
+/// the whole run ([`crate::sim::lock`]).
 ///
 /// # Errors
 /// As [`Study::prepare`] and [`Study::judge_journalled`].
@@ -334,16 +336,18 @@ pub fn judge_shard(
     use_text: bool,
     out: &Path,
     shard: ShardSpec,
-    resume: bool,
+    access: FolderAccess<'_>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<ShardReport> {
+    let folder = shard.folder(out);
+    let mut lock = FolderLock::open(&folder)?;
+    let _held = lock.hold(access.when_locked, access.on_wait)?;
     let study = Study::prepare(task, settings, use_text)?;
     let owned: Vec<usize> = study
         .all_units()
         .into_iter()
         .filter(|&unit| study.plan.ids[unit].home_shard(shard.count) == shard.index)
         .collect();
-    let folder = shard.folder(out);
     let manifest_path = folder.join(MANIFEST_FILE);
     // Until this run finishes the shard is unfinished.
     match std::fs::remove_file(&manifest_path) {
@@ -356,7 +360,7 @@ pub fn judge_shard(
         _ => {}
     }
     let journal = folder.join(JOURNAL_FILE);
-    let judged = study.judge_journalled(&owned, &journal, Some(shard), resume, progress)?;
+    let judged = study.judge_journalled(&owned, &journal, Some(shard), access.resume, progress)?;
     let task_path = task.manifest.path.as_ref().ok_or_else(|| {
         Error::Invalid("a sharded study needs a task read from a task.toml".to_string())
     })?;

@@ -2,7 +2,11 @@
 //! as one uninterrupted `simulate` (elapsed times aside); `merge` and `--resume` refuse pieces
 //! of another study, naming what differs.
 
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use reusesim::sim::lock::{FolderLock, WhenLocked, LOCK_FILE};
 
 use crate::util::{reusesim, run, run_on_task, write_tiny_text_task};
 
@@ -13,13 +17,17 @@ pub(crate) const STOP_AFTER_UNITS: &str = "REUSESIM_TEST_STOP_AFTER_UNITS";
 pub(crate) const STUDY: &[&str] = &["--seeds", "2", "--iterations", "2000", "--keep-qrels"];
 
 /// Every output file under `dir`, relative, except the judging's own records (the journal and
-/// the shards), which hold units in the order they finished.
+/// the shards, which hold units in the order they finished, and the lock file, which holds the
+/// last holder's process id).
 fn output_files(dir: &Path) -> Vec<PathBuf> {
     fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let relative = path.strip_prefix(root).unwrap().to_path_buf();
-            if relative == Path::new("shards") || relative == Path::new("units.journal") {
+            let is_judging_record = ["shards", "units.journal", LOCK_FILE]
+                .iter()
+                .any(|name| relative == Path::new(name));
+            if is_judging_record {
                 continue;
             }
             if path.is_dir() {
@@ -189,17 +197,7 @@ fn a_killed_study_resumed_equals_an_uninterrupted_one() {
     let whole = dir.path().join("whole");
     run_on_task("simulate", &task, &whole, STUDY);
     let killed = dir.path().join("killed");
-    let args = |extra: &[&str]| -> Vec<String> {
-        let mut args = vec![
-            "simulate".to_string(),
-            "--task".into(),
-            task.display().to_string(),
-            "--out".into(),
-            killed.display().to_string(),
-        ];
-        args.extend(STUDY.iter().chain(extra).map(|arg| arg.to_string()));
-        args
-    };
+    let args = |extra: &[&str]| simulate_args(&task, &killed, extra);
     // Stopped right after its third unit is journalled, as a kill would stop it.
     let output = reusesim()
         .args(args(&["--threads", "1"]))
@@ -232,4 +230,85 @@ fn a_killed_study_resumed_equals_an_uninterrupted_one() {
         !output.status.success() && stderr.contains("setting withhold (\"none\" vs \"uniques\")"),
         "{stderr}"
     );
+}
+
+/// The arguments of `simulate` on `task` into `out`, with the study's settings and `extra`.
+fn simulate_args(task: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "simulate".to_string(),
+        "--task".into(),
+        task.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    args.extend(STUDY.iter().chain(extra).map(|arg| arg.to_string()));
+    args
+}
+
+/// The message a run gets when `folder` is locked by this (the test) process.
+fn in_use_message(folder: &Path) -> String {
+    format!(
+        "{} is in use by another reusesim process (pid {}, recorded in {}); wait for it to end, \
+         or pass --wait-lock to wait for it",
+        folder.display(),
+        std::process::id(),
+        folder.join(LOCK_FILE).display()
+    )
+}
+
+#[test]
+fn a_folder_in_use_is_refused_or_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    let out = dir.path().join("study");
+    // This process holds the folder, as a first `simulate --resume` still running would.
+    let mut lock = FolderLock::open(&out).unwrap();
+    let held = lock.hold(WhenLocked::Refuse, &|_| {}).unwrap();
+    let output = reusesim()
+        .args(simulate_args(&task, &out, &["--resume"]))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&in_use_message(&out)), "{stderr}");
+    assert!(!out.join("units.journal").exists());
+
+    // A shard's folder is locked alone: another shard of the same study is not refused.
+    let shard_folder = out.join("shards").join("1-of-2");
+    let mut shard_lock = FolderLock::open(&shard_folder).unwrap();
+    let shard_held = shard_lock.hold(WhenLocked::Refuse, &|_| {}).unwrap();
+    let output = reusesim()
+        .args(simulate_args(&task, &out, &["--shard", "1/2"]))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&in_use_message(&shard_folder)), "{stderr}");
+    drop(shard_held);
+    simulate(&task, &out, &["--shard", "0/2"]);
+
+    // With --wait-lock the run says whom it waits for, waits, and runs once the folder is free.
+    let mut waiter = reusesim()
+        .args(simulate_args(&task, &out, &["--wait-lock"]))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(waiter.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        format!(
+            "reusesim: waiting for process {}, which is using the output folder\n",
+            std::process::id()
+        )
+    );
+    assert!(!out.join("summary.json").exists());
+    drop(held);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(waiter.wait().unwrap().success(), "{rest}");
+    assert!(out.join("summary.json").exists());
+    let recorded = std::fs::read_to_string(out.join(LOCK_FILE)).unwrap();
+    assert_eq!(recorded, format!("{}\n", waiter.id()));
 }
