@@ -179,7 +179,15 @@ fn simulate(
     };
     work::run(py, threads, progress, |progress| {
         let report = |done, total| progress.report(done, total);
-        reusesim::report::simulate(task, &settings, use_text, &out_dir, FolderAccess::FRESH, &report).map(drop)
+        reusesim::report::simulate(
+            task,
+            &settings,
+            use_text,
+            &out_dir,
+            FolderAccess::FRESH,
+            &report,
+        )
+        .map(drop)
     })
 }
 
