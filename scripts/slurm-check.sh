@@ -150,6 +150,9 @@ done
 
 [ -f "$work/slurm/summary.json" ] || fail "the merge wrote no summary.json (see the job logs above)"
 log "comparing $work/slurm with $work/one"
+# The study's outputs under the current folder: every file but the judging's own records (the
+# journal, and its lock file, which holds the last holder's process id).
+outputs() { find . -type f ! -name units.journal ! -name units.journal.lock | sed 's|^\./||' | sort; }
 differences=0
 while IFS= read -r file; do
     if [ ! -f "$work/slurm/$file" ]; then
@@ -160,11 +163,10 @@ while IFS= read -r file; do
             cmp -s <(grep -v elapsed "$work/one/$file") <(grep -v elapsed "$work/slurm/$file") ;;
         *) cmp -s "$work/one/$file" "$work/slurm/$file" ;;
     esac || { log "differs: $file"; differences=$((differences + 1)); }
-done < <(cd "$work/one" && find . -type f ! -name units.journal | sed 's|^\./||' | sort)
-extra=$(cd "$work/slurm" && find . -type f ! -path './shards/*' | sed 's|^\./||' | sort |
-    comm -13 <(cd "$work/one" && find . -type f ! -name units.journal | sed 's|^\./||' | sort) -)
+done < <(cd "$work/one" && outputs)
+extra=$(cd "$work/slurm" && outputs | grep -v '^shards/' | comm -13 <(cd "$work/one" && outputs) -)
 [ -z "$extra" ] || { log "only in the merge: $extra"; differences=$((differences + 1)); }
-files=$(cd "$work/one" && find . -type f ! -name units.journal | wc -l)
+files=$(cd "$work/one" && outputs | wc -l)
 [ "$differences" -eq 0 ] || fail "$differences file(s) differ"
 log "identical: $files files (elapsed_seconds aside)"
 log "wall times: one process ${one_seconds} s, SLURM $shards shards + merge ${slurm_seconds} s"
