@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
+use reusesim::io::corpus::CorpusLayout;
 use reusesim::io::qrels::Qrels as LibQrels;
 use reusesim::io::run::Run;
 use reusesim::io::task::{PoolDepth, Task as LibTask, TaskManifest};
@@ -242,6 +243,7 @@ impl Task {
             qrels: PathBuf::from("<qrels>"),
             topics: None,
             corpus,
+            corpus_layout: CorpusLayout::default(),
             relevance_level,
             pool_depth: pool_depth.map_or(PoolDepth::Auto, PoolDepth::Fixed),
             truth: None,

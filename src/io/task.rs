@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::base::choice::Choice;
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::base::relevance::MIN_RELEVANCE_LEVEL;
 use crate::base::Grade;
+use crate::io::corpus::{CorpusFormat, CorpusLayout};
 use crate::io::names::check_file_name;
 use crate::io::qrels::{read_qrels, Qrels};
 use crate::io::run::{read_runs, Run};
@@ -41,8 +43,10 @@ pub struct TaskManifest {
     pub qrels: PathBuf,
     /// Topic texts, if any.
     pub topics: Option<PathBuf>,
-    /// The corpus (`doc_id <TAB> text`), if any.
+    /// The corpus (a file or a folder of files, TSV or JSONL), if any.
     pub corpus: Option<PathBuf>,
+    /// How the corpus is read (the defaults when the manifest names no corpus setting).
+    pub corpus_layout: CorpusLayout,
     /// A grade >= this counts as relevant; at least 1.
     pub relevance_level: Grade,
     /// The official pool depth.
@@ -60,6 +64,9 @@ struct RawManifest {
     qrels: PathBuf,
     topics: Option<PathBuf>,
     corpus: Option<PathBuf>,
+    corpus_format: Option<toml::Spanned<String>>,
+    corpus_id_fields: Option<toml::Spanned<Vec<String>>>,
+    corpus_text_fields: Option<toml::Spanned<Vec<String>>>,
     relevance_level: Option<toml::Spanned<Grade>>,
     #[serde(default)]
     pool_depth: Option<RawPoolDepth>,
@@ -71,6 +78,110 @@ struct RawManifest {
 enum RawPoolDepth {
     Depth(usize),
     Word(String),
+}
+
+/// The corpus settings of a manifest, as written.
+struct RawCorpusSettings {
+    has_corpus: bool,
+    format: Option<toml::Spanned<String>>,
+    id_fields: Option<toml::Spanned<Vec<String>>>,
+    text_fields: Option<toml::Spanned<Vec<String>>>,
+}
+
+/// A manifest error: the byte offset of the setting at fault, and what was expected.
+type SettingError = (usize, String);
+
+impl RawCorpusSettings {
+    /// The layout the settings describe, the defaults for those left out.
+    ///
+    /// # Errors
+    /// A corpus setting without a corpus, an unknown format, field settings with the TSV
+    /// format, or a field list that is empty or names an empty field.
+    fn layout(self) -> std::result::Result<CorpusLayout, SettingError> {
+        let mut layout = CorpusLayout::default();
+        let settings = [
+            ("corpus_format", self.format.as_ref().map(|s| s.span())),
+            (
+                "corpus_id_fields",
+                self.id_fields.as_ref().map(|s| s.span()),
+            ),
+            (
+                "corpus_text_fields",
+                self.text_fields.as_ref().map(|s| s.span()),
+            ),
+        ];
+        if !self.has_corpus {
+            if let Some((name, Some(span))) = settings.iter().find(|(_, span)| span.is_some()) {
+                return Err((
+                    span.start,
+                    format!("expected corpus with {name}, found none"),
+                ));
+            }
+            return Ok(layout);
+        }
+        if let Some(format) = self.format {
+            layout.format = CorpusFormat::from_name(format.get_ref()).ok_or_else(|| {
+                (
+                    format.span().start,
+                    format!(
+                        "expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found {:?}",
+                        format.get_ref()
+                    ),
+                )
+            })?;
+        }
+        if layout.format == CorpusFormat::Tsv {
+            if let Some((name, Some(span))) = settings[1..].iter().find(|(_, span)| span.is_some())
+            {
+                return Err((
+                    span.start,
+                    format!("expected {name} only with corpus_format \"jsonl\" or \"auto\", found \"tsv\""),
+                ));
+            }
+        }
+        if let Some(fields) = self.id_fields {
+            layout.id_fields = field_names("corpus_id_fields", fields)?;
+        }
+        if let Some(parts) = self.text_fields {
+            let start = parts.span().start;
+            layout.text_fields = field_names("corpus_text_fields", parts)?
+                .iter()
+                .map(|part| alternatives(part).ok_or_else(|| (start, format!(
+                    "expected corpus_text_fields entries of field names joined by \"|\", found {part:?}"
+                ))))
+                .collect::<std::result::Result<_, _>>()?;
+        }
+        Ok(layout)
+    }
+}
+
+/// The names of a field list setting, checked to be a non-empty list of non-empty names.
+fn field_names(
+    name: &str,
+    fields: toml::Spanned<Vec<String>>,
+) -> std::result::Result<Vec<String>, SettingError> {
+    let start = fields.span().start;
+    let fields = fields.into_inner();
+    if fields.is_empty() {
+        return Err((
+            start,
+            format!("expected {name} to name at least one field, found []"),
+        ));
+    }
+    if fields.iter().any(String::is_empty) {
+        return Err((
+            start,
+            format!("expected {name} to hold field names, found \"\""),
+        ));
+    }
+    Ok(fields)
+}
+
+/// The alternative fields of a text part `a|b|c`; `None` when one is empty.
+fn alternatives(part: &str) -> Option<Vec<String>> {
+    part.split('|')
+        .map(|field| (!field.is_empty()).then(|| field.to_string()))
+        .collect()
 }
 
 /// The 1-based line of byte `offset` of `text`.
@@ -106,6 +217,20 @@ impl TaskManifest {
                     "expected a task manifest (see docs/formats.md#task-manifest): {}",
                     error.message()
                 )),
+            )
+        })?;
+        let corpus_layout = RawCorpusSettings {
+            has_corpus: raw.corpus.is_some(),
+            format: raw.corpus_format,
+            id_fields: raw.corpus_id_fields,
+            text_fields: raw.corpus_text_fields,
+        }
+        .layout()
+        .map_err(|(offset, message)| {
+            ParseError::new(
+                path,
+                line_of(&text, offset),
+                ParseErrorKind::Invalid(message),
             )
         })?;
         check_file_name("task name", raw.name.get_ref())
@@ -161,6 +286,7 @@ impl TaskManifest {
             qrels: resolve(raw.qrels),
             topics: raw.topics.map(resolve),
             corpus: raw.corpus.map(resolve),
+            corpus_layout,
             relevance_level,
             pool_depth,
             truth: raw.truth.map(resolve),
@@ -411,6 +537,82 @@ mod tests {
             "name = \"t\"\nqrels = \"q\"\nrelevance_level = 2\n",
         );
         assert_eq!(TaskManifest::read(&path).unwrap().relevance_level, 2);
+    }
+
+    #[test]
+    fn corpus_settings_are_read_with_their_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("task.toml");
+        let head = "name = \"t\"\nqrels = \"q\"\ncorpus = \"corpus\"\n";
+        write(dir.path(), "task.toml", head);
+        let manifest = TaskManifest::read(&path).unwrap();
+        assert_eq!(manifest.corpus_layout, CorpusLayout::default());
+        assert_eq!(manifest.corpus, Some(dir.path().join("corpus")));
+        for (name, format) in [
+            ("tsv", CorpusFormat::Tsv),
+            ("jsonl", CorpusFormat::Jsonl),
+            ("auto", CorpusFormat::Auto),
+        ] {
+            write(
+                dir.path(),
+                "task.toml",
+                &format!("{head}corpus_format = \"{name}\"\n"),
+            );
+            let layout = TaskManifest::read(&path).unwrap().corpus_layout;
+            assert_eq!(
+                layout,
+                CorpusLayout {
+                    format,
+                    ..CorpusLayout::default()
+                }
+            );
+        }
+        write(
+            dir.path(),
+            "task.toml",
+            &format!(
+                "{head}corpus_format = \"jsonl\"\ncorpus_id_fields = [\"key\", \"id\"]\n\
+                 corpus_text_fields = [\"title\", \"abstract|body\"]\n"
+            ),
+        );
+        let layout = TaskManifest::read(&path).unwrap().corpus_layout;
+        assert_eq!(
+            layout,
+            CorpusLayout {
+                format: CorpusFormat::Jsonl,
+                id_fields: vec!["key".into(), "id".into()],
+                text_fields: vec![vec!["title".into()], vec!["abstract".into(), "body".into()]],
+            }
+        );
+    }
+
+    #[test]
+    fn invalid_corpus_settings_name_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("task.toml");
+        let head = "name = \"t\"\nqrels = \"q\"\ncorpus = \"c\"\n";
+        let cases = [
+            (format!("{head}corpus_format = \"json\"\n"), "task.toml:4: expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found \"json\""),
+            (format!("{head}corpus_format = \"tsv\"\ncorpus_id_fields = [\"id\"]\n"), "task.toml:5: expected corpus_id_fields only with corpus_format \"jsonl\" or \"auto\", found \"tsv\""),
+            (format!("{head}corpus_id_fields = []\n"), "task.toml:4: expected corpus_id_fields to name at least one field, found []"),
+            (format!("{head}corpus_id_fields = [\"id\", \"\"]\n"), "task.toml:4: expected corpus_id_fields to hold field names, found \"\""),
+            (format!("{head}\ncorpus_text_fields = []\n"), "task.toml:5: expected corpus_text_fields to name at least one field, found []"),
+            (format!("{head}corpus_text_fields = [\"title\", \"text||body\"]\n"), "task.toml:4: expected corpus_text_fields entries of field names joined by \"|\", found \"text||body\""),
+            ("name = \"t\"\nqrels = \"q\"\ncorpus_format = \"jsonl\"\n".to_string(), "task.toml:3: expected corpus with corpus_format, found none"),
+            ("name = \"t\"\nqrels = \"q\"\n\ncorpus_text_fields = [\"a\"]\n".to_string(), "task.toml:4: expected corpus with corpus_text_fields, found none"),
+        ];
+        for (text, message) in cases {
+            write(dir.path(), "task.toml", &text);
+            let error = TaskManifest::read(&path).unwrap_err().to_string();
+            assert!(error.ends_with(message), "{error}\n  expected: {message}");
+        }
+        write(
+            dir.path(),
+            "task.toml",
+            &format!("{head}corpus_id_fields = \"id\"\n"),
+        );
+        let error = TaskManifest::read(&path).unwrap_err().to_string();
+        assert!(error.contains("task.toml:4:"), "{error}");
     }
 
     #[test]
