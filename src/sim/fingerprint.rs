@@ -423,4 +423,49 @@ mod tests {
         let third = Fingerprint::new(&task, &recipe).unwrap();
         assert_eq!(first.differences(&third), ["input qrels (other contents)"]);
     }
+
+    #[test]
+    fn every_file_of_a_corpus_folder_is_an_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut task = hand_task(dir.path(), false);
+        let folder = dir.path().join("corpus");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("a.tsv"), "d1\tone\n").unwrap();
+        std::fs::write(
+            folder.join("b.jsonl"),
+            "{\"id\": \"d2\", \"text\": \"two\"}\n",
+        )
+        .unwrap();
+        std::fs::write(folder.join(".hidden"), "not read\n").unwrap();
+        task.manifest.corpus = Some(folder.clone());
+        let recipe = StudyRecipe::new(&task, &study(), true);
+        let first = Fingerprint::new(&task, &recipe).unwrap();
+        let roles: Vec<&str> = first.inputs.keys().map(String::as_str).collect();
+        assert!(roles.contains(&"corpus/a.tsv") && roles.contains(&"corpus/b.jsonl"));
+        assert!(!roles
+            .iter()
+            .any(|role| *role == "corpus" || role.contains("hidden")));
+
+        std::fs::write(
+            folder.join("b.jsonl"),
+            "{\"id\": \"d2\", \"text\": \"2\"}\n",
+        )
+        .unwrap();
+        let changed = Fingerprint::new(&task, &recipe).unwrap();
+        assert_ne!(first.sha256, changed.sha256);
+        assert_eq!(
+            first.differences(&changed),
+            ["input corpus/b.jsonl (other contents)"]
+        );
+
+        std::fs::rename(folder.join("b.jsonl"), folder.join("c.jsonl")).unwrap();
+        let renamed = Fingerprint::new(&task, &recipe).unwrap();
+        assert_eq!(
+            changed.differences(&renamed),
+            [
+                "input corpus/b.jsonl (only in the first)",
+                "input corpus/c.jsonl (only in the second)"
+            ]
+        );
+    }
 }
