@@ -80,75 +80,108 @@ enum RawPoolDepth {
     Word(String),
 }
 
-/// The corpus settings of a manifest, as written.
-struct RawCorpusSettings {
-    has_corpus: bool,
-    format: Option<toml::Spanned<String>>,
-    id_fields: Option<toml::Spanned<Vec<String>>>,
-    text_fields: Option<toml::Spanned<Vec<String>>>,
+/// The corpus settings of a task as given (in `task.toml`, or from Python), before checking;
+/// `None` for a setting left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CorpusSettings {
+    /// `corpus_format`: `tsv`, `jsonl` or `auto`.
+    pub format: Option<String>,
+    /// `corpus_id_fields`: field names.
+    pub id_fields: Option<Vec<String>>,
+    /// `corpus_text_fields`: field names, or alternatives joined by `|`.
+    pub text_fields: Option<Vec<String>>,
 }
 
-/// A manifest error: the byte offset of the setting at fault, and what was expected.
-type SettingError = (usize, String);
+/// One of the corpus settings, to name in an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CorpusSetting {
+    /// `corpus_format`.
+    Format,
+    /// `corpus_id_fields`.
+    IdFields,
+    /// `corpus_text_fields`.
+    TextFields,
+}
 
-impl RawCorpusSettings {
-    /// The layout the settings describe, the defaults for those left out.
+impl CorpusSetting {
+    /// The setting's name in `task.toml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Format => "corpus_format",
+            Self::IdFields => "corpus_id_fields",
+            Self::TextFields => "corpus_text_fields",
+        }
+    }
+}
+
+impl CorpusSettings {
+    /// The layout the settings describe for a task with or without a corpus, the defaults
+    /// for the settings left out.
     ///
     /// # Errors
-    /// A corpus setting without a corpus, an unknown format, field settings with the TSV
-    /// format, or a field list that is empty or names an empty field.
-    fn layout(self) -> std::result::Result<CorpusLayout, SettingError> {
+    /// The setting at fault and what was expected: a setting without a corpus, an unknown
+    /// format, field settings with the TSV format, or a field list that is empty or names an
+    /// empty field.
+    pub fn layout(
+        self,
+        has_corpus: bool,
+    ) -> std::result::Result<CorpusLayout, (CorpusSetting, String)> {
         let mut layout = CorpusLayout::default();
-        let settings = [
-            ("corpus_format", self.format.as_ref().map(|s| s.span())),
-            (
-                "corpus_id_fields",
-                self.id_fields.as_ref().map(|s| s.span()),
-            ),
-            (
-                "corpus_text_fields",
-                self.text_fields.as_ref().map(|s| s.span()),
-            ),
+        let given = [
+            (CorpusSetting::Format, self.format.is_some()),
+            (CorpusSetting::IdFields, self.id_fields.is_some()),
+            (CorpusSetting::TextFields, self.text_fields.is_some()),
         ];
-        if !self.has_corpus {
-            if let Some((name, Some(span))) = settings.iter().find(|(_, span)| span.is_some()) {
-                return Err((
-                    span.start,
-                    format!("expected corpus with {name}, found none"),
-                ));
-            }
-            return Ok(layout);
+        let first_given = |settings: &[(CorpusSetting, bool)]| {
+            settings
+                .iter()
+                .find(|(_, is_given)| *is_given)
+                .map(|(setting, _)| *setting)
+        };
+        if !has_corpus {
+            return match first_given(&given) {
+                Some(setting) => Err((
+                    setting,
+                    format!("expected corpus with {}, found none", setting.name()),
+                )),
+                None => Ok(layout),
+            };
         }
         if let Some(format) = self.format {
-            layout.format = CorpusFormat::from_name(format.get_ref()).ok_or_else(|| {
+            layout.format = CorpusFormat::from_name(&format).ok_or_else(|| {
                 (
-                    format.span().start,
+                    CorpusSetting::Format,
                     format!(
-                        "expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found {:?}",
-                        format.get_ref()
+                        "expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found {format:?}"
                     ),
                 )
             })?;
         }
         if layout.format == CorpusFormat::Tsv {
-            if let Some((name, Some(span))) = settings[1..].iter().find(|(_, span)| span.is_some())
-            {
+            if let Some(setting) = first_given(&given[1..]) {
                 return Err((
-                    span.start,
-                    format!("expected {name} only with corpus_format \"jsonl\" or \"auto\", found \"tsv\""),
+                    setting,
+                    format!(
+                        "expected {} only with corpus_format \"jsonl\" or \"auto\", found \"tsv\"",
+                        setting.name()
+                    ),
                 ));
             }
         }
         if let Some(fields) = self.id_fields {
-            layout.id_fields = field_names("corpus_id_fields", fields)?;
+            layout.id_fields = field_names(CorpusSetting::IdFields, fields)?;
         }
         if let Some(parts) = self.text_fields {
-            let start = parts.span().start;
-            layout.text_fields = field_names("corpus_text_fields", parts)?
+            layout.text_fields = field_names(CorpusSetting::TextFields, parts)?
                 .iter()
-                .map(|part| alternatives(part).ok_or_else(|| (start, format!(
-                    "expected corpus_text_fields entries of field names joined by \"|\", found {part:?}"
-                ))))
+                .map(|part| {
+                    alternatives(part).ok_or_else(|| {
+                        (
+                            CorpusSetting::TextFields,
+                            format!("expected corpus_text_fields entries of field names joined by \"|\", found {part:?}"),
+                        )
+                    })
+                })
                 .collect::<std::result::Result<_, _>>()?;
         }
         Ok(layout)
@@ -157,20 +190,19 @@ impl RawCorpusSettings {
 
 /// The names of a field list setting, checked to be a non-empty list of non-empty names.
 fn field_names(
-    name: &str,
-    fields: toml::Spanned<Vec<String>>,
-) -> std::result::Result<Vec<String>, SettingError> {
-    let start = fields.span().start;
-    let fields = fields.into_inner();
+    setting: CorpusSetting,
+    fields: Vec<String>,
+) -> std::result::Result<Vec<String>, (CorpusSetting, String)> {
+    let name = setting.name();
     if fields.is_empty() {
         return Err((
-            start,
+            setting,
             format!("expected {name} to name at least one field, found []"),
         ));
     }
     if fields.iter().any(String::is_empty) {
         return Err((
-            start,
+            setting,
             format!("expected {name} to hold field names, found \"\""),
         ));
     }
@@ -191,6 +223,34 @@ fn line_of(text: &str, offset: usize) -> usize {
         .filter(|&&byte| byte == b'\n')
         .count()
         + 1
+}
+
+/// The corpus layout of a manifest's settings.
+///
+/// # Errors
+/// As [`CorpusSettings::layout`], naming the setting's line.
+fn corpus_layout(raw: &RawManifest, path: &Path, text: &str) -> Result<CorpusLayout, ParseError> {
+    let start = |setting: CorpusSetting| {
+        let span = match setting {
+            CorpusSetting::Format => raw.corpus_format.as_ref().map(toml::Spanned::span),
+            CorpusSetting::IdFields => raw.corpus_id_fields.as_ref().map(toml::Spanned::span),
+            CorpusSetting::TextFields => raw.corpus_text_fields.as_ref().map(toml::Spanned::span),
+        };
+        span.map_or(0, |span| span.start)
+    };
+    CorpusSettings {
+        format: raw.corpus_format.as_ref().map(|s| s.get_ref().clone()),
+        id_fields: raw.corpus_id_fields.as_ref().map(|s| s.get_ref().clone()),
+        text_fields: raw.corpus_text_fields.as_ref().map(|s| s.get_ref().clone()),
+    }
+    .layout(raw.corpus.is_some())
+    .map_err(|(setting, message)| {
+        ParseError::new(
+            path,
+            line_of(text, start(setting)),
+            ParseErrorKind::Invalid(message),
+        )
+    })
 }
 
 /// The pool depth a manifest gets when it names none (TREC Deep Learning's).
@@ -219,20 +279,7 @@ impl TaskManifest {
                 )),
             )
         })?;
-        let corpus_layout = RawCorpusSettings {
-            has_corpus: raw.corpus.is_some(),
-            format: raw.corpus_format,
-            id_fields: raw.corpus_id_fields,
-            text_fields: raw.corpus_text_fields,
-        }
-        .layout()
-        .map_err(|(offset, message)| {
-            ParseError::new(
-                path,
-                line_of(&text, offset),
-                ParseErrorKind::Invalid(message),
-            )
-        })?;
+        let corpus_layout = corpus_layout(&raw, path, &text)?;
         check_file_name("task name", raw.name.get_ref())
             .map_err(|kind| ParseError::new(path, line_of(&text, raw.name.span().start), kind))?;
         let relevance_level = match raw.relevance_level {
