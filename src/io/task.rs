@@ -114,51 +114,36 @@ impl CorpusSetting {
     }
 }
 
+/// A corpus setting at fault and what was expected of it.
+pub type CorpusSettingError = (CorpusSetting, String);
+
 impl CorpusSettings {
     /// The layout the settings describe for a task with or without a corpus, the defaults
     /// for the settings left out.
     ///
     /// # Errors
-    /// The setting at fault and what was expected: a setting without a corpus, an unknown
-    /// format, field settings with the TSV format, or a field list that is empty or names an
-    /// empty field.
-    pub fn layout(
-        self,
-        has_corpus: bool,
-    ) -> std::result::Result<CorpusLayout, (CorpusSetting, String)> {
-        let mut layout = CorpusLayout::default();
-        let given = [
-            (CorpusSetting::Format, self.format.is_some()),
-            (CorpusSetting::IdFields, self.id_fields.is_some()),
-            (CorpusSetting::TextFields, self.text_fields.is_some()),
-        ];
-        let first_given = |settings: &[(CorpusSetting, bool)]| {
-            settings
-                .iter()
-                .find(|(_, is_given)| *is_given)
-                .map(|(setting, _)| *setting)
-        };
+    /// A setting without a corpus, an unknown format, field settings with the TSV format, or
+    /// a field list that is empty or names an empty field.
+    pub fn layout(self, has_corpus: bool) -> std::result::Result<CorpusLayout, CorpusSettingError> {
+        let defaults = CorpusLayout::default();
         if !has_corpus {
-            return match first_given(&given) {
+            return match self.given().next() {
                 Some(setting) => Err((
                     setting,
                     format!("expected corpus with {}, found none", setting.name()),
                 )),
-                None => Ok(layout),
+                None => Ok(defaults),
             };
         }
-        if let Some(format) = self.format {
-            layout.format = CorpusFormat::from_name(&format).ok_or_else(|| {
-                (
-                    CorpusSetting::Format,
-                    format!(
-                        "expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found {format:?}"
-                    ),
-                )
-            })?;
-        }
-        if layout.format == CorpusFormat::Tsv {
-            if let Some(setting) = first_given(&given[1..]) {
+        let format = match &self.format {
+            Some(name) => corpus_format(name)?,
+            None => defaults.format,
+        };
+        if format == CorpusFormat::Tsv {
+            if let Some(setting) = self
+                .given()
+                .find(|&setting| setting != CorpusSetting::Format)
+            {
                 return Err((
                     setting,
                     format!(
@@ -168,31 +153,46 @@ impl CorpusSettings {
                 ));
             }
         }
-        if let Some(fields) = self.id_fields {
-            layout.id_fields = field_names(CorpusSetting::IdFields, fields)?;
-        }
-        if let Some(parts) = self.text_fields {
-            layout.text_fields = field_names(CorpusSetting::TextFields, parts)?
-                .iter()
-                .map(|part| {
-                    alternatives(part).ok_or_else(|| {
-                        (
-                            CorpusSetting::TextFields,
-                            format!("expected corpus_text_fields entries of field names joined by \"|\", found {part:?}"),
-                        )
-                    })
-                })
-                .collect::<std::result::Result<_, _>>()?;
-        }
-        Ok(layout)
+        Ok(CorpusLayout {
+            format,
+            id_fields: match self.id_fields {
+                Some(fields) => field_names(CorpusSetting::IdFields, fields)?,
+                None => defaults.id_fields,
+            },
+            text_fields: match self.text_fields {
+                Some(parts) => text_parts(parts)?,
+                None => defaults.text_fields,
+            },
+        })
     }
+
+    /// The settings given, in the order of [`CorpusSetting`].
+    fn given(&self) -> impl Iterator<Item = CorpusSetting> {
+        [
+            (CorpusSetting::Format, self.format.is_some()),
+            (CorpusSetting::IdFields, self.id_fields.is_some()),
+            (CorpusSetting::TextFields, self.text_fields.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(setting, is_given)| is_given.then_some(setting))
+    }
+}
+
+/// The format called `name`.
+fn corpus_format(name: &str) -> std::result::Result<CorpusFormat, CorpusSettingError> {
+    CorpusFormat::from_name(name).ok_or_else(|| {
+        (
+            CorpusSetting::Format,
+            format!("expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found {name:?}"),
+        )
+    })
 }
 
 /// The names of a field list setting, checked to be a non-empty list of non-empty names.
 fn field_names(
     setting: CorpusSetting,
     fields: Vec<String>,
-) -> std::result::Result<Vec<String>, (CorpusSetting, String)> {
+) -> std::result::Result<Vec<String>, CorpusSettingError> {
     let name = setting.name();
     if fields.is_empty() {
         return Err((
@@ -207,6 +207,24 @@ fn field_names(
         ));
     }
     Ok(fields)
+}
+
+/// The text parts of `corpus_text_fields`, each split into its alternative fields.
+fn text_parts(parts: Vec<String>) -> std::result::Result<Vec<Vec<String>>, CorpusSettingError> {
+    field_names(CorpusSetting::TextFields, parts)?
+        .iter()
+        .map(|part| {
+            alternatives(part).ok_or_else(|| {
+                (
+                    CorpusSetting::TextFields,
+                    format!(
+                        "expected corpus_text_fields entries of field names joined by \"|\", \
+                         found {part:?}"
+                    ),
+                )
+            })
+        })
+        .collect()
 }
 
 /// The alternative fields of a text part `a|b|c`; `None` when one is empty.

@@ -260,7 +260,7 @@ where
     F: FnMut(Place<'_>, &str, &str) -> Result<()>,
 {
     let mut buffer: Vec<u8> = Vec::with_capacity(1 << 12);
-    let (mut id, mut text) = (String::new(), String::new());
+    let mut json = JsonDocument::default();
     let mut format = None;
     let mut line_number = 0;
     let mut document_count = 0usize;
@@ -281,25 +281,48 @@ where
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if line.contains(&0) {
-            return Err(place.error(ParseErrorKind::Binary).into());
-        }
-        match *format.get_or_insert_with(|| LineFormat::of(layout.format, line)) {
-            LineFormat::Tsv => {
-                let (doc_id, text) = tsv::split_document(line).map_err(|kind| place.error(kind))?;
-                visit(place, doc_id, text)?;
-            }
-            LineFormat::Jsonl => {
-                let line =
-                    std::str::from_utf8(line).map_err(|_| place.error(ParseErrorKind::Binary))?;
-                jsonl::read_document(line, layout, &mut id, &mut text)
-                    .map_err(|kind| place.error(kind))?;
-                visit(place, &id, &text)?;
-            }
-        }
+        let format = *format.get_or_insert_with(|| LineFormat::of(layout.format, line));
+        read_line(line, format, place, layout, &mut json, visit)?;
         document_count += 1;
     }
     Ok(document_count)
+}
+
+/// The id and text of the last JSONL document read (buffers reused from line to line).
+#[derive(Default)]
+struct JsonDocument {
+    id: String,
+    text: String,
+}
+
+/// Calls `visit` for the document on the non-blank `line`.
+fn read_line<F>(
+    line: &mut [u8],
+    format: LineFormat,
+    place: Place<'_>,
+    layout: &CorpusLayout,
+    json: &mut JsonDocument,
+    visit: &mut F,
+) -> Result<()>
+where
+    F: FnMut(Place<'_>, &str, &str) -> Result<()>,
+{
+    if line.contains(&0) {
+        return Err(place.error(ParseErrorKind::Binary).into());
+    }
+    match format {
+        LineFormat::Tsv => {
+            let (doc_id, text) = tsv::split_document(line).map_err(|kind| place.error(kind))?;
+            visit(place, doc_id, text)
+        }
+        LineFormat::Jsonl => {
+            let line =
+                std::str::from_utf8(line).map_err(|_| place.error(ParseErrorKind::Binary))?;
+            jsonl::read_document(line, layout, &mut json.id, &mut json.text)
+                .map_err(|kind| place.error(kind))?;
+            visit(place, &json.id, &json.text)
+        }
+    }
 }
 
 /// The line without its `\n` or `\r\n` ending.
