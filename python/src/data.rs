@@ -7,9 +7,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
+use reusesim::io::corpus::settings::CorpusSettings;
 use reusesim::io::qrels::Qrels as LibQrels;
 use reusesim::io::run::Run;
-use reusesim::io::task::{CorpusSettings, PoolDepth, Task as LibTask, TaskManifest};
+use reusesim::io::task::{PoolDepth, Task as LibTask, TaskManifest};
 use reusesim::io::teams::{TeamEntry, Teams};
 use reusesim::io::topics::Topics;
 use reusesim::{ParseError, ParseErrorKind};

@@ -38,6 +38,7 @@
 //! folder without files. Errors name the file inside the folder and its line.
 
 mod jsonl;
+pub mod settings;
 mod tsv;
 
 use std::io::BufRead;
