@@ -35,7 +35,8 @@
 //!
 //! A folder's files are read in file name order (byte order), as one corpus; names starting
 //! with `.` are skipped. A folder inside it is an error (nothing is skipped silently), as is a
-//! folder without files. Errors name the file inside the folder and its line.
+//! folder without files or whose files hold no document. Errors name the file inside the
+//! folder and its line.
 
 mod jsonl;
 pub mod settings;
@@ -59,7 +60,7 @@ choice_enum! {
     }
 }
 
-/// The fields a JSONL document's id is taken from, the first present first: MS MARCO v2
+/// The fields a JSONL document's id is taken from, in order of preference: MS MARCO v2
 /// passages (`pid`; their `docid` is the document they come from), MS MARCO documents and
 /// segments (`docid`), ir_datasets (`doc_id`), BEIR (`_id`), Pyserini (`id`).
 pub const DEFAULT_ID_FIELDS: &[&str] = &["pid", "docid", "doc_id", "_id", "id"];
@@ -179,13 +180,15 @@ pub fn corpus_bytes(path: &Path) -> Result<u64, ParseError> {
 /// Each naming the file (inside a folder, the file in it) and, but for the first, the line:
 /// - [`ParseErrorKind::Io`] when the corpus is missing or unreadable, and when reading fails
 ///   midway (such as a truncated gzip stream);
-/// - [`ParseErrorKind::Invalid`] for a folder inside the corpus folder or one without files;
+/// - [`ParseErrorKind::Invalid`] for a folder inside the corpus folder, one without files, or
+///   one whose files hold no document;
 /// - [`ParseErrorKind::Binary`] for invalid UTF-8 or a NUL byte;
 /// - [`ParseErrorKind::Columns`] for a TSV line without a tab;
 /// - [`ParseErrorKind::Field`] for an empty TSV document id or one with white space;
 /// - [`ParseErrorKind::Json`] for a JSONL line that is not a JSON object, or has no id or no
 ///   text, or an id or text of the wrong type, or an empty id or one with white space;
-/// - [`ParseErrorKind::Empty`] when the corpus holds no document;
+/// - [`ParseErrorKind::Empty`] when the corpus is a file without a document (in a folder, a
+///   file without one is read as holding none);
 /// - any error returned by `visit`, unchanged (reading stops there).
 pub fn for_each_document<F>(path: &Path, layout: &CorpusLayout, mut visit: F) -> Result<()>
 where
@@ -197,7 +200,12 @@ where
         document_count += read_documents(reader, &file, layout, &mut visit)?;
     }
     if document_count == 0 {
-        return Err(ParseError::file(path, ParseErrorKind::Empty).into());
+        let kind = if path.is_dir() {
+            ParseErrorKind::Invalid("expected a document in the folder's files, found none".into())
+        } else {
+            ParseErrorKind::Empty
+        };
+        return Err(ParseError::file(path, kind).into());
     }
     Ok(())
 }

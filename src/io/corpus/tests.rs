@@ -496,5 +496,10 @@ fn a_folder_without_files_or_documents_is_an_error_naming_it() {
     crate::io::gz::test_files::write_file(&folder, "blank.tsv", b"\n\n");
     let error = parse_error(read_all(&folder));
     assert_eq!(error.path, folder);
-    assert!(matches!(error.kind, ParseErrorKind::Empty));
+    assert!(
+        error
+            .to_string()
+            .ends_with("expected a document in the folder's files, found none"),
+        "{error}"
+    );
 }
