@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use reusesim::features::text::TextFeatures;
+use reusesim::io::corpus::CorpusLayout;
 use reusesim::synth::{generate, write::write_task, write::TaskLayout, Preset};
 
 fn corpus_path() -> PathBuf {
@@ -43,7 +44,10 @@ fn featurise(criterion: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Bytes(uncompressed_bytes(&corpus)));
     group.bench_function("dl19_corpus", |bencher| {
-        bencher.iter(|| TextFeatures::from_corpus(&corpus, |_| true).expect("features build"))
+        bencher.iter(|| {
+            TextFeatures::from_corpus(&corpus, &CorpusLayout::default(), |_| true)
+                .expect("features build")
+        })
     });
     group.finish();
 }

@@ -287,14 +287,7 @@ impl Collection {
                 task.manifest.name
             ))
         })?;
-        let corpus_bytes = std::fs::metadata(corpus)
-            .map_err(|source| {
-                Error::Parse(crate::base::error::ParseError::file(
-                    corpus,
-                    crate::base::error::ParseErrorKind::Io(source),
-                ))
-            })?
-            .len();
+        let corpus_bytes = crate::io::corpus::corpus_bytes(corpus)?;
         let sample_rate = (FULL_CORPUS_MAX_BYTES as f64 / corpus_bytes.max(1) as f64).min(1.0);
         let needed: FxHashSet<Box<str>> = (0..self.docs.len())
             .map(|id| Box::from(self.docs.name(id as u32)))
@@ -304,8 +297,9 @@ impl Collection {
                 || (crate::base::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64)
                     < sample_rate
         };
-        let features =
-            TextFeatures::from_corpus(corpus, |name| needed.contains(name) || is_sampled(name))?;
+        let features = TextFeatures::from_corpus(corpus, &task.manifest.corpus_layout, |name| {
+            needed.contains(name) || is_sampled(name)
+        })?;
         let mut vectors = vec![SparseVec::empty(); self.docs.len()];
         let mut corpus_order = Vec::new();
         for (name, pairs) in features.documents() {

@@ -1,7 +1,8 @@
 //! Fuzzing every reader of user files: runs, qrels, topics (TSV and TREC XML), team
-//! files, `task.toml`, corpora, the result files `reusesim plot` reads (`summary.json`,
-//! `runs.tsv`, `lou.tsv`, `trials.tsv`, `ranks.tsv`; with and without drawing the figures) and
-//! the `runs.tsv` that `reusesim audit --results` reads alone.
+//! files, `task.toml`, corpora (TSV, JSONL, a folder of files), the result files
+//! `reusesim plot` reads (`summary.json`, `runs.tsv`, `lou.tsv`, `trials.tsv`, `ranks.tsv`;
+//! with and without drawing the figures) and the `runs.tsv` that `reusesim audit --results`
+//! reads alone.
 //!
 //! Each reader gets arbitrary bytes, soups of the tokens its formats are made of, and valid
 //! files changed by a few mutations (bit flips, inserted tokens, deleted, repeated or swapped
@@ -163,8 +164,43 @@ const CORPUS: Target = Target {
     beside: &[],
     is_gzip_read: true,
     cost: 1,
-    read: |dir| io::corpus::for_each_document(&dir.join("corpus.tsv"), |_, _, _| Ok(())),
+    read: |dir| read_corpus(&dir.join("corpus.tsv")),
 };
+
+const CORPUS_JSONL: Target = Target {
+    file: "corpus.jsonl",
+    seeds: &[
+        "{\"docid\": \"msmarco_doc_00_0\", \"url\": \"http://x\", \"title\": \"T\", \
+         \"headings\": \"H1\\nH2\", \"body\": \"The body.\"}\n\n\
+         {\"pid\": \"p_1\", \"passage\": \"caf\u{e9} \u{1f980}\", \"docid\": \"d\", \
+         \"spans\": \"(0,5)\"}\r\n{\"_id\": 7, \"title\": null, \"text\": \"\\u00e9\\t\"}\n",
+        "{\"doc_id\":\"a\",\"text\":\"x\"}\n{\"id\":\"b\",\"contents\":\"y\"}",
+    ],
+    beside: &[],
+    is_gzip_read: true,
+    cost: 1,
+    read: |dir| read_corpus(&dir.join("corpus.jsonl")),
+};
+
+/// A corpus folder: one fuzzed JSONL file between a valid TSV file and a valid JSONL file,
+/// read in name order.
+const CORPUS_FOLDER: Target = Target {
+    file: "b.jsonl",
+    seeds: CORPUS_JSONL.seeds,
+    beside: &[
+        ("a.tsv", "d1\tone\n"),
+        ("c.jsonl", "{\"id\": \"d9\", \"text\": \"z\"}\n"),
+    ],
+    is_gzip_read: true,
+    cost: 1,
+    read: read_corpus,
+};
+
+/// Reads every document of the corpus at `path` (a file or a folder), in the default layout.
+fn read_corpus(path: &Path) -> Result<()> {
+    let layout = io::corpus::CorpusLayout::default();
+    io::corpus::for_each_document(path, &layout, |_, _, _| Ok(()))
+}
 
 const SUMMARY_JSON: &str = r#"{
   "task": "synth-passage",
@@ -608,6 +644,8 @@ fuzz_tests! {
     teams: TEAMS,
     task_toml: TASK,
     corpus: CORPUS,
+    corpus_jsonl: CORPUS_JSONL,
+    corpus_folder: CORPUS_FOLDER,
     audit_runs_tsv: AUDIT_RUNS,
     results_summary_json: RESULTS_SUMMARY,
     results_runs_tsv: RESULTS_RUNS,

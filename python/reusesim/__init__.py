@@ -99,9 +99,12 @@ class Task:
     dict ``{run_id: team}`` or ``{run_id: (team, pooled)}``, or a DataFrame (run_id, team,
     pooled); without it every run is its own team and pooled. ``topics`` is a topic file, a
     dict, a DataFrame (query_id, text) or ``dataset.queries_iter()``. ``corpus`` is a
-    ``doc_id <TAB> text`` file or a DataFrame (doc_id, text) or ``dataset.docs_iter()``
-    (written once to a temporary file that the judge streams). ``pool_depth`` is a number or
-    ``"auto"``. Use :meth:`Task.load` for a ``task.toml``.
+    TSV or JSONL file or a folder of them (plain or gzip; see docs/formats.md#corpus), or a
+    DataFrame (doc_id, text) or ``dataset.docs_iter()`` (written once to a temporary file that
+    the judge streams). ``corpus_format`` (``"tsv"``, ``"jsonl"``, ``"auto"``),
+    ``corpus_id_fields`` and ``corpus_text_fields`` are ``task.toml``'s settings of the same
+    names, for a corpus path. ``pool_depth`` is a number or ``"auto"``. Use :meth:`Task.load`
+    for a ``task.toml``.
     """
 
     def __init__(
@@ -116,6 +119,9 @@ class Task:
         relevance_level: int = 1,
         pool_depth: Union[int, str] = 10,
         truth=None,
+        corpus_format: Optional[str] = None,
+        corpus_id_fields: Optional[Sequence[str]] = None,
+        corpus_text_fields: Optional[Sequence[str]] = None,
     ):
         native_runs = None if runs is None else _inputs.runs(runs)
         if teams is not None:
@@ -125,7 +131,13 @@ class Task:
         else:
             team_entries = None
         self._folder = None
+        corpus_settings = (corpus_format, corpus_id_fields, corpus_text_fields)
         if corpus is not None and not _inputs.is_path(corpus):
+            if any(setting is not None for setting in corpus_settings):
+                raise ValueError(
+                    "expected corpus_format, corpus_id_fields and corpus_text_fields with a "
+                    "corpus path only, found an in-memory corpus"
+                )
             self._folder = tempfile.TemporaryDirectory(prefix="reusesim-corpus-")
             corpus = _inputs.write_corpus(corpus, Path(self._folder.name))
         if pool_depth == "auto":
@@ -142,6 +154,9 @@ class Task:
             relevance_level,
             pool_depth,
             None if truth is None else _inputs.qrels(truth),
+            corpus_format,
+            None if corpus_id_fields is None else list(corpus_id_fields),
+            None if corpus_text_fields is None else list(corpus_text_fields),
         )
 
     @classmethod

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
+use reusesim::io::corpus::settings::CorpusSettings;
 use reusesim::io::qrels::Qrels as LibQrels;
 use reusesim::io::run::Run;
 use reusesim::io::task::{PoolDepth, Task as LibTask, TaskManifest};
@@ -213,9 +214,13 @@ impl Task {
     }
 
     /// A task from parts already loaded. `teams` lists (run tag, team, pooled); `pool_depth`
-    /// `None` is `auto` (the largest depth every pooled run has fully judged).
+    /// `None` is `auto` (the largest depth every pooled run has fully judged); the corpus
+    /// settings are `task.toml`'s (`None`: left out).
     #[staticmethod]
-    #[pyo3(signature = (name, qrels, runs, teams, topics, corpus, relevance_level, pool_depth, truth))]
+    #[pyo3(signature = (
+        name, qrels, runs, teams, topics, corpus, relevance_level, pool_depth, truth,
+        corpus_format=None, corpus_id_fields=None, corpus_text_fields=None
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn from_parts(
         name: String,
@@ -227,9 +232,19 @@ impl Task {
         relevance_level: i32,
         pool_depth: Option<usize>,
         truth: Option<&Qrels>,
+        corpus_format: Option<String>,
+        corpus_id_fields: Option<Vec<String>>,
+        corpus_text_fields: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let relevance_level =
             reusesim::base::relevance::check_relevance_level(relevance_level).map_err(to_py_err)?;
+        let corpus_layout = CorpusSettings {
+            format: corpus_format,
+            id_fields: corpus_id_fields,
+            text_fields: corpus_text_fields,
+        }
+        .layout(corpus.is_some())
+        .map_err(|(_, message)| to_py_err(reusesim::Error::Invalid(message)))?;
         let mut team_entries = Teams::default();
         for (tag, team, is_pooled) in teams.unwrap_or_default() {
             team_entries.runs.insert(tag, TeamEntry { team, is_pooled });
@@ -242,6 +257,7 @@ impl Task {
             qrels: PathBuf::from("<qrels>"),
             topics: None,
             corpus,
+            corpus_layout,
             relevance_level,
             pool_depth: pool_depth.map_or(PoolDepth::Auto, PoolDepth::Fixed),
             truth: None,

@@ -2,6 +2,7 @@
 
 import collections
 import gzip
+import json
 import signal
 import subprocess
 from pathlib import Path
@@ -97,6 +98,33 @@ def test_a_task_from_parts_equals_the_loaded_task(default_task_path, tmp_path):
     for table in TABLES:
         assert (tmp_path / "parts" / table).read_bytes() == (tmp_path / "file" / table).read_bytes()
     assert from_parts.summary["settings"]["features"] == "text"
+
+
+def test_a_task_takes_a_jsonl_corpus_with_its_fields(default_task_path, tmp_path):
+    folder = default_task_path.parent
+    loaded = reusesim.Task.load(default_task_path)
+    corpus = tmp_path / "corpus.jsonl.gz"
+    with gzip.open(folder / "corpus.tsv.gz", "rt", encoding="utf-8") as tsv, \
+            gzip.open(corpus, "wt", encoding="utf-8") as jsonl:
+        for line in tsv:
+            doc_id, text = line.rstrip("\n").split("\t", 1)
+            jsonl.write(json.dumps({"key": doc_id, "words": text, "text": "ignored"}) + "\n")
+    parts = dict(qrels=loaded.qrels, runs=folder / "runs", teams=loaded.runs,
+                 topics=folder / "topics.tsv", name=loaded.name, pool_depth=loaded.pool_depth,
+                 truth=REPO / "qrels" / "synth-passage.truth.qrels")
+    built = reusesim.Task(**parts, corpus=corpus, corpus_format="jsonl",
+                          corpus_id_fields=["key"], corpus_text_fields=["title", "words|text"])
+    team = loaded.runs["team"].iloc[0]
+    options = dict(seeds=1, teams=[team], progress=False, **FAST)
+    reusesim.simulate(built, out_dir=tmp_path / "jsonl", **options)
+    reusesim.simulate(loaded, out_dir=tmp_path / "file", **options)
+    for table in TABLES:
+        assert (tmp_path / "jsonl" / table).read_bytes() == (tmp_path / "file" / table).read_bytes()
+    with pytest.raises(ValueError, match='expected corpus_format "tsv", "jsonl" or "auto", found "json"'):
+        reusesim.Task(**parts, corpus=corpus, corpus_format="json")
+    with pytest.raises(ValueError, match="with a corpus path only"):
+        reusesim.Task(**parts, corpus=pd.DataFrame({"doc_id": ["a"], "text": ["b"]}),
+                      corpus_format="tsv")
 
 
 def test_bad_settings_raise_value_error(default_task_path, tmp_path):

@@ -61,6 +61,14 @@ pub enum ParseErrorKind {
     /// The bytes are not text (invalid UTF-8 or NUL bytes).
     #[error("expected text, found binary data")]
     Binary,
+    /// A JSON line was not a JSON object, or lacked a field, or held one of the wrong type.
+    #[error("expected {expected}, found {found}")]
+    Json {
+        /// What the line must hold, e.g. `a document id in field pid, docid or id`.
+        expected: String,
+        /// What it held instead (shortened when long).
+        found: String,
+    },
     /// Any other rule of the format was broken; the message says which.
     #[error("{0}")]
     Invalid(String),

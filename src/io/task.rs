@@ -8,6 +8,8 @@ use serde::Deserialize;
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::base::relevance::MIN_RELEVANCE_LEVEL;
 use crate::base::Grade;
+use crate::io::corpus::settings::{CorpusSetting, CorpusSettings};
+use crate::io::corpus::CorpusLayout;
 use crate::io::names::check_file_name;
 use crate::io::qrels::{read_qrels, Qrels};
 use crate::io::run::{read_runs, Run};
@@ -41,8 +43,10 @@ pub struct TaskManifest {
     pub qrels: PathBuf,
     /// Topic texts, if any.
     pub topics: Option<PathBuf>,
-    /// The corpus (`doc_id <TAB> text`), if any.
+    /// The corpus (a file or a folder of files, TSV or JSONL), if any.
     pub corpus: Option<PathBuf>,
+    /// How the corpus is read (the defaults when the manifest names no corpus setting).
+    pub corpus_layout: CorpusLayout,
     /// A grade >= this counts as relevant; at least 1.
     pub relevance_level: Grade,
     /// The official pool depth.
@@ -60,6 +64,9 @@ struct RawManifest {
     qrels: PathBuf,
     topics: Option<PathBuf>,
     corpus: Option<PathBuf>,
+    corpus_format: Option<toml::Spanned<String>>,
+    corpus_id_fields: Option<toml::Spanned<Vec<String>>>,
+    corpus_text_fields: Option<toml::Spanned<Vec<String>>>,
     relevance_level: Option<toml::Spanned<Grade>>,
     #[serde(default)]
     pool_depth: Option<RawPoolDepth>,
@@ -80,6 +87,34 @@ fn line_of(text: &str, offset: usize) -> usize {
         .filter(|&&byte| byte == b'\n')
         .count()
         + 1
+}
+
+/// The corpus layout of a manifest's settings.
+///
+/// # Errors
+/// As [`CorpusSettings::layout`], naming the setting's line.
+fn corpus_layout(raw: &RawManifest, path: &Path, text: &str) -> Result<CorpusLayout, ParseError> {
+    let start = |setting: CorpusSetting| {
+        let span = match setting {
+            CorpusSetting::Format => raw.corpus_format.as_ref().map(toml::Spanned::span),
+            CorpusSetting::IdFields => raw.corpus_id_fields.as_ref().map(toml::Spanned::span),
+            CorpusSetting::TextFields => raw.corpus_text_fields.as_ref().map(toml::Spanned::span),
+        };
+        span.map_or(0, |span| span.start)
+    };
+    CorpusSettings {
+        format: raw.corpus_format.as_ref().map(|s| s.get_ref().clone()),
+        id_fields: raw.corpus_id_fields.as_ref().map(|s| s.get_ref().clone()),
+        text_fields: raw.corpus_text_fields.as_ref().map(|s| s.get_ref().clone()),
+    }
+    .layout(raw.corpus.is_some())
+    .map_err(|(setting, message)| {
+        ParseError::new(
+            path,
+            line_of(text, start(setting)),
+            ParseErrorKind::Invalid(message),
+        )
+    })
 }
 
 /// The pool depth a manifest gets when it names none (TREC Deep Learning's).
@@ -108,6 +143,7 @@ impl TaskManifest {
                 )),
             )
         })?;
+        let corpus_layout = corpus_layout(&raw, path, &text)?;
         check_file_name("task name", raw.name.get_ref())
             .map_err(|kind| ParseError::new(path, line_of(&text, raw.name.span().start), kind))?;
         let relevance_level = match raw.relevance_level {
@@ -161,6 +197,7 @@ impl TaskManifest {
             qrels: resolve(raw.qrels),
             topics: raw.topics.map(resolve),
             corpus: raw.corpus.map(resolve),
+            corpus_layout,
             relevance_level,
             pool_depth,
             truth: raw.truth.map(resolve),
@@ -322,6 +359,7 @@ pub fn fully_judged_depth(runs: &[&Run], qrels: &Qrels) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::corpus::CorpusFormat;
 
     fn write(dir: &Path, name: &str, text: &str) {
         std::fs::create_dir_all(dir.join(name).parent().unwrap()).unwrap();
@@ -411,6 +449,82 @@ mod tests {
             "name = \"t\"\nqrels = \"q\"\nrelevance_level = 2\n",
         );
         assert_eq!(TaskManifest::read(&path).unwrap().relevance_level, 2);
+    }
+
+    #[test]
+    fn corpus_settings_are_read_with_their_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("task.toml");
+        let head = "name = \"t\"\nqrels = \"q\"\ncorpus = \"corpus\"\n";
+        write(dir.path(), "task.toml", head);
+        let manifest = TaskManifest::read(&path).unwrap();
+        assert_eq!(manifest.corpus_layout, CorpusLayout::default());
+        assert_eq!(manifest.corpus, Some(dir.path().join("corpus")));
+        for (name, format) in [
+            ("tsv", CorpusFormat::Tsv),
+            ("jsonl", CorpusFormat::Jsonl),
+            ("auto", CorpusFormat::Auto),
+        ] {
+            write(
+                dir.path(),
+                "task.toml",
+                &format!("{head}corpus_format = \"{name}\"\n"),
+            );
+            let layout = TaskManifest::read(&path).unwrap().corpus_layout;
+            assert_eq!(
+                layout,
+                CorpusLayout {
+                    format,
+                    ..CorpusLayout::default()
+                }
+            );
+        }
+        write(
+            dir.path(),
+            "task.toml",
+            &format!(
+                "{head}corpus_format = \"jsonl\"\ncorpus_id_fields = [\"key\", \"id\"]\n\
+                 corpus_text_fields = [\"title\", \"abstract|body\"]\n"
+            ),
+        );
+        let layout = TaskManifest::read(&path).unwrap().corpus_layout;
+        assert_eq!(
+            layout,
+            CorpusLayout {
+                format: CorpusFormat::Jsonl,
+                id_fields: vec!["key".into(), "id".into()],
+                text_fields: vec![vec!["title".into()], vec!["abstract".into(), "body".into()]],
+            }
+        );
+    }
+
+    #[test]
+    fn invalid_corpus_settings_name_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("task.toml");
+        let head = "name = \"t\"\nqrels = \"q\"\ncorpus = \"c\"\n";
+        let cases = [
+            (format!("{head}corpus_format = \"json\"\n"), "task.toml:4: expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found \"json\""),
+            (format!("{head}corpus_format = \"tsv\"\ncorpus_id_fields = [\"id\"]\n"), "task.toml:5: expected corpus_id_fields only with corpus_format \"jsonl\" or \"auto\", found \"tsv\""),
+            (format!("{head}corpus_id_fields = []\n"), "task.toml:4: expected corpus_id_fields to name at least one field, found []"),
+            (format!("{head}corpus_id_fields = [\"id\", \"\"]\n"), "task.toml:4: expected corpus_id_fields to hold field names, found \"\""),
+            (format!("{head}\ncorpus_text_fields = []\n"), "task.toml:5: expected corpus_text_fields to name at least one field, found []"),
+            (format!("{head}corpus_text_fields = [\"title\", \"text||body\"]\n"), "task.toml:4: expected corpus_text_fields entries of field names joined by \"|\", found \"text||body\""),
+            ("name = \"t\"\nqrels = \"q\"\ncorpus_format = \"jsonl\"\n".to_string(), "task.toml:3: expected corpus with corpus_format, found none"),
+            ("name = \"t\"\nqrels = \"q\"\n\ncorpus_text_fields = [\"a\"]\n".to_string(), "task.toml:4: expected corpus with corpus_text_fields, found none"),
+        ];
+        for (text, message) in cases {
+            write(dir.path(), "task.toml", &text);
+            let error = TaskManifest::read(&path).unwrap_err().to_string();
+            assert!(error.ends_with(message), "{error}\n  expected: {message}");
+        }
+        write(
+            dir.path(),
+            "task.toml",
+            &format!("{head}corpus_id_fields = \"id\"\n"),
+        );
+        let error = TaskManifest::read(&path).unwrap_err().to_string();
+        assert!(error.contains("task.toml:4:"), "{error}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What a study's results depend on, so that pieces made apart can be checked before they are
 //! put together (see docs/cluster.md): a sha256 over the task's input files (`task.toml`, every
-//! run file, teams, qrels, topics, corpus, truth) and every setting that changes results, with
-//! the reusesim version. Thread counts, output folders and the task's location are left out:
+//! run file, teams, qrels, topics, the corpus or every file of a corpus folder, truth) and every
+//! setting that changes results, with the reusesim version. Thread counts, output folders and the task's location are left out:
 //! they never change a result. The budget fractions are recorded but left out too: they change
 //! the evaluation only, never a judging, so one journal or one set of shards serves any
 //! fractions. `merge` and `simulate --resume` compare fingerprints and name
@@ -210,7 +210,7 @@ pub struct Fingerprint {
     /// The reusesim version that made it.
     pub reusesim: String,
     /// sha256 (hex) of each input file, by role: `task.toml`, `runs/<file name>`, `teams`,
-    /// `qrels`, `topics`, `corpus`, `truth`.
+    /// `qrels`, `topics`, `corpus` (or `corpus/<file name>` for a corpus folder), `truth`.
     pub inputs: BTreeMap<String, String>,
     /// Every setting that changes results.
     pub settings: StudyRecipe,
@@ -238,13 +238,29 @@ fn input_files(
         ("teams", manifest.teams.as_deref()),
         ("qrels", Some(manifest.qrels.as_path())),
         ("topics", manifest.topics.as_deref()),
-        ("corpus", manifest.corpus.as_deref()),
         ("truth", manifest.truth.as_deref()),
     ];
     for (role, path) in optional {
         if let Some(path) = path {
             inputs.insert(role.to_string(), file_sha256(path)?);
         }
+    }
+    if let Some(corpus) = &manifest.corpus {
+        corpus_files(corpus, inputs)?;
+    }
+    Ok(())
+}
+
+/// The sha256 of the corpus file (role `corpus`), or of every file a corpus folder is read
+/// from (role `corpus/<file name>`).
+fn corpus_files(corpus: &Path, inputs: &mut BTreeMap<String, String>) -> Result<()> {
+    if !corpus.is_dir() {
+        inputs.insert("corpus".to_string(), file_sha256(corpus)?);
+        return Ok(());
+    }
+    for file in crate::io::corpus::corpus_files(corpus)? {
+        let name = file.strip_prefix(corpus).unwrap_or(&file).display();
+        inputs.insert(format!("corpus/{name}"), file_sha256(&file)?);
     }
     Ok(())
 }
@@ -406,5 +422,50 @@ mod tests {
         std::fs::write(&qrels, std::fs::read_to_string(&qrels).unwrap() + "\n").unwrap();
         let third = Fingerprint::new(&task, &recipe).unwrap();
         assert_eq!(first.differences(&third), ["input qrels (other contents)"]);
+    }
+
+    #[test]
+    fn every_file_of_a_corpus_folder_is_an_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut task = hand_task(dir.path(), false);
+        let folder = dir.path().join("corpus");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("a.tsv"), "d1\tone\n").unwrap();
+        std::fs::write(
+            folder.join("b.jsonl"),
+            "{\"id\": \"d2\", \"text\": \"two\"}\n",
+        )
+        .unwrap();
+        std::fs::write(folder.join(".hidden"), "not read\n").unwrap();
+        task.manifest.corpus = Some(folder.clone());
+        let recipe = StudyRecipe::new(&task, &study(), true);
+        let first = Fingerprint::new(&task, &recipe).unwrap();
+        let roles: Vec<&str> = first.inputs.keys().map(String::as_str).collect();
+        assert!(roles.contains(&"corpus/a.tsv") && roles.contains(&"corpus/b.jsonl"));
+        assert!(!roles
+            .iter()
+            .any(|role| *role == "corpus" || role.contains("hidden")));
+
+        std::fs::write(
+            folder.join("b.jsonl"),
+            "{\"id\": \"d2\", \"text\": \"2\"}\n",
+        )
+        .unwrap();
+        let changed = Fingerprint::new(&task, &recipe).unwrap();
+        assert_ne!(first.sha256, changed.sha256);
+        assert_eq!(
+            first.differences(&changed),
+            ["input corpus/b.jsonl (other contents)"]
+        );
+
+        std::fs::rename(folder.join("b.jsonl"), folder.join("c.jsonl")).unwrap();
+        let renamed = Fingerprint::new(&task, &recipe).unwrap();
+        assert_eq!(
+            changed.differences(&renamed),
+            [
+                "input corpus/b.jsonl (only in the first)",
+                "input corpus/c.jsonl (only in the second)"
+            ]
+        );
     }
 }

@@ -8,6 +8,7 @@ mod util;
 mod audit;
 mod backtest;
 mod budget;
+mod corpus;
 mod eval;
 mod judge;
 mod plot;

@@ -5,7 +5,7 @@
 //! are bit-identical to adding the documents one by one.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -14,15 +14,17 @@ use super::weighting::{document_vector, hical_idf};
 use super::{TextFeatures, MIN_DOCUMENT_FREQUENCY};
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::base::ids::Interner;
-use crate::io::corpus::for_each_document;
+use crate::io::corpus::{for_each_document, CorpusLayout};
 
 /// The corpus is read in batches of this many documents: each batch's tokens are looked up in
 /// the stem cache in parallel, then the documents are added in corpus order.
 pub(super) const BATCH_DOCUMENTS: usize = 4096;
 
-/// Documents read but not yet added: their names and texts in one buffer.
+/// Documents read from one file but not yet added: their names and texts in one buffer.
 #[derive(Debug, Default)]
 struct DocumentBatch {
+    /// The file they were read from.
+    path: PathBuf,
     text: String,
     /// Per document: its line number, and the ends of its name and its text in `text`.
     documents: Vec<(usize, usize, usize)>,
@@ -143,44 +145,51 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
         self
     }
 
-    /// Reads the corpus at `path` with [`for_each_document`] (plain or gzip; the column rules
-    /// are there), keeps the documents accepted by `keep`, and returns the features.
+    /// Reads the corpus at `path` laid out as `layout` with [`for_each_document`] (a file or a
+    /// folder, TSV or JSONL, plain or gzip; the rules are there), keeps the documents accepted
+    /// by `keep`, and returns the features.
     ///
     /// # Errors
     /// As [`Self::add_corpus`] and [`Self::finish`].
-    pub fn from_corpus(path: &Path, keep: K) -> Result<TextFeatures> {
+    pub fn from_corpus(path: &Path, layout: &CorpusLayout, keep: K) -> Result<TextFeatures> {
         let mut builder = Self::new(keep);
-        builder.add_corpus(path)?;
+        builder.add_corpus(path, layout)?;
         builder.finish()
     }
 
-    /// Adds every document of the corpus at `path`.
+    /// Adds every document of the corpus at `path` laid out as `layout`.
     ///
     /// # Errors
-    /// The corpus reader's errors (missing file, truncated gzip, binary data, a line without a
-    /// tab, naming path and line), and a [`ParseError`] naming path and line for a document id
-    /// seen twice (detected among kept documents, and among all when names are recorded).
-    pub fn add_corpus(&mut self, path: &Path) -> Result<()> {
+    /// The corpus reader's errors (missing file, truncated gzip, binary data, a TSV line
+    /// without a tab, a JSONL line without an id, naming file and line), and a [`ParseError`]
+    /// naming file and line for a document id seen twice (detected among kept documents, and
+    /// among all when names are recorded).
+    pub fn add_corpus(&mut self, path: &Path, layout: &CorpusLayout) -> Result<()> {
         let mut batch = DocumentBatch::default();
-        let read = for_each_document(path, |line_number, name, text| {
-            batch.push(line_number, name, text);
+        let read = for_each_document(path, layout, |place, name, text| {
+            if batch.path.as_os_str() != place.path.as_os_str() {
+                self.add_batch(&batch)?;
+                batch.clear();
+                batch.path = place.path.to_path_buf();
+            }
+            batch.push(place.line, name, text);
             if batch.len() < BATCH_DOCUMENTS {
                 return Ok(());
             }
-            let added = self.add_batch(&batch, path);
+            let added = self.add_batch(&batch);
             batch.clear();
             added
         });
-        // The documents read before a reading error come first in the file, and so does any
+        // The documents read before a reading error come first in the corpus, and so does any
         // error of theirs (after an error of adding, the batch is empty).
-        self.add_batch(&batch, path)?;
+        self.add_batch(&batch)?;
         read
     }
 
     /// Adds a batch of documents: their tokens are looked up in the stem cache in parallel,
     /// then each document is added in corpus order, with what the cache lacked stemmed then,
     /// so the result is the same as adding them one by one.
-    fn add_batch(&mut self, batch: &DocumentBatch, path: &Path) -> Result<()> {
+    fn add_batch(&mut self, batch: &DocumentBatch) -> Result<()> {
         let stems = &self.stems;
         let cached: Vec<Vec<u32>> = (0..batch.len())
             .into_par_iter()
@@ -189,7 +198,7 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
         for (index, cached) in cached.iter().enumerate() {
             let (line_number, name, text) = batch.document(index);
             self.add_looked_up(name, text, cached)
-                .map_err(|refusal| ParseError::new(path, line_number, refusal.kind(name)))?;
+                .map_err(|refusal| ParseError::new(&batch.path, line_number, refusal.kind(name)))?;
         }
         Ok(())
     }

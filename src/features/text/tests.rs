@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use super::builder::BATCH_DOCUMENTS;
 use super::*;
 use crate::base::error::Error;
+use crate::io::corpus::CorpusLayout;
 
 fn write_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
     crate::io::gz::test_files::write_file(dir.path(), name, bytes)
@@ -191,7 +192,7 @@ fn a_duplicate_document_id_is_an_error() {
 
     let dir = tempfile::tempdir().unwrap();
     let path = write_file(&dir, "corpus.tsv", b"d1\tcat\nd2\tcat\nd1\tdog\n");
-    let error = TextFeatures::from_corpus(&path, keep_all).unwrap_err();
+    let error = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep_all).unwrap_err();
     assert!(
         error.to_string().starts_with(&format!(
             "{}:3: expected each document id once",
@@ -215,8 +216,8 @@ fn plain_and_gzip_corpora_give_identical_features() {
     let compressed_bytes = crate::io::gz::test_files::gzip(corpus.as_bytes());
     let compressed = write_file(&dir, "corpus.tsv.gz", &compressed_bytes);
     let keep = |name: &str| name.ends_with('7');
-    let from_plain = TextFeatures::from_corpus(&plain, keep).unwrap();
-    let from_gzip = TextFeatures::from_corpus(&compressed, keep).unwrap();
+    let from_plain = TextFeatures::from_corpus(&plain, &CorpusLayout::default(), keep).unwrap();
+    let from_gzip = TextFeatures::from_corpus(&compressed, &CorpusLayout::default(), keep).unwrap();
     assert_eq!(from_plain.document_count(), 500);
     assert_eq!(from_plain.kept_document_count(), 50);
     assert_eq!(from_plain.feature_count(), from_gzip.feature_count());
@@ -232,7 +233,7 @@ fn batched_corpus_equals_documents_added_one_by_one() {
     let corpus = synthetic_corpus(documents, 25, 11);
     let path = write_file(&dir, "corpus.tsv", corpus.as_bytes());
     let keep = |name: &str| name.ends_with('3');
-    let batched = TextFeatures::from_corpus(&path, keep).unwrap();
+    let batched = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep).unwrap();
     let mut builder = TextFeatureBuilder::new(keep);
     for line in corpus.lines() {
         let (name, text) = line.split_once('\t').unwrap();
@@ -266,7 +267,7 @@ fn the_first_error_in_the_file_is_reported() {
         "corpus.tsv",
         b"d1\tcats sleep\nd1\tdogs bark\nno tab here\n",
     );
-    let error = TextFeatures::from_corpus(&path, keep_all)
+    let error = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep_all)
         .unwrap_err()
         .to_string();
     let expected = format!("{}:2: expected each document id once", path.display());
@@ -276,7 +277,7 @@ fn the_first_error_in_the_file_is_reported() {
         "other.tsv",
         b"d1\tcats sleep\nno tab here\nd1\tdogs\n",
     );
-    let error = TextFeatures::from_corpus(&path, keep_all)
+    let error = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep_all)
         .unwrap_err()
         .to_string();
     let expected = format!("{}:2: expected doc_id<TAB>text", path.display());
@@ -314,7 +315,7 @@ fn ms_marco_lines_use_title_and_body_not_url() {
           D2\thttp://zebra.example/\tDogs\tdogs bark\n\
           D3\thttp://other.example/\tCats and dogs\tpets\n",
     );
-    let features = TextFeatures::from_corpus(&path, keep_all).unwrap();
+    let features = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep_all).unwrap();
     assert_eq!(features.feature_index("zebra"), None);
     assert_eq!(features.feature_index("http"), None);
     assert!(features.feature_index("cat").is_some());
@@ -326,7 +327,7 @@ fn ms_marco_lines_use_title_and_body_not_url() {
 fn corpus_errors_name_path_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_file(&dir, "corpus.tsv", b"d1\tcat\nd2 cat\n");
-    let error = TextFeatures::from_corpus(&path, keep_all).unwrap_err();
+    let error = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep_all).unwrap_err();
     assert!(
         error
             .to_string()
@@ -334,7 +335,7 @@ fn corpus_errors_name_path_and_line() {
         "{error}"
     );
     let path = write_file(&dir, "binary.tsv", b"d1\tcat\nd2\t\xff\xfe\n");
-    let error = TextFeatures::from_corpus(&path, keep_all).unwrap_err();
+    let error = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep_all).unwrap_err();
     assert!(
         error
             .to_string()
@@ -342,7 +343,8 @@ fn corpus_errors_name_path_and_line() {
         "{error}"
     );
     let missing = dir.path().join("missing.tsv");
-    let error = TextFeatures::from_corpus(&missing, keep_all).unwrap_err();
+    let error =
+        TextFeatures::from_corpus(&missing, &CorpusLayout::default(), keep_all).unwrap_err();
     assert!(
         error
             .to_string()
