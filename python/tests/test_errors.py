@@ -84,12 +84,12 @@ def test_missing_and_unreadable_files_are_os_errors(tmp_path):
 
 
 def test_a_result_folder_that_cannot_be_written_is_an_os_error(default_task_path, tmp_path):
-    # The output folder's parent is a file: the study's journal cannot be created.
+    # The output folder's parent is a file: the output folder cannot be created.
     blocked = write(tmp_path / "file", "")
     task = reusesim.Task.load(default_task_path)
     team = task.runs["team"].iloc[0]
-    journal = blocked / "out" / "units.journal"
-    with pytest.raises(OSError, match=exactly(f"writing {journal}: Not a directory (os error 20)")) as raised:
+    out = blocked / "out"
+    with pytest.raises(OSError, match=exactly(f"writing {out}: Not a directory (os error 20)")) as raised:
         reusesim.simulate(task, seeds=1, iterations=200, teams=[team], out_dir=blocked / "out", progress=False)
     assert type(raised.value) is OSError
 

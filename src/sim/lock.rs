@@ -61,14 +61,18 @@ impl FolderLock {
     /// Opens (creating it and the folder when missing) the lock file of `folder`.
     ///
     /// # Errors
-    /// [`Error::Write`] when the folder or the file cannot be created.
+    /// [`Error::Write`] naming the folder when it cannot be created, or the lock file when it
+    /// cannot be opened.
     pub fn open(folder: &Path) -> Result<Self> {
         let path = folder.join(LOCK_FILE);
+        std::fs::create_dir_all(folder).map_err(|source| Error::Write {
+            path: folder.to_path_buf(),
+            source,
+        })?;
         let write_error = |source| Error::Write {
             path: path.clone(),
             source,
         };
-        std::fs::create_dir_all(folder).map_err(write_error)?;
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -214,5 +218,19 @@ mod tests {
         let _held = lock.hold(WhenLocked::Refuse, &|_| {}).unwrap();
         let recorded = std::fs::read_to_string(dir.path().join(LOCK_FILE)).unwrap();
         assert_eq!(recorded, format!("{}\n", std::process::id()));
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_created_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, "").unwrap();
+        let folder = file.join("out");
+        let error = FolderLock::open(&folder).unwrap_err();
+        assert_eq!(error.to_string(), format!("writing {}", folder.display()));
+        let Error::Write { source, .. } = error else {
+            panic!("not a write error: {error:?}");
+        };
+        assert_eq!(source.kind(), std::io::ErrorKind::NotADirectory);
     }
 }
