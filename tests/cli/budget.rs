@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::shard::{assert_same_outputs, journal_records, STOP_AFTER_UNITS, STUDY};
+use crate::shard::{assert_same_outputs, journal_records, simulate_args, STOP_AFTER_UNITS, STUDY};
 use crate::util::{reusesim, run, run_on_task, write_tiny_text_task};
 
 /// The fractions the tests use.
@@ -209,23 +209,7 @@ fn a_killed_study_with_fractions_resumes_to_the_same_outputs() {
     let whole = dir.path().join("whole");
     simulate(&task, &whole, FRACTIONS);
     let killed = dir.path().join("killed");
-    let args = |extra: &[&str]| -> Vec<String> {
-        let mut args = vec![
-            "simulate".to_string(),
-            "--task".into(),
-            task.display().to_string(),
-            "--out".into(),
-            killed.display().to_string(),
-        ];
-        args.extend(
-            STUDY
-                .iter()
-                .chain(FRACTIONS)
-                .chain(extra)
-                .map(|arg| arg.to_string()),
-        );
-        args
-    };
+    let args = |extra: &[&str]| simulate_args(&task, &killed, &[FRACTIONS, extra].concat());
     let output = reusesim()
         .args(args(&["--threads", "1"]))
         .env(STOP_AFTER_UNITS, "2")
@@ -257,18 +241,7 @@ fn a_finished_studys_journal_serves_other_fractions_without_judging() {
     let resumed = dir.path().join("resumed");
     simulate(&task, &resumed, &[]);
     let units = journal_records(&resumed.join("units.journal")) - 1;
-    let args = |out: &Path| -> Vec<String> {
-        let mut args = vec![
-            "simulate".to_string(),
-            "--task".into(),
-            task.display().to_string(),
-            "--out".into(),
-            out.display().to_string(),
-            "--resume".into(),
-        ];
-        args.extend(STUDY.iter().chain(FRACTIONS).map(|arg| arg.to_string()));
-        args
-    };
+    let args = |out: &Path| simulate_args(&task, out, &[&["--resume"], FRACTIONS].concat());
     let output = reusesim().args(args(&resumed)).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");

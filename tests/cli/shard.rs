@@ -233,7 +233,7 @@ fn a_killed_study_resumed_equals_an_uninterrupted_one() {
 }
 
 /// The arguments of `simulate` on `task` into `out`, with the study's settings and `extra`.
-fn simulate_args(task: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
+pub(crate) fn simulate_args(task: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
     let mut args = vec![
         "simulate".to_string(),
         "--task".into(),
