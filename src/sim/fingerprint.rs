@@ -1,11 +1,11 @@
 //! What a study's results depend on, so that pieces made apart can be checked before they are
 //! put together (see docs/cluster.md): a sha256 over the task's input files (`task.toml`, every
 //! run file, teams, qrels, topics, the corpus or every file of a corpus folder, truth) and every
-//! setting that changes results, with the reusesim version. Thread counts, output folders and the task's location are left out:
-//! they never change a result. The budget fractions are recorded but left out too: they change
-//! the evaluation only, never a judging, so one journal or one set of shards serves any
-//! fractions. `merge` and `simulate --resume` compare fingerprints and name
-//! what differs.
+//! setting that changes results, with the reusesim version. Thread counts, output folders and
+//! the task's location are left out: they never change a result. The budget fractions are
+//! recorded but left out too: they change the evaluation only, never a judging, so one journal
+//! or one set of shards serves any fractions. `merge` and `simulate --resume` compare
+//! fingerprints and name what differs.
 //!
 //! [`StudyRecipe`] is the settings part: the study's settings as plain data, written into shard
 //! manifests so `merge` can redo the study's plan without being told the settings again.

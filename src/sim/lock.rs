@@ -8,7 +8,7 @@
 //! a third process lock a new file while a second still waits on the old one).
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::base::error::{Error, Result};
@@ -131,10 +131,7 @@ impl FolderLock {
                 self.lock.write().map_err(write_error)?
             }
         };
-        record_holder(&mut held).map_err(|source| Error::Write {
-            path: self.path.clone(),
-            source,
-        })?;
+        record_holder(&mut held).map_err(write_error)?;
         Ok(held)
     }
 }
@@ -152,10 +149,8 @@ fn read_holder(path: &Path) -> String {
 /// Replaces the lock file's content with this process's id.
 fn record_holder(file: &mut File) -> std::io::Result<()> {
     file.set_len(0)?;
-    let mut writer: &File = file;
-    std::io::Seek::seek(&mut writer, std::io::SeekFrom::Start(0))?;
-    writeln!(writer, "{}", std::process::id())?;
-    writer.flush()
+    file.seek(SeekFrom::Start(0))?;
+    writeln!(file, "{}", std::process::id())
 }
 
 #[cfg(test)]
