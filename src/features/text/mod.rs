@@ -37,11 +37,12 @@
 //! random negatives, a small part of a large corpus) only `(stem id, tf)` pairs are stored
 //! during the pass, and they are mapped to the df >= 2 feature indices and weighted at the
 //! end. Memory is thus the vocabulary plus the kept documents' terms; other documents leave
-//! nothing behind but their contribution to df (and their name, when
-//! [`TextFeatureBuilder::record_all_document_names`] asks for it). A cache from lower-cased
-//! token to stem speeds stemming; it stops growing at [`STEM_CACHE_CAPACITY`] entries.
+//! nothing behind but their contribution to df. (The feature store keeps every document's
+//! terms on disk instead: [`crate::features::store`].) A cache from lower-cased token to stem
+//! speeds stemming; it stops growing at [`STEM_CACHE_CAPACITY`] entries.
 
 mod builder;
+pub(crate) mod pass;
 mod tokens;
 mod weighting;
 
@@ -50,6 +51,7 @@ mod tests;
 
 pub use builder::TextFeatureBuilder;
 pub use tokens::{stemmed_terms, STEM_CACHE_CAPACITY};
+pub(crate) use weighting::topic_vector;
 pub use weighting::TextFeatures;
 
 /// A sparse feature vector as `(feature index, weight)` pairs, sorted by index, indices

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 
-use super::builder::BATCH_DOCUMENTS;
+use super::pass::BATCH_DOCUMENTS;
 use super::*;
 use crate::base::error::Error;
 use crate::io::corpus::CorpusLayout;
@@ -165,20 +165,6 @@ fn only_kept_documents_have_vectors() {
     assert!(features.feature_index("cat").is_some());
     let names: Vec<&str> = features.documents().map(|(name, _)| name).collect();
     assert_eq!(names, ["d1", "d3"]);
-    assert!(features.all_document_names().is_none());
-}
-
-#[test]
-fn records_all_document_names_when_asked() {
-    let mut builder = TextFeatureBuilder::new(|_: &str| false).record_all_document_names();
-    for name in ["b", "a", "c"] {
-        builder.add_document(name, "some text").unwrap();
-    }
-    let features = builder.finish().unwrap();
-    let names = features.all_document_names().unwrap();
-    assert_eq!(names.len(), 3);
-    assert_eq!(names.name(0), "b");
-    assert_eq!(features.kept_document_count(), 0);
 }
 
 #[test]

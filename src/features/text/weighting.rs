@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::pass::Vocabulary;
 use super::tokens::stemmed_terms;
 use super::{FeaturePairs, TextFeatureBuilder, MIN_DOCUMENT_FREQUENCY};
 use crate::base::error::{Error, Result};
@@ -61,10 +62,30 @@ pub struct TextFeatures {
     /// Kept document names; the id is the index into `vectors`.
     pub(super) kept_names: Interner,
     pub(super) vectors: Vec<FeaturePairs>,
-    pub(super) all_names: Option<Interner>,
 }
 
 impl TextFeatures {
+    /// The features of a finished pass: its vocabulary, and the kept documents' names and
+    /// vectors (the vector of name id i at index i).
+    pub(super) fn new(
+        vocabulary: Vocabulary,
+        kept_names: Interner,
+        vectors: Vec<FeaturePairs>,
+    ) -> Self {
+        let feature_indices = (vocabulary.terms.iter().enumerate())
+            .map(|(feature, term)| (term.clone(), feature as u32))
+            .collect();
+        Self {
+            terms: vocabulary.terms,
+            feature_indices,
+            document_frequencies: vocabulary.document_frequencies,
+            inverse_document_frequencies: vocabulary.inverse_document_frequencies,
+            document_count: vocabulary.document_count,
+            kept_names,
+            vectors,
+        }
+    }
+
     /// Reads the corpus at `path` laid out as `layout` (see
     /// [`TextFeatureBuilder::from_corpus`]).
     ///
@@ -124,12 +145,6 @@ impl TextFeatures {
         })
     }
 
-    /// Every document id of the corpus, in corpus order, when the builder was asked to
-    /// [record them](TextFeatureBuilder::record_all_document_names).
-    pub fn all_document_names(&self) -> Option<&Interner> {
-        self.all_names.as_ref()
-    }
-
     /// HiCAL's seed vector for a topic: `text` tokenised and stemmed as the documents were,
     /// weighted `(1 + ln tf) * ln(N / df)` with the corpus df, stems outside the vocabulary
     /// dropped, then divided by `max(1, norm)` (HiCAL's `get_features` with `max_norm = 1`).
@@ -138,37 +153,58 @@ impl TextFeatures {
     /// # Errors
     /// [`Error::Invalid`] when no stem of `text` is in the vocabulary with a non-zero weight.
     pub fn topic_vector(&self, topic_id: &str, text: &str) -> Result<FeaturePairs> {
-        let mut term_frequencies: HashMap<u32, u32> = HashMap::new();
-        for stem in stemmed_terms(text) {
-            if let Some(feature) = self.feature_index(&stem) {
-                *term_frequencies.entry(feature).or_insert(0) += 1;
-            }
-        }
-        // HiCAL keeps these weights in double precision and casts after dividing.
-        let mut weights: Vec<(u32, f64)> = term_frequencies
-            .into_iter()
-            .map(|(feature, term_frequency)| {
-                let idf = self.inverse_document_frequencies[feature as usize];
-                (feature, (1.0 + f64::from(term_frequency).ln()) * idf)
-            })
-            .filter(|&(_, weight)| weight != 0.0)
-            .collect();
-        if weights.is_empty() {
-            return Err(Error::Invalid(format!(
-                "topic {topic_id} has no text usable as a seed: none of its terms occurs in \
-                 at least {MIN_DOCUMENT_FREQUENCY} (and not all) documents of the corpus"
-            )));
-        }
-        weights.sort_unstable_by_key(|&(feature, _)| feature);
-        let norm = weights
-            .iter()
-            .map(|&(_, weight)| weight * weight)
-            .sum::<f64>()
-            .sqrt();
-        let divisor = norm.max(1.0);
-        Ok(weights
-            .into_iter()
-            .map(|(feature, weight)| (feature, (weight / divisor) as f32))
-            .collect())
+        topic_vector(
+            topic_id,
+            text,
+            |stem| self.feature_index(stem),
+            |feature| self.inverse_document_frequencies[feature as usize],
+        )
     }
+}
+
+/// HiCAL's seed vector for a topic over any vocabulary: `feature_index` gives a stem's feature
+/// and `idf` a feature's `ln(N / df)` (see [`TextFeatures::topic_vector`]).
+///
+/// # Errors
+/// [`Error::Invalid`] when no stem of `text` is in the vocabulary with a non-zero weight.
+pub(crate) fn topic_vector(
+    topic_id: &str,
+    text: &str,
+    feature_index: impl Fn(&str) -> Option<u32>,
+    idf: impl Fn(u32) -> f64,
+) -> Result<FeaturePairs> {
+    let mut term_frequencies: HashMap<u32, u32> = HashMap::new();
+    for stem in stemmed_terms(text) {
+        if let Some(feature) = feature_index(&stem) {
+            *term_frequencies.entry(feature).or_insert(0) += 1;
+        }
+    }
+    // HiCAL keeps these weights in double precision and casts after dividing.
+    let mut weights: Vec<(u32, f64)> = term_frequencies
+        .into_iter()
+        .map(|(feature, term_frequency)| {
+            (
+                feature,
+                (1.0 + f64::from(term_frequency).ln()) * idf(feature),
+            )
+        })
+        .filter(|&(_, weight)| weight != 0.0)
+        .collect();
+    if weights.is_empty() {
+        return Err(Error::Invalid(format!(
+            "topic {topic_id} has no text usable as a seed: none of its terms occurs in \
+             at least {MIN_DOCUMENT_FREQUENCY} (and not all) documents of the corpus"
+        )));
+    }
+    weights.sort_unstable_by_key(|&(feature, _)| feature);
+    let norm = weights
+        .iter()
+        .map(|&(_, weight)| weight * weight)
+        .sum::<f64>()
+        .sqrt();
+    let divisor = norm.max(1.0);
+    Ok(weights
+        .into_iter()
+        .map(|(feature, weight)| (feature, (weight / divisor) as f32))
+        .collect())
 }

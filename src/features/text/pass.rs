@@ -1,0 +1,339 @@
+//! The corpus pass every text-feature build shares: documents are read in batches, their tokens
+//! looked up in the stemming cache on every core, then counted in corpus order, so that the
+//! document frequencies and each document's terms are those of adding the documents one by
+//! one. What happens to a document's terms is the [`DocumentSink`]'s choice: the in-memory
+//! builder keeps those of the documents it wants ([`super::TextFeatureBuilder`]), the feature
+//! store writes every document's to disk ([`crate::features::store`]). At the end the pass
+//! fixes the [`Vocabulary`]: the stems with df >= 2, numbered in byte order, and their weights.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::tokens::{for_each_token, StemTable, DROPPED, UNKNOWN};
+use super::weighting::{document_vector, hical_idf};
+use super::{FeaturePairs, MIN_DOCUMENT_FREQUENCY};
+use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::io::corpus::{for_each_document, CorpusLayout, Place};
+
+/// The corpus is read in batches of this many documents: each batch's tokens are looked up in
+/// the stem cache in parallel, then the documents are added in corpus order.
+pub(crate) const BATCH_DOCUMENTS: usize = 4096;
+
+/// Why a document was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// Its id was seen before (where duplicates can be detected).
+    DuplicateDocument,
+    /// The corpus has more documents than the `u32` frequencies can count.
+    TooManyDocuments,
+}
+
+impl Refusal {
+    /// What was expected, for the error naming the document `name`.
+    pub(crate) fn kind(self, name: &str) -> ParseErrorKind {
+        ParseErrorKind::Invalid(match self {
+            Self::DuplicateDocument => {
+                format!("expected each document id once, found {name:?} again")
+            }
+            Self::TooManyDocuments => format!(
+                "expected at most {} documents, found more at {name:?}",
+                u32::MAX
+            ),
+        })
+    }
+}
+
+/// What a corpus pass does with each document: admits it (or refuses it) before it counts, and
+/// receives the terms of the documents it admitted to keep.
+pub(crate) trait DocumentSink {
+    /// Whether the terms of the document `name` are wanted; a refusal rejects the document
+    /// before it counts towards anything.
+    fn admit(&mut self, name: &str) -> std::result::Result<bool, Refusal>;
+
+    /// The terms of a kept document, `(stem id, tf)` in the order of their first occurrence;
+    /// `place` is where it was read (`None` for a document added alone).
+    ///
+    /// # Errors
+    /// Whatever keeping them fails with (writing them to disk).
+    fn keep(&mut self, place: Option<Place<'_>>, name: &str, terms: &[(u32, u32)]) -> Result<()>;
+}
+
+/// Documents read from one file but not yet added: their names and texts in one buffer.
+#[derive(Debug, Default)]
+struct DocumentBatch {
+    /// The file they were read from.
+    path: PathBuf,
+    text: String,
+    /// Per document: its line number, and the ends of its name and its text in `text`.
+    documents: Vec<(usize, usize, usize)>,
+}
+
+impl DocumentBatch {
+    fn push(&mut self, line_number: usize, name: &str, text: &str) {
+        self.text.push_str(name);
+        let name_end = self.text.len();
+        self.text.push_str(text);
+        self.documents
+            .push((line_number, name_end, self.text.len()));
+    }
+
+    fn len(&self) -> usize {
+        self.documents.len()
+    }
+
+    /// Document `index`'s line number, name and text.
+    fn document(&self, index: usize) -> (usize, &str, &str) {
+        let start = index
+            .checked_sub(1)
+            .map_or(0, |previous| self.documents[previous].2);
+        let (line_number, name_end, end) = self.documents[index];
+        (
+            line_number,
+            &self.text[start..name_end],
+            &self.text[name_end..end],
+        )
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.documents.clear();
+    }
+}
+
+/// The document frequencies of every stem seen, and the scratch space of counting one
+/// document's terms.
+#[derive(Debug, Default)]
+pub(crate) struct CorpusPass {
+    stems: StemTable,
+    /// Per stem id: how many documents contain it.
+    document_frequencies: Vec<u32>,
+    /// Per stem id: its count in the current document (all zero between documents).
+    term_counts: Vec<u32>,
+    /// The current document's `(stem id, tf)`, in the order of first occurrence.
+    document_terms: Vec<(u32, u32)>,
+    /// Scratch space for the tokenizer.
+    token_buffer: Vec<u8>,
+    document_count: u32,
+}
+
+impl CorpusPass {
+    /// How many documents were counted.
+    pub(crate) fn document_count(&self) -> u32 {
+        self.document_count
+    }
+
+    /// Adds every document of the corpus at `path` laid out as `layout`, giving each to `sink`.
+    ///
+    /// # Errors
+    /// The corpus reader's errors (missing file, truncated gzip, binary data, a TSV line
+    /// without a tab, a JSONL line without an id, naming file and line), a [`ParseError`]
+    /// naming file and line for a document the sink refuses, and the sink's errors.
+    pub(crate) fn add_corpus(
+        &mut self,
+        path: &Path,
+        layout: &CorpusLayout,
+        sink: &mut impl DocumentSink,
+    ) -> Result<()> {
+        let mut batch = DocumentBatch::default();
+        let read = for_each_document(path, layout, |place, name, text| {
+            if batch.path.as_os_str() != place.path.as_os_str() {
+                self.add_batch(&batch, sink)?;
+                batch.clear();
+                batch.path = place.path.to_path_buf();
+            }
+            batch.push(place.line, name, text);
+            if batch.len() < BATCH_DOCUMENTS {
+                return Ok(());
+            }
+            let added = self.add_batch(&batch, sink);
+            batch.clear();
+            added
+        });
+        // The documents read before a reading error come first in the corpus, and so does any
+        // error of theirs (after an error of adding, the batch is empty).
+        self.add_batch(&batch, sink)?;
+        read
+    }
+
+    /// Adds a batch of documents: their tokens are looked up in the stem cache in parallel,
+    /// then each document is added in corpus order, with what the cache lacked stemmed then,
+    /// so the result is the same as adding them one by one.
+    fn add_batch(&mut self, batch: &DocumentBatch, sink: &mut impl DocumentSink) -> Result<()> {
+        let stems = &self.stems;
+        let cached: Vec<Vec<u32>> = (0..batch.len())
+            .into_par_iter()
+            .map(|index| stems.cached_ids(batch.document(index).2))
+            .collect();
+        for (index, cached) in cached.iter().enumerate() {
+            let (line, name, text) = batch.document(index);
+            let place = Place {
+                path: &batch.path,
+                line,
+            };
+            let is_kept = sink
+                .admit(name)
+                .map_err(|refusal| ParseError::new(&batch.path, line, refusal.kind(name)))?;
+            self.count_document(text, cached, is_kept)
+                .map_err(|refusal| ParseError::new(&batch.path, line, refusal.kind(name)))?;
+            if is_kept {
+                sink.keep(Some(place), name, &self.document_terms)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds one document on its own.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a document the sink refuses or beyond 2^32 - 1 documents, and the
+    /// sink's errors.
+    pub(crate) fn add_document(
+        &mut self,
+        name: &str,
+        text: &str,
+        sink: &mut impl DocumentSink,
+    ) -> Result<()> {
+        let refused = |refusal: Refusal| Error::Invalid(refusal.kind(name).to_string());
+        let is_kept = sink.admit(name).map_err(refused)?;
+        let cached = self.stems.cached_ids(text);
+        self.count_document(text, &cached, is_kept)
+            .map_err(refused)?;
+        if is_kept {
+            sink.keep(None, name, &self.document_terms)?;
+        }
+        Ok(())
+    }
+
+    /// Counts one document whose tokens' cached stem ids are `cached` (see
+    /// [`StemTable::cached_ids`]; the cache may have grown since, never shrunk) towards the
+    /// document frequencies; when `is_kept`, leaves its terms in `document_terms`.
+    fn count_document(
+        &mut self,
+        text: &str,
+        cached: &[u32],
+        is_kept: bool,
+    ) -> std::result::Result<(), Refusal> {
+        // The check comes before any change, so a refused document leaves no trace.
+        let document_count = self
+            .document_count
+            .checked_add(1)
+            .ok_or(Refusal::TooManyDocuments)?;
+        self.document_count = document_count;
+        let Self {
+            stems,
+            document_frequencies,
+            term_counts,
+            document_terms,
+            token_buffer,
+            ..
+        } = self;
+        document_terms.clear();
+        let mut count = |id: u32, term_counts: &mut Vec<u32>| {
+            let count = &mut term_counts[id as usize];
+            if *count == 0 {
+                document_terms.push((id, 0));
+            }
+            *count += 1;
+        };
+        if cached.contains(&UNKNOWN) {
+            // Stem what the cache lacked, token by token in text order, as a sequential pass.
+            let mut position = 0;
+            for_each_token(text, token_buffer, |token| {
+                let id = match cached[position] {
+                    UNKNOWN => stems.stem_id(token, || {
+                        document_frequencies.push(0);
+                        term_counts.push(0);
+                    }),
+                    DROPPED => None,
+                    id => Some(id),
+                };
+                position += 1;
+                if let Some(id) = id {
+                    count(id, term_counts);
+                }
+            });
+        } else {
+            for &id in cached.iter().filter(|&&id| id != DROPPED) {
+                count(id, term_counts);
+            }
+        }
+        for (id, term_frequency) in document_terms.iter_mut() {
+            document_frequencies[*id as usize] += 1;
+            *term_frequency = std::mem::take(&mut term_counts[*id as usize]);
+        }
+        if !is_kept {
+            document_terms.clear();
+        }
+        Ok(())
+    }
+
+    /// Fixes the vocabulary: the stems with df >= 2, numbered in byte order.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when no document was added.
+    pub(crate) fn finish(self) -> Result<Vocabulary> {
+        if self.document_count == 0 {
+            return Err(Error::Invalid(
+                "the corpus has no documents; text features need at least one".to_string(),
+            ));
+        }
+        let mut vocabulary: Vec<(Box<[u8]>, u32)> = self
+            .stems
+            .ids
+            .into_iter()
+            .filter(|&(_, id)| self.document_frequencies[id as usize] >= MIN_DOCUMENT_FREQUENCY)
+            .collect();
+        vocabulary.sort_unstable();
+        let mut feature_of_stem = vec![DROPPED; self.document_frequencies.len()];
+        let mut terms = Vec::with_capacity(vocabulary.len());
+        let mut document_frequencies = Vec::with_capacity(vocabulary.len());
+        for (feature, (stem, stem_id)) in vocabulary.into_iter().enumerate() {
+            let feature = u32::try_from(feature).expect("fewer features than stems");
+            let term: Box<str> = String::from_utf8(stem.into_vec())
+                .expect("stems of ASCII tokens are ASCII")
+                .into_boxed_str();
+            feature_of_stem[stem_id as usize] = feature;
+            terms.push(term);
+            document_frequencies.push(self.document_frequencies[stem_id as usize]);
+        }
+        Ok(Vocabulary {
+            inverse_document_frequencies: document_frequencies
+                .iter()
+                .map(|&df| hical_idf(self.document_count, df))
+                .collect(),
+            terms,
+            document_frequencies,
+            feature_of_stem,
+            document_count: self.document_count,
+        })
+    }
+}
+
+/// The vocabulary a corpus pass fixes: the features (stems with df >= 2 in byte order) with
+/// their document frequencies and idf, and the map from the pass's stem ids to features.
+#[derive(Debug)]
+pub(crate) struct Vocabulary {
+    /// Feature index to stem, in byte order.
+    pub(crate) terms: Vec<Box<str>>,
+    /// Feature index to df.
+    pub(crate) document_frequencies: Vec<u32>,
+    /// Feature index to `ln(N / df)`.
+    pub(crate) inverse_document_frequencies: Vec<f64>,
+    /// Stem id to feature index, or [`DROPPED`] for a stem with df < 2.
+    feature_of_stem: Vec<u32>,
+    /// N: every document of the corpus.
+    pub(crate) document_count: u32,
+}
+
+impl Vocabulary {
+    /// The L2-normalised tf-idf vector of a document whose terms the pass gave as
+    /// `(stem id, tf)` in first-occurrence order (the order the norm is summed in).
+    pub(crate) fn document_vector(&self, terms: &[(u32, u32)]) -> FeaturePairs {
+        let pairs = terms.iter().filter_map(|&(stem_id, term_frequency)| {
+            let feature = self.feature_of_stem[stem_id as usize];
+            (feature != DROPPED).then_some((feature, term_frequency))
+        });
+        document_vector(pairs, &self.inverse_document_frequencies)
+    }
+}
