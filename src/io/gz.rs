@@ -4,8 +4,10 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use flate2::read::MultiGzDecoder;
+use sha2::{Digest, Sha256};
 
 use crate::base::error::{ParseError, ParseErrorKind};
 
@@ -18,9 +20,92 @@ const BUFFER_BYTES: usize = 256 * 1024;
 /// # Errors
 /// A [`ParseError`] naming the path when the file cannot be opened or read.
 pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, ParseError> {
+    let file =
+        File::open(path).map_err(|error| ParseError::file(path, ParseErrorKind::Io(error)))?;
+    decoded(path, file)
+}
+
+/// The sha256 and length of the bytes read from a file as stored (before decompression).
+#[derive(Debug, Clone, Default)]
+pub struct RawDigest {
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl RawDigest {
+    /// How many bytes were read.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The sha256 of the bytes read, in lower-case hex.
+    pub fn sha256_hex(&self) -> String {
+        hex(&self.hasher.clone().finalize())
+    }
+}
+
+/// Lower-case hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// A reader that feeds every byte it reads into a shared [`RawDigest`].
+struct DigestingReader<R> {
+    inner: R,
+    digest: Arc<Mutex<RawDigest>>,
+}
+
+impl<R: Read> Read for DigestingReader<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        let mut digest = self
+            .digest
+            .lock()
+            .expect("no reader panics holding the digest");
+        digest.hasher.update(&buffer[..read]);
+        digest.bytes += read as u64;
+        Ok(read)
+    }
+}
+
+/// Opens `path` as [`open`] does, and also digests its stored bytes as they are read: the
+/// digest is complete once the reader has reached the end.
+///
+/// # Errors
+/// As [`open`].
+pub fn open_digested(
+    path: &Path,
+) -> Result<(Box<dyn BufRead + Send>, Arc<Mutex<RawDigest>>), ParseError> {
+    let file =
+        File::open(path).map_err(|error| ParseError::file(path, ParseErrorKind::Io(error)))?;
+    let digest = Arc::new(Mutex::new(RawDigest::default()));
+    let reader = DigestingReader {
+        inner: file,
+        digest: Arc::clone(&digest),
+    };
+    Ok((decoded(path, reader)?, digest))
+}
+
+/// The sha256 (lower-case hex) and length of the file at `path` as stored.
+///
+/// # Errors
+/// A [`ParseError`] naming the path when it cannot be read.
+pub fn file_digest(path: &Path) -> Result<(String, u64), ParseError> {
     let io_error = |error| ParseError::file(path, ParseErrorKind::Io(error));
-    let file = File::open(path).map_err(io_error)?;
-    let mut reader = BufReader::with_capacity(BUFFER_BYTES, file);
+    let mut file = File::open(path).map_err(io_error)?;
+    let mut hasher = Sha256::new();
+    let bytes = std::io::copy(&mut file, &mut hasher).map_err(io_error)?;
+    Ok((hex(&hasher.finalize()), bytes))
+}
+
+/// `raw` (the bytes of `path` as stored) buffered, and gunzipped when it starts with gzip's
+/// magic bytes.
+fn decoded(
+    path: &Path,
+    raw: impl Read + Send + 'static,
+) -> Result<Box<dyn BufRead + Send>, ParseError> {
+    let io_error = |error| ParseError::file(path, ParseErrorKind::Io(error));
+    let mut reader = BufReader::with_capacity(BUFFER_BYTES, raw);
     let is_gzip = reader
         .fill_buf()
         .map_err(io_error)?

@@ -11,14 +11,13 @@
 //! manifests so `merge` can redo the study's plan without being told the settings again.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::base::choice::Choice;
-use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::base::error::{Error, Result};
 use crate::base::Grade;
 use crate::collection::CandidateSource;
 use crate::io::task::Task;
@@ -269,7 +268,7 @@ impl Fingerprint {
     /// The fingerprint of a study of `task` with `recipe`, from the files as they are now.
     ///
     /// # Errors
-    /// A [`ParseError`] naming an input file that cannot be read.
+    /// A [`ParseError`](crate::base::error::ParseError) naming an input file that cannot be read.
     pub fn new(task: &Task, recipe: &StudyRecipe) -> Result<Self> {
         let mut inputs = BTreeMap::new();
         match &task.manifest.path {
@@ -358,20 +357,9 @@ fn short(sha256: &str) -> &str {
 /// The sha256 (hex) of a file's bytes, as stored (compressed files are not decompressed).
 ///
 /// # Errors
-/// A [`ParseError`] naming the file when it cannot be read.
+/// A [`ParseError`](crate::base::error::ParseError) naming the file when it cannot be read.
 pub fn file_sha256(path: &Path) -> Result<String> {
-    let io_error = |error| Error::from(ParseError::file(path, ParseErrorKind::Io(error)));
-    let mut file = std::fs::File::open(path).map_err(io_error)?;
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 1 << 16];
-    loop {
-        let read = file.read(&mut buffer).map_err(io_error)?;
-        if read == 0 {
-            break;
-        }
-        hasher.update(&buffer[..read]);
-    }
-    Ok(hex(&hasher.finalize()))
+    Ok(crate::io::gz::file_digest(path)?.0)
 }
 
 #[cfg(test)]

@@ -92,7 +92,7 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
     /// [`ParseError`](crate::base::error::ParseError) naming file and line for a kept document
     /// id seen twice.
     pub fn add_corpus(&mut self, path: &Path, layout: &CorpusLayout) -> Result<()> {
-        self.pass.add_corpus(path, layout, &mut self.kept)
+        self.pass.add_corpus(path, layout, &mut self.kept, None)
     }
 
     /// Adds one document.

@@ -51,12 +51,17 @@ mod tests;
 
 pub use builder::TextFeatureBuilder;
 pub use tokens::{stemmed_terms, STEM_CACHE_CAPACITY};
-pub(crate) use weighting::topic_vector;
 pub use weighting::TextFeatures;
+pub(crate) use weighting::{hical_idf, topic_vector};
 
 /// A sparse feature vector as `(feature index, weight)` pairs, sorted by index, indices
 /// unique, no zero weights.
 pub type FeaturePairs = Vec<(u32, f32)>;
+
+/// The version of the rules above (tokens, stems, vocabulary, weights): a feature store records
+/// the rules it was built under and is refused under others. It changes whenever any rule
+/// changes a document's vector.
+pub const FEATURE_RULES_VERSION: u32 = 1;
 
 /// Stems shorter than this many bytes are dropped (HiCAL's `MinLengthFilter(2)`).
 pub const MIN_STEM_LENGTH: usize = 2;

@@ -14,7 +14,9 @@ use super::tokens::{for_each_token, StemTable, DROPPED, UNKNOWN};
 use super::weighting::{document_vector, hical_idf};
 use super::{FeaturePairs, MIN_DOCUMENT_FREQUENCY};
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
-use crate::io::corpus::{for_each_document, CorpusLayout, Place};
+use crate::io::corpus::{
+    for_each_document, for_each_document_digested, CorpusLayout, FileDigest, Place,
+};
 
 /// The corpus is read in batches of this many documents: each batch's tokens are looked up in
 /// the stem cache in parallel, then the documents are added in corpus order.
@@ -118,12 +120,8 @@ pub(crate) struct CorpusPass {
 }
 
 impl CorpusPass {
-    /// How many documents were counted.
-    pub(crate) fn document_count(&self) -> u32 {
-        self.document_count
-    }
-
-    /// Adds every document of the corpus at `path` laid out as `layout`, giving each to `sink`.
+    /// Adds every document of the corpus at `path` laid out as `layout`, giving each to `sink`;
+    /// with `digests`, also digests the files read, in the same pass.
     ///
     /// # Errors
     /// The corpus reader's errors (missing file, truncated gzip, binary data, a TSV line
@@ -134,9 +132,10 @@ impl CorpusPass {
         path: &Path,
         layout: &CorpusLayout,
         sink: &mut impl DocumentSink,
+        digests: Option<&mut Vec<FileDigest>>,
     ) -> Result<()> {
         let mut batch = DocumentBatch::default();
-        let read = for_each_document(path, layout, |place, name, text| {
+        let visit = |place: Place<'_>, name: &str, text: &str| {
             if batch.path.as_os_str() != place.path.as_os_str() {
                 self.add_batch(&batch, sink)?;
                 batch.clear();
@@ -149,7 +148,11 @@ impl CorpusPass {
             let added = self.add_batch(&batch, sink);
             batch.clear();
             added
-        });
+        };
+        let read = match digests {
+            Some(digests) => for_each_document_digested(path, layout, digests, visit),
+            None => for_each_document(path, layout, visit),
+        };
         // The documents read before a reading error come first in the corpus, and so does any
         // error of theirs (after an error of adding, the batch is empty).
         self.add_batch(&batch, sink)?;

@@ -15,7 +15,7 @@ use crate::io::corpus::CorpusLayout;
 
 /// `ln(N / df)` as HiCAL computes it: the ratio and the logarithm in single precision
 /// (`log(num_docs / (float) df)` picks C++'s `float` overload).
-pub(super) fn hical_idf(document_count: u32, document_frequency: u32) -> f64 {
+pub(crate) fn hical_idf(document_count: u32, document_frequency: u32) -> f64 {
     f64::from((document_count as f32 / document_frequency as f32).ln())
 }
 

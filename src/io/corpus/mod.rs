@@ -190,14 +190,66 @@ pub fn corpus_bytes(path: &Path) -> Result<u64, ParseError> {
 /// - [`ParseErrorKind::Empty`] when the corpus is a file without a document (in a folder, a
 ///   file without one is read as holding none);
 /// - any error returned by `visit`, unchanged (reading stops there).
-pub fn for_each_document<F>(path: &Path, layout: &CorpusLayout, mut visit: F) -> Result<()>
+pub fn for_each_document<F>(path: &Path, layout: &CorpusLayout, visit: F) -> Result<()>
+where
+    F: FnMut(Place<'_>, &str, &str) -> Result<()>,
+{
+    read_corpus(path, layout, None, visit)
+}
+
+/// One corpus file as stored: its path, length and sha256 (lower-case hex).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileDigest {
+    /// The file (inside a corpus folder, the file in it).
+    pub path: PathBuf,
+    /// Its length in bytes.
+    pub bytes: u64,
+    /// The sha256 of its bytes, compressed ones as they are.
+    pub sha256: String,
+}
+
+/// [`for_each_document`], which also digests every file it reads, in the same pass, and
+/// appends the digests to `digests` in reading order.
+///
+/// # Errors
+/// As [`for_each_document`].
+pub fn for_each_document_digested<F>(
+    path: &Path,
+    layout: &CorpusLayout,
+    digests: &mut Vec<FileDigest>,
+    visit: F,
+) -> Result<()>
+where
+    F: FnMut(Place<'_>, &str, &str) -> Result<()>,
+{
+    read_corpus(path, layout, Some(digests), visit)
+}
+
+/// Reads the corpus at `path`, digesting its files into `digests` when given.
+fn read_corpus<F>(
+    path: &Path,
+    layout: &CorpusLayout,
+    mut digests: Option<&mut Vec<FileDigest>>,
+    mut visit: F,
+) -> Result<()>
 where
     F: FnMut(Place<'_>, &str, &str) -> Result<()>,
 {
     let mut document_count = 0;
     for file in corpus_files(path)? {
-        let reader = crate::io::gz::open(&file)?;
-        document_count += read_documents(reader, &file, layout, &mut visit)?;
+        if let Some(digests) = digests.as_deref_mut() {
+            let (reader, digest) = crate::io::gz::open_digested(&file)?;
+            document_count += read_documents(reader, &file, layout, &mut visit)?;
+            let digest = digest.lock().expect("the reader is done with the digest");
+            digests.push(FileDigest {
+                path: file.clone(),
+                bytes: digest.bytes(),
+                sha256: digest.sha256_hex(),
+            });
+        } else {
+            let reader = crate::io::gz::open(&file)?;
+            document_count += read_documents(reader, &file, layout, &mut visit)?;
+        }
     }
     if document_count == 0 {
         let kind = if path.is_dir() {

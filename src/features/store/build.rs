@@ -1,0 +1,798 @@
+//! Building a store (`reusesim index`): one streaming pass over the corpus, which writes every
+//! document's id into the store and its terms, hash and line into scratch files beside it,
+//! then the sections that need the finished vocabulary, then the id table, region by region.
+//! Memory is the vocabulary, one batch of documents, one chunk of vectors and one region of the
+//! table, whatever the corpus size. Everything is written under `<STORE>.partial/` and the
+//! finished store renamed into place, so a build cut short leaves no store that looks whole.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::format::{
+    aligned, preamble, CorpusFile, Header, LayoutRecord, Sections, Span, PREAMBLE_BYTES,
+    STORE_FORMAT_VERSION,
+};
+use super::table::{home_bits, home_slot, name_hash, Placed, Region, REGION_SLOTS};
+use super::FeatureStore;
+use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::features::text::pass::{CorpusPass, DocumentSink, Refusal, Vocabulary};
+use crate::features::text::FEATURE_RULES_VERSION;
+use crate::io::corpus::{corpus_files, CorpusLayout, Place};
+
+/// How far a build has come, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildProgress {
+    /// Reading the corpus: documents read so far.
+    Reading {
+        /// Documents read.
+        documents: u64,
+    },
+    /// Weighting the vectors.
+    Weighting {
+        /// Documents weighted.
+        documents: u64,
+        /// Of this many.
+        of: u64,
+    },
+    /// Filling the id table.
+    Indexing {
+        /// Regions filled.
+        regions: u64,
+        /// Of this many.
+        of: u64,
+    },
+}
+
+/// What a build did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildOutcome {
+    /// The store was built.
+    Built,
+    /// A store built from the same corpus files (by sha256), read the same way, under the same
+    /// rules, was already there; it was left as it is.
+    UpToDate,
+}
+
+/// Builds the feature store of the corpus made of `inputs` (each a file or a folder, read in
+/// the order given) laid out as `layout`, at `out`, unless an up-to-date store is already
+/// there. `progress` is told how far the build has come.
+///
+/// # Errors
+/// The corpus reader's errors (naming file and line), a document id seen twice (naming the
+/// file and line of both), two input files with the same name, and [`Error::Write`] when the
+/// store cannot be written.
+pub fn build_store(
+    inputs: &[PathBuf],
+    layout: &CorpusLayout,
+    out: &Path,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<BuildOutcome> {
+    build_in_regions(inputs, layout, out, progress, REGION_SLOTS)
+}
+
+/// [`build_store`] with id-table regions of at most `region_slots` slots (small in tests, so
+/// that documents overflow from region to region).
+pub(super) fn build_in_regions(
+    inputs: &[PathBuf],
+    layout: &CorpusLayout,
+    out: &Path,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+    region_slots: u64,
+) -> Result<BuildOutcome> {
+    let roles = corpus_roles(inputs)?;
+    if is_up_to_date(out, &roles, layout)? {
+        return Ok(BuildOutcome::UpToDate);
+    }
+    let workspace = Workspace::create(out)?;
+    let mut store = SectionWriter::create(&workspace.store_path())?;
+    let mut sink = SpillSink::create(&workspace, &mut store, progress)?;
+    let mut pass = CorpusPass::default();
+    let mut digests = Vec::new();
+    for input in inputs {
+        pass.add_corpus(input, layout, &mut sink, Some(&mut digests))?;
+    }
+    let spilled = sink.finish()?;
+    let vocabulary = pass.finish()?;
+    let corpus = roles
+        .iter()
+        .zip(&digests)
+        .map(|((role, _), digest)| CorpusFile {
+            role: role.clone(),
+            bytes: digest.bytes,
+            sha256: digest.sha256.clone(),
+        })
+        .collect();
+    let header = write_sections(
+        &mut store,
+        &workspace,
+        spilled,
+        &vocabulary,
+        progress,
+        region_slots,
+    )?;
+    let header = Header {
+        corpus,
+        layout: LayoutRecord::of(layout),
+        ..header
+    };
+    store.finish(&header)?;
+    workspace.publish(out)?;
+    Ok(BuildOutcome::Built)
+}
+
+/// Each corpus file of `inputs` with its role (see [`CorpusFile::role`]): `corpus` for a single
+/// input that is a file, else `corpus/<file name>`.
+///
+/// # Errors
+/// As [`corpus_files`], and [`Error::Invalid`] for two files of the same name.
+pub(super) fn corpus_roles(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
+    if let [single] = inputs {
+        if !single.is_dir() {
+            return Ok(vec![("corpus".to_string(), single.clone())]);
+        }
+    }
+    let mut roles: Vec<(String, PathBuf)> = Vec::new();
+    for input in inputs {
+        for file in corpus_files(input)? {
+            let name = match file.strip_prefix(input) {
+                Ok(inside) if input.is_dir() => inside.display().to_string(),
+                _ => file
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+            };
+            let role = format!("corpus/{name}");
+            if let Some((_, first)) = roles.iter().find(|(known, _)| *known == role) {
+                return Err(Error::Invalid(format!(
+                    "expected corpus files of distinct names, found {name:?} twice: {} and {}",
+                    first.display(),
+                    file.display()
+                )));
+            }
+            roles.push((role, file));
+        }
+    }
+    Ok(roles)
+}
+
+/// Whether the store at `out` was built from exactly these files (by length and sha256), read
+/// the same way, in this version's format and feature rules.
+fn is_up_to_date(out: &Path, roles: &[(String, PathBuf)], layout: &CorpusLayout) -> Result<bool> {
+    let Ok(store) = FeatureStore::open(out) else {
+        return Ok(false);
+    };
+    let recorded = &store.header().corpus;
+    if recorded.len() != roles.len() || store.header().layout != LayoutRecord::of(layout) {
+        return Ok(false);
+    }
+    for ((role, file), recorded) in roles.iter().zip(recorded) {
+        let (sha256, bytes) = crate::io::gz::file_digest(file)?;
+        if *role != recorded.role || bytes != recorded.bytes || sha256 != recorded.sha256 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The folder a build works in, beside the store: `<STORE>.partial/`, removed when dropped.
+struct Workspace {
+    folder: PathBuf,
+}
+
+impl Workspace {
+    fn create(out: &Path) -> Result<Self> {
+        let mut name = out.as_os_str().to_os_string();
+        name.push(".partial");
+        let folder = PathBuf::from(name);
+        let write_error = |source| Error::Write {
+            path: folder.clone(),
+            source,
+        };
+        if folder.exists() {
+            std::fs::remove_dir_all(&folder).map_err(write_error)?;
+        }
+        std::fs::create_dir_all(&folder).map_err(write_error)?;
+        Ok(Self { folder })
+    }
+
+    fn store_path(&self) -> PathBuf {
+        self.folder.join("store")
+    }
+
+    fn scratch(&self, name: &str) -> PathBuf {
+        self.folder.join(name)
+    }
+
+    /// Renames the finished store to `out`.
+    fn publish(&self, out: &Path) -> Result<()> {
+        std::fs::rename(self.store_path(), out).map_err(|source| Error::Write {
+            path: out.to_path_buf(),
+            source,
+        })
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        // Nothing in it is of use once the build has ended, finished or not.
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+/// A scratch file written in one pass and read back afterwards.
+struct Scratch {
+    path: PathBuf,
+    writer: BufWriter<File>,
+}
+
+impl Scratch {
+    fn create(path: PathBuf) -> Result<Self> {
+        let file = File::create(&path).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(Self {
+            writer: BufWriter::with_capacity(1 << 20, file),
+            path,
+        })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.writer.write_all(bytes).map_err(|source| Error::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    /// The finished file, opened for reading.
+    fn into_reader(self) -> Result<ScratchReader> {
+        let error = |source| Error::Write {
+            path: self.path.clone(),
+            source,
+        };
+        let file = self
+            .writer
+            .into_inner()
+            .map_err(|error| error.into_error())
+            .map_err(error)?;
+        drop(file);
+        let file = File::open(&self.path).map_err(error)?;
+        Ok(ScratchReader {
+            path: self.path,
+            file,
+        })
+    }
+}
+
+/// A finished scratch file.
+struct ScratchReader {
+    path: PathBuf,
+    file: File,
+}
+
+impl ScratchReader {
+    fn error(&self, source: std::io::Error) -> Error {
+        Error::Write {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// A buffered reader from the start.
+    fn sequential(&self) -> Result<BufReader<File>> {
+        // Opened anew: a cloned handle would share the read position of earlier readers.
+        let file = File::open(&self.path).map_err(|source| self.error(source))?;
+        Ok(BufReader::with_capacity(1 << 20, file))
+    }
+
+    /// The `u64` at `index` of the file read as a `u64` array.
+    fn u64_at(&self, index: u64) -> Result<u64> {
+        let mut bytes = [0_u8; 8];
+        self.file
+            .read_exact_at(&mut bytes, index * 8)
+            .map_err(|source| self.error(source))?;
+        Ok(u64::from_le_bytes(bytes))
+    }
+}
+
+/// Reads `count` little-endian `u32` or `u64` values, one `width` bytes each.
+fn read_values(
+    reader: &mut impl Read,
+    count: usize,
+    width: usize,
+    path: &Path,
+) -> Result<Vec<u64>> {
+    let mut bytes = vec![0_u8; count * width];
+    reader
+        .read_exact(&mut bytes)
+        .map_err(|source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok(bytes
+        .chunks_exact(width)
+        .map(|chunk| {
+            let mut value = [0_u8; 8];
+            value[..width].copy_from_slice(chunk);
+            u64::from_le_bytes(value)
+        })
+        .collect())
+}
+
+/// The store file being written: sections appended in turn, each aligned.
+struct SectionWriter {
+    path: PathBuf,
+    writer: BufWriter<File>,
+    offset: u64,
+}
+
+impl SectionWriter {
+    fn create(path: &Path) -> Result<Self> {
+        let error = |source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::create(path).map_err(error)?;
+        let mut writer = Self {
+            path: path.to_path_buf(),
+            writer: BufWriter::with_capacity(1 << 20, file),
+            offset: 0,
+        };
+        // The preamble is written last, once the header's place is known.
+        writer.write(&[0; PREAMBLE_BYTES as usize])?;
+        Ok(writer)
+    }
+
+    fn error(&self, source: std::io::Error) -> Error {
+        Error::Write {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.writer
+            .write_all(bytes)
+            .map_err(|source| self.error(source))?;
+        self.offset += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Pads to the next section boundary and returns it.
+    fn begin_section(&mut self) -> Result<u64> {
+        let start = aligned(self.offset);
+        let padding = usize::try_from(start - self.offset).expect("padding is under 8 bytes");
+        self.write(&[0; 8][..padding])?;
+        Ok(start)
+    }
+
+    fn span_from(&self, start: u64) -> Span {
+        Span {
+            offset: start,
+            length: self.offset - start,
+        }
+    }
+
+    /// Copies a whole scratch file as the rest of the current section.
+    fn copy(&mut self, scratch: &ScratchReader) -> Result<()> {
+        let mut reader = scratch.sequential()?;
+        let copied =
+            std::io::copy(&mut reader, &mut self.writer).map_err(|source| self.error(source))?;
+        self.offset += copied;
+        Ok(())
+    }
+
+    /// Flushes what is written so far, and opens the file for reading it back.
+    fn reader(&mut self) -> Result<File> {
+        self.writer.flush().map_err(|source| self.error(source))?;
+        File::open(&self.path).map_err(|source| self.error(source))
+    }
+
+    /// Writes the header and the preamble that points to it, and syncs the file.
+    fn finish(mut self, header: &Header) -> Result<()> {
+        let start = self.begin_section()?;
+        let json = serde_json::to_vec(header).expect("a header always serializes");
+        self.write(&json)?;
+        let mut file = self
+            .writer
+            .into_inner()
+            .map_err(|error| error.into_error())
+            .map_err(|source| Error::Write {
+                path: self.path.clone(),
+                source,
+            })?;
+        let result = (|| {
+            file.seek(SeekFrom::Start(0))?;
+            file.write_all(&preamble(start, json.len() as u64))?;
+            file.sync_all()
+        })();
+        result.map_err(|source| Error::Write {
+            path: self.path,
+            source,
+        })
+    }
+}
+
+/// The corpus pass's sink: every document's id goes into the store's `names` section, its
+/// terms, hash and line into scratch files.
+struct SpillSink<'w> {
+    store: &'w mut SectionWriter,
+    names_start: u64,
+    name_ends: Scratch,
+    term_counts: Scratch,
+    terms: Scratch,
+    hashes: Scratch,
+    lines: Scratch,
+    /// The first document of each corpus file, with the file.
+    files: Vec<(u64, PathBuf)>,
+    documents: u64,
+    progress: &'w (dyn Fn(BuildProgress) + Sync),
+}
+
+/// What the pass left: the scratch files, read back.
+struct Spilled {
+    names: Span,
+    name_ends: ScratchReader,
+    term_counts: ScratchReader,
+    terms: ScratchReader,
+    hashes: ScratchReader,
+    lines: ScratchReader,
+    files: Vec<(u64, PathBuf)>,
+    documents: u64,
+}
+
+/// How often, in documents, the pass reports its progress.
+const PROGRESS_EVERY: u64 = 1 << 16;
+
+impl<'w> SpillSink<'w> {
+    fn create(
+        workspace: &Workspace,
+        store: &'w mut SectionWriter,
+        progress: &'w (dyn Fn(BuildProgress) + Sync),
+    ) -> Result<Self> {
+        let names_start = store.begin_section()?;
+        Ok(Self {
+            names_start,
+            store,
+            name_ends: Scratch::create(workspace.scratch("name-ends"))?,
+            term_counts: Scratch::create(workspace.scratch("term-counts"))?,
+            terms: Scratch::create(workspace.scratch("terms"))?,
+            hashes: Scratch::create(workspace.scratch("hashes"))?,
+            lines: Scratch::create(workspace.scratch("lines"))?,
+            files: Vec::new(),
+            documents: 0,
+            progress,
+        })
+    }
+
+    fn finish(self) -> Result<Spilled> {
+        (self.progress)(BuildProgress::Reading {
+            documents: self.documents,
+        });
+        Ok(Spilled {
+            names: self.store.span_from(self.names_start),
+            name_ends: self.name_ends.into_reader()?,
+            term_counts: self.term_counts.into_reader()?,
+            terms: self.terms.into_reader()?,
+            hashes: self.hashes.into_reader()?,
+            lines: self.lines.into_reader()?,
+            files: self.files,
+            documents: self.documents,
+        })
+    }
+}
+
+impl DocumentSink for SpillSink<'_> {
+    fn admit(&mut self, _: &str) -> std::result::Result<bool, Refusal> {
+        // Duplicates are found when the id table is filled: holding every id to check them
+        // here would not fit in memory at scale.
+        Ok(true)
+    }
+
+    fn keep(&mut self, place: Option<Place<'_>>, name: &str, terms: &[(u32, u32)]) -> Result<()> {
+        let place = place.expect("a store is built from corpus files");
+        if self.files.last().is_none_or(|(_, file)| file != place.path) {
+            self.files.push((self.documents, place.path.to_path_buf()));
+        }
+        self.store.write(name.as_bytes())?;
+        let name_end = self.store.offset - self.names_start;
+        self.name_ends.write(&name_end.to_le_bytes())?;
+        let term_count = u32::try_from(terms.len()).expect("a document has under 2^32 terms");
+        self.term_counts.write(&term_count.to_le_bytes())?;
+        let mut bytes = Vec::with_capacity(terms.len() * 8);
+        for &(stem, term_frequency) in terms {
+            bytes.extend_from_slice(&stem.to_le_bytes());
+            bytes.extend_from_slice(&term_frequency.to_le_bytes());
+        }
+        self.terms.write(&bytes)?;
+        self.hashes
+            .write(&name_hash(name.as_bytes()).to_le_bytes())?;
+        self.lines.write(&(place.line as u64).to_le_bytes())?;
+        self.documents += 1;
+        if self.documents % PROGRESS_EVERY == 0 {
+            (self.progress)(BuildProgress::Reading {
+                documents: self.documents,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Writes every section after `names`, and returns the header without its corpus and layout.
+fn write_sections(
+    store: &mut SectionWriter,
+    workspace: &Workspace,
+    spilled: Spilled,
+    vocabulary: &Vocabulary,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+    region_slots: u64,
+) -> Result<Header> {
+    let mut sections = Sections {
+        names: spilled.names,
+        ..Sections::default()
+    };
+    let start = store.begin_section()?;
+    store.write(&0_u64.to_le_bytes())?;
+    store.copy(&spilled.name_ends)?;
+    sections.name_offsets = store.span_from(start);
+
+    let (vectors, vector_ends, entry_count) =
+        write_vectors(store, workspace, &spilled, vocabulary, progress)?;
+    sections.vectors = vectors;
+    let start = store.begin_section()?;
+    store.write(&0_u64.to_le_bytes())?;
+    store.copy(&vector_ends)?;
+    sections.vector_offsets = store.span_from(start);
+
+    write_vocabulary(store, vocabulary, &mut sections)?;
+    let bits = home_bits(spilled.documents);
+    sections.id_table = write_id_table(store, &spilled, &sections, bits, region_slots, progress)?;
+    Ok(Header {
+        format_version: STORE_FORMAT_VERSION,
+        feature_rules: FEATURE_RULES_VERSION,
+        reusesim: env!("CARGO_PKG_VERSION").to_string(),
+        document_count: spilled.documents,
+        feature_count: vocabulary.terms.len() as u64,
+        entry_count,
+        id_table_bits: bits,
+        corpus: Vec::new(),
+        layout: LayoutRecord::of(&CorpusLayout::default()),
+        sections,
+    })
+}
+
+/// The documents weighted at once: enough to keep both cores busy, few enough that their terms
+/// stay small in memory.
+const WEIGHTING_CHUNK_DOCUMENTS: usize = 1 << 14;
+
+/// Writes the `vectors` section from the spilled terms, a chunk of documents weighted in
+/// parallel at a time, and returns it with the scratch file of the vectors' ends (in entries)
+/// and the number of entries.
+fn write_vectors(
+    store: &mut SectionWriter,
+    workspace: &Workspace,
+    spilled: &Spilled,
+    vocabulary: &Vocabulary,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<(Span, ScratchReader, u64)> {
+    let start = store.begin_section()?;
+    let mut counts = spilled.term_counts.sequential()?;
+    let mut terms = spilled.terms.sequential()?;
+    let mut vector_ends = Scratch::create(workspace.scratch("vector-ends"))?;
+    let mut entries = 0_u64;
+    let mut done = 0_u64;
+    while done < spilled.documents {
+        let chunk = WEIGHTING_CHUNK_DOCUMENTS.min((spilled.documents - done) as usize);
+        let counts = read_values(&mut counts, chunk, 4, &spilled.term_counts.path)?;
+        let total: u64 = counts.iter().sum();
+        let pairs = read_values(&mut terms, total as usize * 2, 4, &spilled.terms.path)?;
+        let mut starts = Vec::with_capacity(chunk + 1);
+        starts.push(0_usize);
+        for &count in &counts {
+            starts.push(starts.last().expect("starts holds 0") + count as usize);
+        }
+        let vectors: Vec<Vec<u8>> = starts
+            .par_windows(2)
+            .map(|bounds| {
+                let document_terms: Vec<(u32, u32)> = pairs[bounds[0] * 2..bounds[1] * 2]
+                    .chunks_exact(2)
+                    .map(|pair| (pair[0] as u32, pair[1] as u32))
+                    .collect();
+                let mut bytes = Vec::new();
+                for (feature, weight) in vocabulary.document_vector(&document_terms) {
+                    bytes.extend_from_slice(&feature.to_le_bytes());
+                    bytes.extend_from_slice(&weight.to_le_bytes());
+                }
+                bytes
+            })
+            .collect();
+        for bytes in &vectors {
+            store.write(bytes)?;
+            entries += (bytes.len() / super::format::ENTRY_BYTES) as u64;
+            vector_ends.write(&entries.to_le_bytes())?;
+        }
+        done += chunk as u64;
+        progress(BuildProgress::Weighting {
+            documents: done,
+            of: spilled.documents,
+        });
+    }
+    Ok((store.span_from(start), vector_ends.into_reader()?, entries))
+}
+
+/// Writes the `terms`, `term_offsets` and `document_frequencies` sections.
+fn write_vocabulary(
+    store: &mut SectionWriter,
+    vocabulary: &Vocabulary,
+    sections: &mut Sections,
+) -> Result<()> {
+    let start = store.begin_section()?;
+    let mut ends = vec![0_u64];
+    for term in &vocabulary.terms {
+        store.write(term.as_bytes())?;
+        ends.push(store.offset - start);
+    }
+    sections.terms = store.span_from(start);
+    let start = store.begin_section()?;
+    for end in ends {
+        store.write(&end.to_le_bytes())?;
+    }
+    sections.term_offsets = store.span_from(start);
+    let start = store.begin_section()?;
+    for &document_frequency in &vocabulary.document_frequencies {
+        store.write(&document_frequency.to_le_bytes())?;
+    }
+    sections.document_frequencies = store.span_from(start);
+    Ok(())
+}
+
+/// Writes the id table (see [`super::table`]) one region at a time: each region's documents
+/// are found by a scan of the spilled hashes, and those that overflow a region go on into the
+/// next, then into slots after the last.
+fn write_id_table(
+    store: &mut SectionWriter,
+    spilled: &Spilled,
+    sections: &Sections,
+    bits: u32,
+    region_slots: u64,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<Span> {
+    let names = NameReader {
+        store: store.reader()?,
+        names: sections.names,
+        ends: &spilled.name_ends,
+    };
+    let start = store.begin_section()?;
+    let capacity = 1_u64 << bits;
+    let region_length = capacity.min(region_slots);
+    let regions = capacity / region_length;
+    let mut carried: Vec<(u32, u64)> = Vec::new();
+    for index in 0..regions {
+        let mut region = Region::new(index * region_length, region_length);
+        let mut overflow = Vec::new();
+        let first_slot = region.first_slot;
+        for (position, hash) in carried.drain(..) {
+            insert(&mut region, first_slot, position, hash, &names, spilled)?
+                .then(|| overflow.push((position, hash)));
+        }
+        let mut hashes = spilled.hashes.sequential()?;
+        let end = region.first_slot + region_length;
+        let mut position = 0_u32;
+        let mut left = spilled.documents;
+        while left > 0 {
+            let chunk = HASH_CHUNK.min(left as usize);
+            for hash in read_values(&mut hashes, chunk, 8, &spilled.hashes.path)? {
+                let home = home_slot(hash, bits);
+                if (region.first_slot..end).contains(&home) {
+                    insert(&mut region, home, position, hash, &names, spilled)?
+                        .then(|| overflow.push((position, hash)));
+                }
+                position += 1;
+            }
+            left -= chunk as u64;
+        }
+        write_slots(store, &region.slots)?;
+        carried = overflow;
+        progress(BuildProgress::Indexing {
+            regions: index + 1,
+            of: regions,
+        });
+    }
+    // What overflowed the last region takes the slots after it, in order.
+    let tail: Vec<u32> = carried.iter().map(|&(position, _)| position + 1).collect();
+    write_slots(store, &tail)?;
+    // A probe past the last slot ends at this empty one.
+    write_slots(store, &[0])?;
+    Ok(store.span_from(start))
+}
+
+/// The hashes read at once while the id table is filled.
+const HASH_CHUNK: usize = 1 << 16;
+
+fn write_slots(store: &mut SectionWriter, slots: &[u32]) -> Result<()> {
+    let bytes: Vec<u8> = slots.iter().flat_map(|slot| slot.to_le_bytes()).collect();
+    store.write(&bytes)
+}
+
+/// Inserts a document into `region`, probing from `from`; `true` when it overflowed the region.
+///
+/// # Errors
+/// The duplicate-id error when a document of the same id is already there.
+fn insert(
+    region: &mut Region,
+    from: u64,
+    position: u32,
+    hash: u64,
+    names: &NameReader,
+    spilled: &Spilled,
+) -> Result<bool> {
+    let mut placed = region.insert(from, position, hash);
+    while let Placed::SameHash(first) = placed {
+        if names.name(first)? == names.name(position)? {
+            return Err(duplicate_error(
+                spilled,
+                first,
+                position,
+                &names.name(position)?,
+            ));
+        }
+        placed = region.insert_distinct(from, position, hash);
+    }
+    Ok(matches!(placed, Placed::Overflow))
+}
+
+/// Reads document ids back from the store being written.
+struct NameReader<'s> {
+    store: File,
+    names: Span,
+    ends: &'s ScratchReader,
+}
+
+impl NameReader<'_> {
+    fn name(&self, position: u32) -> Result<Vec<u8>> {
+        let start = match position {
+            0 => 0,
+            _ => self.ends.u64_at(u64::from(position) - 1)?,
+        };
+        let end = self.ends.u64_at(u64::from(position))?;
+        let mut bytes = vec![0_u8; (end - start) as usize];
+        self.store
+            .read_exact_at(&mut bytes, self.names.offset + start)
+            .map_err(|source| Error::Write {
+                path: PathBuf::from("store"),
+                source,
+            })?;
+        Ok(bytes)
+    }
+}
+
+/// The error for a document id at `again` that was first at `first`, naming both places.
+fn duplicate_error(spilled: &Spilled, first: u32, again: u32, name: &[u8]) -> Error {
+    let place = |position: u32| -> Result<(PathBuf, usize)> {
+        let file_index = spilled
+            .files
+            .partition_point(|&(first_document, _)| first_document <= u64::from(position))
+            - 1;
+        let line = spilled.lines.u64_at(u64::from(position))?;
+        Ok((spilled.files[file_index].1.clone(), line as usize))
+    };
+    let name = String::from_utf8_lossy(name);
+    match (place(first), place(again)) {
+        (Ok((first_file, first_line)), Ok((file, line))) => ParseError::new(
+            file,
+            line,
+            ParseErrorKind::Invalid(format!(
+                "{}; first at {}:{first_line}",
+                Refusal::DuplicateDocument.kind(&name),
+                first_file.display()
+            )),
+        )
+        .into(),
+        (Err(error), _) | (_, Err(error)) => error,
+    }
+}
