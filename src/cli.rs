@@ -61,6 +61,9 @@ pub enum Command {
     /// Replay the judging of a task once (pool, then HiCAL-like CAL) and write the trace and
     /// the simulated qrels.
     Judge(JudgeCommandArgs),
+    /// Write a corpus's feature store: every document's HiCAL vector, memory-mapped by every
+    /// command that names it (`feature_store` in task.toml, or `--feature-store`).
+    Index(IndexArgs),
     /// Audit a new run: how much of its top is judged, its score and rank intervals, and which
     /// documents to judge so the collection scores it fairly.
     Audit(AuditArgs),
@@ -76,6 +79,10 @@ pub struct BacktestArgs {
     /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
     #[arg(long, value_name = "TASK")]
     pub task: Option<PathBuf>,
+    /// The corpus's feature store (written by `reusesim index`), read in place of the corpus
+    /// (default: the task's `feature_store`, if any).
+    #[arg(long, value_name = "STORE")]
+    pub feature_store: Option<PathBuf>,
     /// The collection without a team: classic (the official qrels less its unique documents)
     /// or simulated (its leave-out trial's qrels).
     #[arg(long, value_parser = choice::<World>(), default_value_t = World::Classic)]
@@ -174,6 +181,10 @@ pub struct AuditArgs {
     /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
     #[arg(long, value_name = "TASK")]
     pub task: Option<PathBuf>,
+    /// The corpus's feature store (written by `reusesim index`), read in place of the corpus
+    /// (default: the task's `feature_store`, if any).
+    #[arg(long, value_name = "STORE")]
+    pub feature_store: Option<PathBuf>,
     /// The run file to audit (`qid Q0 docid rank score tag`, plain or gzip).
     #[arg(long, value_name = "RUN")]
     pub run: PathBuf,
@@ -276,6 +287,10 @@ pub struct SimulateArgs {
     /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
     #[arg(long, value_name = "TASK")]
     pub task: Option<PathBuf>,
+    /// The corpus's feature store (written by `reusesim index`), read in place of the corpus
+    /// (default: the task's `feature_store`, if any).
+    #[arg(long, value_name = "STORE")]
+    pub feature_store: Option<PathBuf>,
     /// Number of seeds (trials use seeds 1..=N).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub seeds: u64,
@@ -324,6 +339,10 @@ pub struct MergeArgs {
     /// recorded). Its inputs must be the same.
     #[arg(long, value_name = "TASK")]
     pub task: Option<PathBuf>,
+    /// The corpus's feature store (written by `reusesim index`), read in place of the corpus
+    /// (default: the task's `feature_store`, if any).
+    #[arg(long, value_name = "STORE")]
+    pub feature_store: Option<PathBuf>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -366,6 +385,31 @@ pub struct PlotArgs {
     pub format: FigureFormat,
 }
 
+/// Arguments of `reusesim index`.
+#[derive(Debug, clap::Args)]
+pub struct IndexArgs {
+    /// The corpus: files or folders of files (TSV or JSONL, plain or gzip), read in the order
+    /// given, a folder's files in name order.
+    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    pub corpus: Vec<PathBuf>,
+    /// The store to write.
+    #[arg(long, value_name = "STORE")]
+    pub out: PathBuf,
+    /// How corpus lines are laid out: tsv, jsonl, or auto (decided per file).
+    #[arg(long, value_name = "FORMAT")]
+    pub corpus_format: Option<String>,
+    /// JSONL: the fields a document's id may be in, the first present taken (comma separated).
+    #[arg(long, value_name = "FIELDS", value_delimiter = ',')]
+    pub corpus_id_fields: Option<Vec<String>>,
+    /// JSONL: the parts of a document's text (comma separated), each field names joined by `|`
+    /// as alternatives.
+    #[arg(long, value_name = "PARTS", value_delimiter = ',')]
+    pub corpus_text_fields: Option<Vec<String>>,
+    /// Worker threads (default: all cores). The store does not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
 /// Arguments of `reusesim synth`.
 #[derive(Debug, clap::Args)]
 pub struct SynthArgs {
@@ -397,6 +441,10 @@ pub struct JudgeCommandArgs {
     /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
     #[arg(long, value_name = "TASK")]
     pub task: Option<PathBuf>,
+    /// The corpus's feature store (written by `reusesim index`), read in place of the corpus
+    /// (default: the task's `feature_store`, if any).
+    #[arg(long, value_name = "STORE")]
+    pub feature_store: Option<PathBuf>,
     /// The trial seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -12,7 +12,11 @@ use crate::base::ids::Interner;
 use crate::base::sparse::SparseVec;
 use crate::base::DocId;
 use crate::base::Grade;
+use std::path::Path;
+
+use crate::features::store::FeatureStore;
 use crate::features::text::TextFeatures;
+use crate::io::corpus::CorpusLayout;
 use crate::io::qrels::{Qrels, TopicQrels};
 use crate::io::task::Task;
 
@@ -195,6 +199,123 @@ pub struct CorpusSample {
     pub total: usize,
 }
 
+/// The documents random negatives and corpus candidates are drawn from, in draw order: the
+/// corpus documents the collection interned, by id, then (with a feature store) the store's
+/// other documents, whose ids follow the interned ones in corpus order. Reading the whole
+/// corpus instead interns those same documents with those same ids, so a draw picks the same
+/// document either way.
+#[derive(Debug, Default)]
+pub struct CorpusDocuments {
+    /// The corpus documents the collection interned, sorted.
+    interned: Vec<DocId>,
+    store: Option<StoreDocuments>,
+}
+
+/// A feature store and how its documents map to document ids.
+#[derive(Debug)]
+pub struct StoreDocuments {
+    store: FeatureStore,
+    /// The id of the store's first document that was not interned: the interner's size.
+    first_unnamed: DocId,
+    /// The store positions of the interned documents in the store, sorted.
+    interned_positions: Vec<u32>,
+    /// The interned document at each of those positions.
+    interned_docs: Vec<DocId>,
+}
+
+impl StoreDocuments {
+    /// The feature store.
+    pub fn store(&self) -> &FeatureStore {
+        &self.store
+    }
+
+    /// How many store documents were not interned.
+    fn unnamed_count(&self) -> usize {
+        self.store.document_count() - self.interned_positions.len()
+    }
+
+    /// The store position of `doc`, when it is a store document that was not interned: the
+    /// `doc - first_unnamed`-th position that no interned document holds.
+    pub fn position_of_unnamed(&self, doc: DocId) -> Option<u32> {
+        let rank = doc.checked_sub(self.first_unnamed)? as usize;
+        if rank >= self.unnamed_count() {
+            return None;
+        }
+        // p_i - i (how many unnamed documents precede interned position p_i) never decreases;
+        // the interned positions with p_i - i <= rank precede the answer.
+        let positions = &self.interned_positions;
+        let (mut low, mut high) = (0, positions.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if positions[middle] as usize - middle <= rank {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        Some((rank + low) as u32)
+    }
+
+    /// Whether `doc` is a store document that was not interned.
+    pub fn is_unnamed(&self, doc: DocId) -> bool {
+        doc >= self.first_unnamed
+    }
+
+    /// The id of the store document at `position`.
+    pub fn doc_at(&self, position: u32) -> DocId {
+        match self.interned_positions.binary_search(&position) {
+            Ok(index) => self.interned_docs[index],
+            Err(before) => self.first_unnamed + position - before as u32,
+        }
+    }
+
+    /// The id of the store document called `name` that was not interned.
+    fn unnamed_of_name(&self, name: &str) -> Option<DocId> {
+        let position = self.store.position(name)?;
+        let doc = self.doc_at(position);
+        (doc >= self.first_unnamed).then_some(doc)
+    }
+}
+
+impl CorpusDocuments {
+    /// How many documents a draw chooses from.
+    pub fn len(&self) -> usize {
+        self.interned.len() + self.store.as_ref().map_or(0, StoreDocuments::unnamed_count)
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The document at `index` of the draw order (below [`Self::len`]).
+    pub fn get(&self, index: usize) -> DocId {
+        match self.interned.get(index) {
+            Some(&doc) => doc,
+            None => {
+                let store = self.store.as_ref().expect("an index below the length");
+                store.first_unnamed + (index - self.interned.len()) as DocId
+            }
+        }
+    }
+
+    /// The interned documents, sorted.
+    pub fn interned(&self) -> &[DocId] {
+        &self.interned
+    }
+
+    /// The feature store, if the collection reads one.
+    pub fn store(&self) -> Option<&StoreDocuments> {
+        self.store.as_ref()
+    }
+}
+
+/// Where topic vectors come from: the corpus's features, or the store.
+enum TopicVectors {
+    Features(Box<TextFeatures>),
+    Store,
+}
+
 /// The prepared task.
 #[derive(Debug)]
 pub struct Collection {
@@ -206,11 +327,10 @@ pub struct Collection {
     pub topics: Vec<TopicData>,
     /// The document vectors.
     pub vectors: Vectors,
-    /// The documents random negatives are drawn from, sorted.
-    pub negative_pool: Vec<DocId>,
-    /// The corpus documents candidates are drawn from with corpus candidates, sorted: every
-    /// corpus document, or the uniform sample of a large corpus (the same as random negatives).
-    pub corpus_docs: Vec<DocId>,
+    /// The documents random negatives (and, with corpus candidates, candidates) are drawn
+    /// from: every corpus document, or the uniform sample of a large corpus read without a
+    /// feature store; without a corpus, every document a run retrieved.
+    pub corpus: CorpusDocuments,
     /// Per document id, the rank ties between equal scores are broken by (lower first): its
     /// position in the corpus file (documents outside the corpus after them, by id), or without
     /// a corpus its id, the order documents were first seen in (qrels topics, then runs).
@@ -252,8 +372,7 @@ impl Collection {
             runs,
             topics,
             vectors: Vectors::Runs,
-            negative_pool: Vec::new(),
-            corpus_docs: Vec::new(),
+            corpus: CorpusDocuments::default(),
             tie_rank: Vec::new(),
             corpus_sample: None,
             relevance_level: task.manifest.relevance_level,
@@ -268,25 +387,58 @@ impl Collection {
                 .collect();
             pool.sort_unstable();
             pool.dedup();
-            collection.negative_pool = pool;
+            collection.corpus.interned = pool;
             collection.tie_rank = (0..collection.docs.len() as u32).collect();
         }
         Ok(collection)
     }
 
     fn read_text_features(&mut self, task: &Task) -> Result<()> {
-        let corpus = task.manifest.corpus.as_deref().ok_or_else(|| {
-            Error::Invalid(format!(
-                "task {}: text features need a corpus (run features do not)",
-                task.manifest.name
-            ))
-        })?;
         let topic_texts = task.topics.as_ref().ok_or_else(|| {
             Error::Invalid(format!(
                 "task {}: text features need topic texts (run features do not)",
                 task.manifest.name
             ))
         })?;
+        let (manifest, corpus) = (&task.manifest, task.manifest.corpus.as_deref());
+        let topic_vector = match (&manifest.feature_store, corpus) {
+            (Some(store), _) => self.read_store(store, corpus, &manifest.corpus_layout)?,
+            (None, Some(corpus)) => self.read_corpus(corpus, &manifest.corpus_layout)?,
+            (None, None) => {
+                return Err(Error::Invalid(format!(
+                    "task {}: text features need a corpus or a feature store (run features \
+                     do not)",
+                    manifest.name
+                )))
+            }
+        };
+        let seeds = (self.topics.iter())
+            .map(|topic| {
+                let text = topic_texts.text(&topic.id).filter(|t| !t.trim().is_empty());
+                let text = text.ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "topic {} has no text, and text features need one as the seed",
+                        topic.id
+                    ))
+                })?;
+                let pairs = match (&topic_vector, self.store()) {
+                    (TopicVectors::Features(features), _) => features.topic_vector(&topic.id, text),
+                    (TopicVectors::Store, Some(store)) => store.store.topic_vector(&topic.id, text),
+                    (TopicVectors::Store, None) => unreachable!("a store was opened"),
+                }?;
+                Ok(SparseVec::from_pairs(pairs)?)
+            })
+            .collect::<Result<Vec<SparseVec>>>()?;
+        for (topic, seed) in self.topics.iter_mut().zip(seeds) {
+            topic.text_seed = Some(seed);
+        }
+        Ok(())
+    }
+
+    /// Reads the text features of the corpus at `corpus` in one pass, keeping the vectors of
+    /// the interned documents and of every corpus document (of a uniform sample when the corpus
+    /// is larger than [`FULL_CORPUS_MAX_BYTES`]).
+    fn read_corpus(&mut self, corpus: &Path, layout: &CorpusLayout) -> Result<TopicVectors> {
         let corpus_bytes = crate::io::corpus::corpus_bytes(corpus)?;
         let sample_rate = (FULL_CORPUS_MAX_BYTES as f64 / corpus_bytes.max(1) as f64).min(1.0);
         let needed: FxHashSet<Box<str>> = (0..self.docs.len())
@@ -297,7 +449,7 @@ impl Collection {
                 || (crate::base::seed::fnv1a(name.as_bytes()) as f64 / u64::MAX as f64)
                     < sample_rate
         };
-        let features = TextFeatures::from_corpus(corpus, &task.manifest.corpus_layout, |name| {
+        let features = TextFeatures::from_corpus(corpus, layout, |name| {
             needed.contains(name) || is_sampled(name)
         })?;
         let mut vectors = vec![SparseVec::empty(); self.docs.len()];
@@ -309,37 +461,107 @@ impl Collection {
                 vectors.resize(doc as usize + 1, SparseVec::empty());
             }
             if is_sampled(name) {
-                self.negative_pool.push(doc);
+                self.corpus.interned.push(doc);
             }
             corpus_order.push(doc);
             vectors[doc as usize] = vector;
         }
         self.tie_rank = corpus_tie_ranks(self.docs.len(), &corpus_order);
-        self.negative_pool.sort_unstable();
-        self.corpus_docs = self.negative_pool.clone();
+        self.corpus.interned.sort_unstable();
         if sample_rate < 1.0 {
             self.corpus_sample = Some(CorpusSample {
-                sampled: self.negative_pool.len(),
+                sampled: self.corpus.interned.len(),
                 total: features.document_count(),
             });
-        }
-        for topic in &mut self.topics {
-            let text = topic_texts.text(&topic.id).filter(|t| !t.trim().is_empty());
-            let text = text.ok_or_else(|| {
-                Error::Invalid(format!(
-                    "topic {} has no text, and text features need one as the seed",
-                    topic.id
-                ))
-            })?;
-            topic.text_seed = Some(SparseVec::from_pairs(
-                features.topic_vector(&topic.id, text)?,
-            )?);
         }
         self.vectors = Vectors::Text {
             vectors,
             dimension: features.feature_count(),
         };
-        Ok(())
+        Ok(TopicVectors::Features(Box::new(features)))
+    }
+
+    /// Opens the feature store at `path` (checked against the task's corpus, if it names one)
+    /// and takes the interned documents' vectors from it; the rest of the corpus stays in the
+    /// store, numbered after the interned documents in corpus order, as [`Self::read_corpus`]
+    /// numbers them.
+    fn read_store(
+        &mut self,
+        path: &Path,
+        corpus: Option<&Path>,
+        layout: &CorpusLayout,
+    ) -> Result<TopicVectors> {
+        let store = FeatureStore::open(path)?;
+        if let Some(corpus) = corpus {
+            store.check_corpus(corpus, layout)?;
+        }
+        let interned_count = self.docs.len();
+        let outside = u32::try_from(store.document_count()).expect("a store holds under 2^32");
+        let mut vectors = vec![SparseVec::empty(); interned_count];
+        let mut in_store: Vec<(u32, DocId)> = Vec::new();
+        let mut pairs = Vec::new();
+        self.tie_rank = (0..interned_count as u32)
+            .map(|doc| outside + doc)
+            .collect();
+        for doc in 0..interned_count as DocId {
+            if let Some(position) = store.position(self.docs.name(doc)) {
+                store.vector_into(position, &mut pairs)?;
+                vectors[doc as usize] = SparseVec::from_pairs(pairs.clone())?;
+                self.tie_rank[doc as usize] = position;
+                self.corpus.interned.push(doc);
+                in_store.push((position, doc));
+            }
+        }
+        in_store.sort_unstable();
+        self.vectors = Vectors::Text {
+            vectors,
+            dimension: store.feature_count(),
+        };
+        self.corpus.store = Some(StoreDocuments {
+            first_unnamed: u32::try_from(interned_count).expect("fewer than 2^32 documents"),
+            interned_positions: in_store.iter().map(|&(position, _)| position).collect(),
+            interned_docs: in_store.iter().map(|&(_, doc)| doc).collect(),
+            store,
+        });
+        Ok(TopicVectors::Store)
+    }
+
+    /// The feature store the collection reads, if any.
+    fn store(&self) -> Option<&StoreDocuments> {
+        self.corpus.store.as_ref()
+    }
+
+    /// The id of the document `doc`: interned, or a feature store's document.
+    pub fn doc_name(&self, doc: DocId) -> &str {
+        match self
+            .store()
+            .and_then(|store| store.position_of_unnamed(doc))
+        {
+            Some(position) => (self.corpus.store.as_ref().expect("a store"))
+                .store
+                .name(position)
+                .expect("the names of store documents are checked when they are judged"),
+            None => self.docs.name(doc),
+        }
+    }
+
+    /// The id of the document called `name`, if the collection has it (interned, or in the
+    /// feature store).
+    pub fn doc_id(&self, name: &str) -> Option<DocId> {
+        self.docs
+            .get(name)
+            .or_else(|| self.store()?.unnamed_of_name(name))
+    }
+
+    /// The rank ties between equal scores are broken by (see [`Self::tie_rank`]).
+    pub fn tie_rank_of(&self, doc: DocId) -> u32 {
+        match self.tie_rank.get(doc as usize) {
+            Some(&rank) => rank,
+            None => self
+                .store()
+                .and_then(|store| store.position_of_unnamed(doc))
+                .expect("a document beyond the interned ones is a store's"),
+        }
     }
 
     /// For one topic, the team whose counted runs alone retrieved each document under `rule`.

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    AuditArgs, AuditFormat, BacktestArgs, EvalArgs, JudgeCommandArgs, MergeArgs, PlotArgs,
-    SimulateArgs, SynthArgs,
+    AuditArgs, AuditFormat, BacktestArgs, EvalArgs, IndexArgs, JudgeCommandArgs, MergeArgs,
+    PlotArgs, SimulateArgs, SynthArgs,
 };
 use reusesim::collection::Collection;
 use reusesim::eval::{self, format, Evaluator};
@@ -80,9 +80,13 @@ pub fn default_task_path() -> PathBuf {
 }
 
 /// Opens the task named on the command line, or the embedded default one.
-pub fn open_task(task: Option<&Path>) -> Result<Task> {
+pub fn open_task(task: Option<&Path>, feature_store: Option<&Path>) -> Result<Task> {
     let path = task.map_or_else(default_task_path, Path::to_path_buf);
-    Task::open(&path).with_context(|| format!("loading task {}", path.display()))
+    let mut task = Task::open(&path).with_context(|| format!("loading task {}", path.display()))?;
+    if let Some(store) = feature_store {
+        task.manifest.feature_store = Some(store.to_path_buf());
+    }
+    Ok(task)
 }
 
 /// Runs `work` on a thread pool of the requested size (all cores by default).
@@ -97,7 +101,7 @@ pub fn with_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + 
 /// `reusesim judge`.
 pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let started = std::time::Instant::now();
-    let task = open_task(args.task.as_deref())?;
+    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
     let excluded_runs = reusesim::judge::excluded_runs(&task, &args.leave_out)?;
     let (settings, use_text) = args.judge.settings(&task, args.seed)?;
     let budget = args.judge.budget;
@@ -138,6 +142,67 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     Ok(())
 }
 
+/// `reusesim index`.
+pub fn index(args: IndexArgs) -> Result<()> {
+    use reusesim::features::store::{build_store, BuildOutcome, BuildProgress, FeatureStore};
+    let started = std::time::Instant::now();
+    let layout = reusesim::io::corpus::settings::CorpusSettings {
+        format: args.corpus_format,
+        id_fields: args.corpus_id_fields,
+        text_fields: args.corpus_text_fields,
+    }
+    .layout(true)
+    .map_err(|(setting, message)| {
+        anyhow::anyhow!("--{}: {message}", setting.name().replace('_', "-"))
+    })?;
+    let spinner = spinner(&format!("indexing into {}", args.out.display()));
+    let show = |progress: BuildProgress| {
+        spinner.set_message(match progress {
+            BuildProgress::Reading { documents } => format!("reading: {documents} documents"),
+            BuildProgress::Weighting { documents, of } => {
+                format!("weighting: {documents} of {of} documents")
+            }
+            BuildProgress::Indexing { regions, of } => {
+                format!("indexing ids: region {regions} of {of}")
+            }
+        });
+    };
+    let outcome = with_threads(args.threads, || {
+        build_store(&args.corpus, &layout, &args.out, &show)
+    })?
+    .with_context(|| format!("indexing into {}", args.out.display()))?;
+    spinner.finish_and_clear();
+    let store = FeatureStore::open(&args.out)?;
+    let header = store.header();
+    let corpus_bytes: u64 = header.corpus.iter().map(|file| file.bytes).sum();
+    let store_bytes = std::fs::metadata(&args.out)
+        .with_context(|| format!("reading {}", args.out.display()))?
+        .len();
+    let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
+    match outcome {
+        BuildOutcome::UpToDate => eprintln!(
+            "reusesim: {} is up to date: built from the same {} corpus files ({:.1} MiB), \
+             read the same way",
+            args.out.display(),
+            header.corpus.len(),
+            mib(corpus_bytes)
+        ),
+        BuildOutcome::Built => eprintln!(
+            "reusesim: indexed {} documents ({} features, {} vector entries) from {} corpus \
+             files ({:.1} MiB as stored) in {:.1} s; wrote {} ({:.1} MiB)",
+            header.document_count,
+            header.feature_count,
+            header.entry_count,
+            header.corpus.len(),
+            mib(corpus_bytes),
+            started.elapsed().as_secs_f64(),
+            args.out.display(),
+            mib(store_bytes)
+        ),
+    }
+    Ok(())
+}
+
 /// A progress bar on stderr when it is a terminal; nothing otherwise (quiet in CI logs).
 fn progress_bar(message: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
@@ -170,7 +235,7 @@ const STOPPED_FOR_TEST_EXIT_CODE: i32 = 3;
 
 /// `reusesim simulate`, and `reusesim` without a subcommand.
 pub fn simulate(args: SimulateArgs) -> Result<()> {
-    let task = open_task(args.task.as_deref())?;
+    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
     let (settings, use_text) = args.settings(&task)?;
     let out = args
         .out
@@ -237,7 +302,11 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
 /// `reusesim merge`.
 pub fn merge(args: MergeArgs) -> Result<()> {
     let report = with_threads(args.threads, || {
-        reusesim::report::merge(&args.dir, args.task.as_deref())
+        reusesim::report::merge(
+            &args.dir,
+            args.task.as_deref(),
+            args.feature_store.as_deref(),
+        )
     })?
     .with_context(|| format!("merging the shards of {}", args.dir.display()))?;
     print_study(&report, &args.dir);
@@ -345,7 +414,7 @@ pub fn synth(args: SynthArgs) -> Result<()> {
 /// `reusesim audit`.
 pub fn audit(args: AuditArgs) -> Result<()> {
     use reusesim::audit;
-    let task = open_task(args.task.as_deref())?;
+    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
     let run = reusesim::io::run::read_run(&args.run)
         .with_context(|| format!("reading run {}", args.run.display()))?;
     let settings = args.settings()?;
@@ -375,7 +444,7 @@ pub fn audit(args: AuditArgs) -> Result<()> {
 /// `reusesim backtest`.
 pub fn backtest(args: BacktestArgs) -> Result<()> {
     let started = std::time::Instant::now();
-    let task = open_task(args.task.as_deref())?;
+    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
     let settings = args.settings(&task)?;
     let out = args.out.clone().unwrap_or_else(|| {
         Path::new("results")

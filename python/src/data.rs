@@ -258,6 +258,7 @@ impl Task {
             topics: None,
             corpus,
             corpus_layout,
+            feature_store: None,
             relevance_level,
             pool_depth: pool_depth.map_or(PoolDepth::Auto, PoolDepth::Fixed),
             truth: None,

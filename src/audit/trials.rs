@@ -38,7 +38,7 @@ pub fn read_trial(collection: &Collection, path: &Path) -> Result<Judgments> {
             continue;
         };
         for (docid, grade) in judged.judgments() {
-            let doc = collection.docs.get(docid).ok_or_else(|| {
+            let doc = collection.doc_id(docid).ok_or_else(|| {
                 Error::Invalid(format!(
                     "{}: document {docid:?} of topic {topic_id} is neither judged nor retrieved \
                      in this task: are these the trial qrels of another task?",

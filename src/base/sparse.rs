@@ -154,30 +154,17 @@ impl SparseVec {
         sum
     }
 
-    /// The dot product with a dense vector, accumulated in `f32`. Features at or beyond
-    /// `dense.len()` count as zero there.
+    /// The dot product with a dense vector, accumulated in `f32` (see [`dot_dense`]).
     #[inline]
     pub fn dot_dense(&self, dense: &[f32]) -> f32 {
-        let mut sum = 0.0_f32;
-        for &(feature, value) in &self.entries {
-            if let Some(weight) = dense.get(feature as usize) {
-                sum += weight * value;
-            }
-        }
-        sum
+        dot_dense(&self.entries, dense)
     }
 
-    /// The dot product with a dense `f64` vector, accumulated in `f64`. Features at or beyond
-    /// `dense.len()` count as zero there.
+    /// The dot product with a dense `f64` vector, accumulated in `f64` (see
+    /// [`dot_dense_f64`]).
     #[inline]
     pub fn dot_dense_f64(&self, dense: &[f64]) -> f64 {
-        let mut sum = 0.0_f64;
-        for &(feature, value) in &self.entries {
-            if let Some(weight) = dense.get(feature as usize) {
-                sum += weight * f64::from(value);
-            }
-        }
-        sum
+        dot_dense_f64(&self.entries, dense)
     }
 
     /// The vector as a dense `Vec<f32>` of length `dimension`, for tests and small problems.
@@ -191,6 +178,32 @@ impl SparseVec {
         }
         dense
     }
+}
+
+/// The dot product of `(feature, value)` pairs with a dense vector, accumulated in `f32` in
+/// the pairs' order. Features at or beyond `dense.len()` count as zero there.
+#[inline]
+pub fn dot_dense(pairs: &[(u32, f32)], dense: &[f32]) -> f32 {
+    let mut sum = 0.0_f32;
+    for &(feature, value) in pairs {
+        if let Some(weight) = dense.get(feature as usize) {
+            sum += weight * value;
+        }
+    }
+    sum
+}
+
+/// The dot product of `(feature, value)` pairs with a dense `f64` vector, accumulated in `f64`
+/// in the pairs' order. Features at or beyond `dense.len()` count as zero there.
+#[inline]
+pub fn dot_dense_f64(pairs: &[(u32, f32)], dense: &[f64]) -> f64 {
+    let mut sum = 0.0_f64;
+    for &(feature, value) in pairs {
+        if let Some(weight) = dense.get(feature as usize) {
+            sum += weight * f64::from(value);
+        }
+    }
+    sum
 }
 
 #[cfg(test)]

@@ -68,14 +68,15 @@ impl<R: Read> Read for DigestingReader<R> {
     }
 }
 
+/// A reader of a file's decoded bytes, and the digest of its stored bytes read so far.
+pub type DigestedReader = (Box<dyn BufRead + Send>, Arc<Mutex<RawDigest>>);
+
 /// Opens `path` as [`open`] does, and also digests its stored bytes as they are read: the
 /// digest is complete once the reader has reached the end.
 ///
 /// # Errors
 /// As [`open`].
-pub fn open_digested(
-    path: &Path,
-) -> Result<(Box<dyn BufRead + Send>, Arc<Mutex<RawDigest>>), ParseError> {
+pub fn open_digested(path: &Path) -> Result<DigestedReader, ParseError> {
     let file =
         File::open(path).map_err(|error| ParseError::file(path, ParseErrorKind::Io(error)))?;
     let digest = Arc::new(Mutex::new(RawDigest::default()));

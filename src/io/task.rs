@@ -47,6 +47,9 @@ pub struct TaskManifest {
     pub corpus: Option<PathBuf>,
     /// How the corpus is read (the defaults when the manifest names no corpus setting).
     pub corpus_layout: CorpusLayout,
+    /// The corpus's feature store (`reusesim index`), if any: text features are read from it
+    /// rather than from the corpus, which it then stands for.
+    pub feature_store: Option<PathBuf>,
     /// A grade >= this counts as relevant; at least 1.
     pub relevance_level: Grade,
     /// The official pool depth.
@@ -67,6 +70,7 @@ struct RawManifest {
     corpus_format: Option<toml::Spanned<String>>,
     corpus_id_fields: Option<toml::Spanned<Vec<String>>>,
     corpus_text_fields: Option<toml::Spanned<Vec<String>>>,
+    feature_store: Option<PathBuf>,
     relevance_level: Option<toml::Spanned<Grade>>,
     #[serde(default)]
     pool_depth: Option<RawPoolDepth>,
@@ -198,6 +202,7 @@ impl TaskManifest {
             topics: raw.topics.map(resolve),
             corpus: raw.corpus.map(resolve),
             corpus_layout,
+            feature_store: raw.feature_store.map(resolve),
             relevance_level,
             pool_depth,
             truth: raw.truth.map(resolve),

@@ -13,12 +13,14 @@
 //! leave-out effect rather than the luck of the draw.
 
 use rand::Rng;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
-use crate::collection::{CandidateSource, Collection, TopicData, UniqueRule, Vectors};
+use crate::collection::{
+    CandidateSource, Collection, StoreDocuments, TopicData, UniqueRule, Vectors,
+};
 use crate::features::runs::{pseudo_positive, run_feature_vector};
 use crate::judge::logistic::{self, fit_logistic};
 use crate::judge::pegasos::{FitMemory, PegasosParams, PegasosValidParams};
@@ -115,7 +117,10 @@ pub fn withheld_documents(
     }
 }
 
-/// The documents CAL may propose for a topic, sorted (withheld ones still among them).
+/// The interned documents CAL may propose for a topic, sorted (withheld ones still among
+/// them). With corpus candidates and a feature store, the store's other documents are
+/// candidates too ([`crate::collection::CorpusDocuments`]); no run retrieved them and the
+/// qrels do not judge them.
 pub fn candidate_documents<'c>(
     collection: &'c Collection,
     topic: &'c TopicData,
@@ -123,7 +128,7 @@ pub fn candidate_documents<'c>(
 ) -> &'c [DocId] {
     match source {
         CandidateSource::Retrieved => &topic.retrieved,
-        CandidateSource::Corpus => &collection.corpus_docs,
+        CandidateSource::Corpus => collection.corpus.interned(),
     }
 }
 
@@ -131,6 +136,8 @@ pub fn candidate_documents<'c>(
 struct CandidateVectors<'c> {
     docs: &'c [DocId],
     owned: Vec<SparseVec>,
+    /// The vectors of the judged feature-store documents that were not interned.
+    judged_from_store: FxHashMap<DocId, SparseVec>,
     collection: &'c Collection,
 }
 
@@ -163,6 +170,7 @@ impl<'c> CandidateVectors<'c> {
         Self {
             docs,
             owned,
+            judged_from_store: FxHashMap::default(),
             collection,
         }
     }
@@ -170,7 +178,10 @@ impl<'c> CandidateVectors<'c> {
     /// The vector of a document (empty when it has none for this topic and trial).
     fn vector<'s>(&'s self, doc: DocId, empty: &'s SparseVec) -> &'s SparseVec {
         match &self.collection.vectors {
-            Vectors::Text { vectors, .. } => vectors.get(doc as usize).unwrap_or(empty),
+            Vectors::Text { vectors, .. } => vectors
+                .get(doc as usize)
+                .or_else(|| self.judged_from_store.get(&doc))
+                .unwrap_or(empty),
             Vectors::Runs => match self.docs.binary_search(&doc) {
                 Ok(pos) => &self.owned[pos],
                 Err(_) => empty,
@@ -222,11 +233,17 @@ impl<'c> TopicState<'c> {
     }
 
     /// Records a judgment by the simulated assessor.
-    fn record(&mut self, doc: DocId, batch: u32, score: f32) {
+    ///
+    /// # Errors
+    /// When the document is a feature store's and the store is damaged there.
+    fn record(&mut self, doc: DocId, batch: u32, score: f32) -> Result<()> {
         let (grade, is_official) = match self.topic.grades.get(&doc) {
             Some(&grade) => (grade, true),
             None => (0, false),
         };
+        if let Some(vector) = store_vector(self.collection, doc)? {
+            self.candidates.judged_from_store.insert(doc, vector);
+        }
         self.unavailable.insert(doc);
         self.trace.push(TraceStep {
             step: u32::try_from(self.trace.len() + 1).expect("fewer than 2^32 judgments"),
@@ -236,6 +253,7 @@ impl<'c> TopicState<'c> {
             grade,
             is_official,
         });
+        Ok(())
     }
 
     /// Retrain number `retrain`: trains on the judged documents, the seed and fresh random
@@ -261,10 +279,18 @@ impl<'c> TopicState<'c> {
                 negative_keys.push(doc.into());
             }
         }
-        let negative_pool = &self.collection.negative_pool;
-        for _ in 0..self.settings.random_negatives.min(negative_pool.len()) {
-            let doc = negative_pool[rng.random_range(0..negative_pool.len())];
-            negatives.push(self.candidates.vector(doc, &self.empty));
+        let corpus = &self.collection.corpus;
+        let drawn: Vec<DocId> = (0..self.settings.random_negatives.min(corpus.len()))
+            .map(|_| corpus.get(rng.random_range(0..corpus.len())))
+            .collect();
+        let drawn_from_store: Vec<Option<SparseVec>> = (drawn.iter())
+            .map(|&doc| store_vector(self.collection, doc))
+            .collect::<Result<_>>()?;
+        for (&doc, from_store) in drawn.iter().zip(&drawn_from_store) {
+            negatives.push(match from_store {
+                Some(vector) => vector,
+                None => self.candidates.vector(doc, &self.empty),
+            });
             negative_keys.push(doc.into());
         }
         let training = TrainingSet::new(positives, negatives, self.dimension);
@@ -278,12 +304,76 @@ impl<'c> TopicState<'c> {
             .filter(|doc| !self.unavailable.contains(doc))
             .map(|&doc| {
                 let score = model.score(self.candidates.vector(doc, &self.empty));
-                (score, self.collection.tie_rank[doc as usize], doc)
+                (score, self.collection.tie_rank_of(doc), doc)
             })
             .collect();
+        if self.settings.candidates == CandidateSource::Corpus {
+            if let Some(store) = self.collection.corpus.store() {
+                scored.extend(best_of_store(store, &*model, &self.unavailable, list_size)?);
+            }
+        }
         select_batch(&mut scored, list_size);
         Ok(scored)
     }
+}
+
+/// The vector of `doc` when it is a feature store's document that the collection did not
+/// intern (`None` for any other document).
+///
+/// # Errors
+/// When the store is damaged at that document.
+fn store_vector(collection: &Collection, doc: DocId) -> Result<Option<SparseVec>> {
+    let Some(store) = collection.corpus.store() else {
+        return Ok(None);
+    };
+    let Some(position) = store.position_of_unnamed(doc) else {
+        return Ok(None);
+    };
+    // Its id is read now, so that naming it later cannot fail.
+    store.store().name(position)?;
+    let mut pairs = Vec::new();
+    store.store().vector_into(position, &mut pairs)?;
+    Ok(Some(SparseVec::from_pairs(pairs)?))
+}
+
+/// Feature-store positions scored per parallel task when the whole store is scored.
+const STORE_SCORING_CHUNK: u32 = 1 << 16;
+
+/// The `list_size` best (see [`select_batch`]) of the feature store's documents that the
+/// collection did not intern and that are not `unavailable`, scored by `model`: HiCAL's
+/// corpus candidates beyond the documents the collection holds, scored straight from the store
+/// in parallel chunks.
+///
+/// # Errors
+/// When the store is damaged at a document.
+fn best_of_store(
+    store: &StoreDocuments,
+    model: &(dyn Scorer + Sync),
+    unavailable: &FxHashSet<DocId>,
+    list_size: usize,
+) -> Result<Vec<(f32, u32, DocId)>> {
+    use rayon::prelude::*;
+    let document_count = store.store().document_count() as u32;
+    let chunks: Vec<Vec<(f32, u32, DocId)>> = (0..document_count.div_ceil(STORE_SCORING_CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let start = chunk * STORE_SCORING_CHUNK;
+            let end = (start + STORE_SCORING_CHUNK).min(document_count);
+            let mut pairs = Vec::new();
+            let mut scored = Vec::new();
+            for position in start..end {
+                let doc = store.doc_at(position);
+                if !store.is_unnamed(doc) || unavailable.contains(&doc) {
+                    continue;
+                }
+                store.store().vector_into(position, &mut pairs)?;
+                scored.push((model.score_pairs(&pairs), position, doc));
+            }
+            select_batch(&mut scored, list_size);
+            Ok(scored)
+        })
+        .collect::<Result<_>>()?;
+    Ok(chunks.into_iter().flatten().collect())
 }
 
 /// Judges one topic for one trial. `excluded_runs[r]` removes run `r` from the pool and (with
@@ -333,7 +423,7 @@ pub fn judge_topic(
         empty: SparseVec::empty(),
     };
     for &doc in &pool {
-        state.record(doc, 0, f32::NAN);
+        state.record(doc, 0, f32::NAN)?;
     }
     let carried = state.carried.len();
     let is_pool_over_budget = carried + state.trace.len() > budget;
@@ -383,7 +473,7 @@ fn run_cal(state: &mut TopicState, budget: usize, memory: &mut FitMemory) -> Res
             break; // no unjudged candidate is left
         };
         let batch = u32::try_from(retrains).expect("fewer than 2^32 retrains");
-        state.record(doc, batch, score);
+        state.record(doc, batch, score)?;
     }
     Ok(retrains)
 }
@@ -457,7 +547,7 @@ impl Learner {
         keys: &[u64],
         memory: &mut FitMemory,
         rng: &mut impl Rng,
-    ) -> Result<Box<dyn Scorer>> {
+    ) -> Result<Box<dyn Scorer + Sync>> {
         Ok(match self {
             Self::Pegasos(params) => Box::new(params.fit_reusing(training, keys, memory, rng)?.0),
             Self::Logistic => Box::new(fit_logistic(

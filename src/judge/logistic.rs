@@ -171,7 +171,7 @@ impl LogisticModel {
     /// `w·x + intercept`, the log-odds that `document` is like the positives. Features beyond
     /// the model's dimension weigh 0.
     pub fn log_odds(&self, document: &SparseVec) -> f64 {
-        self.intercept + document.dot_dense_f64(&self.weights)
+        self.intercept + crate::base::sparse::dot_dense_f64(document.as_pairs(), &self.weights)
     }
 
     /// The probability that `document` is like the positives.
@@ -189,8 +189,8 @@ impl LogisticModel {
 
 impl Scorer for LogisticModel {
     /// The log-odds, which ranks as the probability does without saturating at 1.
-    fn score(&self, document: &SparseVec) -> f32 {
-        self.log_odds(document) as f32
+    fn score_pairs(&self, pairs: &[(u32, f32)]) -> f32 {
+        (self.intercept + crate::base::sparse::dot_dense_f64(pairs, &self.weights)) as f32
     }
 }
 

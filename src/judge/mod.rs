@@ -33,14 +33,16 @@ pub fn resolve_features(
     features: FeatureChoice,
     candidates: CandidateSource,
 ) -> crate::base::error::Result<bool> {
-    let has_text = task.manifest.corpus.is_some() && task.topics.is_some();
+    let has_corpus = task.manifest.corpus.is_some() || task.manifest.feature_store.is_some();
+    let has_text = has_corpus && task.topics.is_some();
     let use_text = match features {
         FeatureChoice::Auto => has_text,
         FeatureChoice::Text if !has_text => {
             return Err(Error::Invalid(format!(
-                "task {}: text features need a corpus and topic texts in the manifest",
-                task.manifest.name
-            )))
+            "task {}: text features need a corpus (or its feature store) and topic texts in the \
+                 manifest",
+            task.manifest.name
+        )))
         }
         FeatureChoice::Text => true,
         FeatureChoice::Runs => false,
@@ -138,8 +140,14 @@ impl<'a> TrainingSet<'a> {
 
 /// A trained model that gives every document a score; higher means more likely relevant.
 pub trait Scorer {
+    /// The score of a document given as its `(feature, value)` pairs in increasing feature
+    /// order (a [`SparseVec`]'s, or a feature store's).
+    fn score_pairs(&self, pairs: &[(u32, f32)]) -> f32;
+
     /// The score of one document.
-    fn score(&self, document: &SparseVec) -> f32;
+    fn score(&self, document: &SparseVec) -> f32 {
+        self.score_pairs(document.as_pairs())
+    }
 
     /// Scores every document of `documents` into the matching slot of `out`, without allocating.
     ///

@@ -76,15 +76,19 @@ pub fn simulate(
 /// checks that every unit is there exactly once and that all were made from the task's
 /// current inputs and the same settings, then computes and writes the study's outputs as
 /// [`simulate`] does: byte for byte the same files, `elapsed_seconds` aside. `task` replaces
-/// the task manifest path the shards recorded (a task moved since).
+/// the task manifest path the shards recorded (a task moved since), and `feature_store` the
+/// task's feature store.
 ///
 /// # Errors
 /// Missing, unfinished or inconsistent shards, a fingerprint mismatch (naming what differs),
 /// and the errors of [`simulate`].
-pub fn merge(out: &Path, task: Option<&Path>) -> Result<StudyReport> {
+pub fn merge(out: &Path, task: Option<&Path>, feature_store: Option<&Path>) -> Result<StudyReport> {
     let started = Instant::now();
     let shards = read_shards(out)?;
-    let task = Task::open(task.unwrap_or(shards.task()))?;
+    let mut task = Task::open(task.unwrap_or(shards.task()))?;
+    if let Some(store) = feature_store {
+        task.manifest.feature_store = Some(store.to_path_buf());
+    }
     let (settings, use_text) = shards.fingerprint().settings.settings()?;
     let study = Study::prepare(&task, &settings, use_text)?;
     study

@@ -244,8 +244,21 @@ fn input_files(
             inputs.insert(role.to_string(), file_sha256(path)?);
         }
     }
-    if let Some(corpus) = &manifest.corpus {
-        corpus_files(corpus, inputs)?;
+    match (&manifest.feature_store, &manifest.corpus) {
+        (Some(store), _) => store_corpus_files(store, inputs)?,
+        (None, Some(corpus)) => corpus_files(corpus, inputs)?,
+        (None, None) => {}
+    }
+    Ok(())
+}
+
+/// The corpus files a feature store was built from, with the sha256 it recorded of each: what
+/// a study with the store depends on, named as [`corpus_files`] names them, so a study has one
+/// fingerprint with and without the store.
+fn store_corpus_files(store: &Path, inputs: &mut BTreeMap<String, String>) -> Result<()> {
+    let store = crate::features::store::FeatureStore::open(store)?;
+    for file in &store.header().corpus {
+        inputs.insert(file.role.clone(), file.sha256.clone());
     }
     Ok(())
 }

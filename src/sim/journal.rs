@@ -76,7 +76,7 @@ pub struct UnitRecord {
 impl UnitRecord {
     /// The record of `judging`, the judging of unit `unit`.
     pub fn new(unit: UnitId, collection: &Collection, judging: &TopicJudging) -> Self {
-        let name = |doc| collection.docs.name(doc).to_string();
+        let name = |doc| collection.doc_name(doc).to_string();
         Self {
             unit: unit.to_string(),
             topic: collection.topics[judging.topic].id.clone(),
@@ -128,8 +128,7 @@ impl UnitRecord {
             .ok_or_else(|| format!("expected a topic of the task, found {:?}", self.topic))?;
         let doc = |name: &str| {
             collection
-                .docs
-                .get(name)
+                .doc_id(name)
                 .ok_or_else(|| format!("expected a document of the task, found {name:?}"))
         };
         let judgments = self

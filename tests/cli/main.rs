@@ -14,4 +14,5 @@ mod judge;
 mod plot;
 mod shard;
 mod simulate;
+mod store;
 mod synth;

@@ -85,7 +85,10 @@ fn a_store_holds_exactly_the_in_memory_features() {
         &gzip(corpus_text(documents, 0).as_bytes()),
     );
     let out = dir.path().join("corpus.store");
-    assert_eq!(build(&[corpus.clone()], &out).unwrap(), BuildOutcome::Built);
+    assert_eq!(
+        build(std::slice::from_ref(&corpus), &out).unwrap(),
+        BuildOutcome::Built
+    );
     let store = FeatureStore::open(&out).unwrap();
     assert_store_equals_features(&store, &corpus);
     let (sha256, bytes) = crate::io::gz::file_digest(&corpus).unwrap();
@@ -107,7 +110,7 @@ fn ids_are_found_when_they_overflow_from_region_to_region() {
     let out = dir.path().join("store");
     for region_slots in [1, 4, 64] {
         build_in_regions(
-            &[corpus.clone()],
+            std::slice::from_ref(&corpus),
             &CorpusLayout::default(),
             &out,
             &quiet,
@@ -135,7 +138,7 @@ fn a_folder_and_several_inputs_are_read_in_order_with_their_roles() {
     let first = write_file(&folder, "a.tsv", corpus_text(40, 0).as_bytes());
     let second = write_file(&folder, "b.tsv.gz", &gzip(corpus_text(30, 40).as_bytes()));
     let out = dir.path().join("store");
-    build(&[folder.clone()], &out).unwrap();
+    build(std::slice::from_ref(&folder), &out).unwrap();
     let store = FeatureStore::open(&out).unwrap();
     let roles: Vec<&str> = store
         .header()
@@ -161,17 +164,23 @@ fn a_second_build_of_the_same_inputs_is_up_to_date_and_a_changed_one_rebuilds() 
     let dir = tempfile::tempdir().unwrap();
     let corpus = write_file(dir.path(), "corpus.tsv", corpus_text(50, 0).as_bytes());
     let out = dir.path().join("store");
-    assert_eq!(build(&[corpus.clone()], &out).unwrap(), BuildOutcome::Built);
+    assert_eq!(
+        build(std::slice::from_ref(&corpus), &out).unwrap(),
+        BuildOutcome::Built
+    );
     let built = std::fs::metadata(&out).unwrap().modified().unwrap();
     assert_eq!(
-        build(&[corpus.clone()], &out).unwrap(),
+        build(std::slice::from_ref(&corpus), &out).unwrap(),
         BuildOutcome::UpToDate
     );
     assert_eq!(std::fs::metadata(&out).unwrap().modified().unwrap(), built);
     // Same length, other bytes: only the sha256 tells.
     let changed = corpus_text(50, 0).replacen("cat", "dog", 1);
     std::fs::write(&corpus, changed).unwrap();
-    assert_eq!(build(&[corpus.clone()], &out).unwrap(), BuildOutcome::Built);
+    assert_eq!(
+        build(std::slice::from_ref(&corpus), &out).unwrap(),
+        BuildOutcome::Built
+    );
     assert_store_equals_features(&FeatureStore::open(&out).unwrap(), &corpus);
     let jsonl = CorpusLayout {
         format: crate::io::corpus::CorpusFormat::Tsv,
@@ -192,7 +201,9 @@ fn a_duplicate_id_names_both_places_and_leaves_no_store() {
     write_file(&folder, "a.tsv", b"d1\tcat dog\nd2\tcat owl\n");
     write_file(&folder, "b.tsv", b"d3\tdog owl\n\nd1\towl cat\n");
     let out = dir.path().join("store");
-    let error = build(&[folder.clone()], &out).unwrap_err().to_string();
+    let error = build(std::slice::from_ref(&folder), &out)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         error,
         format!(
@@ -210,10 +221,12 @@ fn a_corpus_error_leaves_no_store_and_keeps_an_old_one() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = write_file(dir.path(), "corpus.tsv", b"d1\tcat dog\nd2\tcat owl\n");
     let out = dir.path().join("store");
-    build(&[corpus.clone()], &out).unwrap();
+    build(std::slice::from_ref(&corpus), &out).unwrap();
     let old = std::fs::read(&out).unwrap();
     std::fs::write(&corpus, b"d1\tcat dog\nno tab here\n").unwrap();
-    let error = build(&[corpus.clone()], &out).unwrap_err().to_string();
+    let error = build(std::slice::from_ref(&corpus), &out)
+        .unwrap_err()
+        .to_string();
     assert!(
         error.starts_with(&format!("{}:2: expected", corpus.display())),
         "{error}"
@@ -268,7 +281,7 @@ fn a_store_of_another_corpus_is_named_with_the_corpus() {
     let corpus = write_file(dir.path(), "corpus.tsv", corpus_text(20, 0).as_bytes());
     let other = write_file(dir.path(), "other.tsv", corpus_text(25, 0).as_bytes());
     let out = dir.path().join("store");
-    build(&[corpus.clone()], &out).unwrap();
+    build(std::slice::from_ref(&corpus), &out).unwrap();
     let store = FeatureStore::open(&out).unwrap();
     store
         .check_corpus(&corpus, &CorpusLayout::default())

@@ -45,7 +45,6 @@ use rand::Rng;
 use super::{Scorer, TrainingSet};
 use crate::base::error::LearnerError;
 use crate::base::error::Result;
-use crate::base::sparse::SparseVec;
 
 /// The default regularisation parameter (HiCAL's).
 pub const DEFAULT_LAMBDA: f64 = 1e-4;
@@ -332,8 +331,8 @@ impl LinearModel {
 
 impl Scorer for LinearModel {
     #[inline]
-    fn score(&self, document: &SparseVec) -> f32 {
-        document.dot_dense(&self.weights)
+    fn score_pairs(&self, pairs: &[(u32, f32)]) -> f32 {
+        crate::base::sparse::dot_dense(pairs, &self.weights)
     }
 }
 

@@ -1,5 +1,6 @@
 use super::hical_port::AddOrder;
 use super::*;
+use crate::base::sparse::SparseVec;
 use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, proptest};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

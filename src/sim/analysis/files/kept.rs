@@ -17,7 +17,7 @@ pub fn to_qrels(collection: &Collection, judgings: &[TopicJudging]) -> Qrels {
             .entry(collection.topics[judging.topic].id.as_str().into())
             .or_default();
         for &(doc, grade) in &judging.judgments {
-            topic.insert(collection.docs.name(doc), grade);
+            topic.insert(collection.doc_name(doc), grade);
         }
     }
     qrels
@@ -60,7 +60,7 @@ pub fn write_traces(
                 topic: topic.to_string(),
                 step: step.step,
                 batch: step.batch,
-                docid: collection.docs.name(step.doc).to_string(),
+                docid: collection.doc_name(step.doc).to_string(),
                 score: step.score,
                 grade: step.grade,
                 official: u8::from(step.is_official),

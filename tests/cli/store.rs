@@ -1,0 +1,310 @@
+//! The feature store from the command line: `reusesim index` builds it once; a study, a judging
+//! and corpus candidates give the same files with the store as with the corpus; a store of
+//! another corpus, or a bad corpus, is an error naming both.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::util::{run, run_ok, write_tiny_text_task};
+
+fn embedded(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+fn index(corpus: &Path, store: &Path) -> String {
+    let output = run_ok([
+        "index",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--out",
+        store.to_str().unwrap(),
+    ]);
+    String::from_utf8(output.stderr).unwrap()
+}
+
+/// Every file under `dir` (relative path, bytes), the lock file aside (it records a pid) and
+/// the lines that give the time taken left out.
+fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let name = path.strip_prefix(dir).unwrap().display().to_string();
+            if name.ends_with(".lock") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let bytes = match String::from_utf8(bytes) {
+                Ok(text) => text
+                    .lines()
+                    .filter(|line| !line.contains("elapsed"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes(),
+                Err(binary) => binary.into_bytes(),
+            };
+            files.push((name, bytes));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The study of the embedded default task writes the same files with its feature store as
+/// with its corpus: tables, report, figures, kept qrels and traces, the journal.
+#[test]
+fn a_study_with_the_store_writes_the_same_files_as_with_the_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("passage.store");
+    let said = index(&embedded("runs/synth-passage/corpus.tsv.gz"), &store);
+    assert!(said.contains("indexed 20000 documents"), "{said}");
+    let task = embedded("runs/synth-passage/task.toml");
+    let study = |out: &Path, extra: &[&str]| {
+        let mut args: Vec<&str> = vec!["simulate", "--task", task.to_str().unwrap()];
+        // The journal records units in the order they finish: one thread keeps it in order.
+        args.extend([
+            "--seeds",
+            "1",
+            "--iterations",
+            "2000",
+            "--keep-qrels",
+            "--threads",
+            "1",
+        ]);
+        args.extend(["--out", out.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        run_ok(args);
+        outputs(out)
+    };
+    let with_corpus = study(&dir.path().join("corpus"), &[]);
+    let with_store = study(
+        &dir.path().join("store"),
+        &["--feature-store", store.to_str().unwrap()],
+    );
+    let names: Vec<&str> = with_corpus.iter().map(|(name, _)| name.as_str()).collect();
+    assert!(
+        names.contains(&"summary.json") && names.contains(&"units.journal"),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|name| name.starts_with("qrels/")),
+        "{names:?}"
+    );
+    let summary = String::from_utf8(
+        with_corpus
+            .iter()
+            .find(|(n, _)| n == "summary.json")
+            .unwrap()
+            .1
+            .clone(),
+    )
+    .unwrap();
+    assert!(
+        summary.contains("\"features\": \"text\""),
+        "the study uses text features"
+    );
+    for ((name, corpus_bytes), (store_name, store_bytes)) in with_corpus.iter().zip(&with_store) {
+        assert_eq!(name, store_name);
+        assert!(corpus_bytes == store_bytes, "{name} differs");
+    }
+    assert_eq!(with_corpus.len(), with_store.len());
+}
+
+/// The run files' documents: every document some run retrieved.
+fn retrieved_documents(runs: &Path) -> BTreeSet<String> {
+    let mut documents = BTreeSet::new();
+    for entry in std::fs::read_dir(runs).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        documents.extend(
+            text.lines()
+                .filter_map(|line| line.split_whitespace().nth(2).map(String::from)),
+        );
+    }
+    documents
+}
+
+/// With corpus candidates, CAL judges documents no run retrieved; from the store (where such
+/// documents are read in place, never held) it judges the same ones, with the same scores.
+#[test]
+fn corpus_candidates_from_the_store_judge_as_from_the_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = dir.path().join("task");
+    let manifest = write_tiny_text_task(&task_dir);
+    let store = dir.path().join("tiny.store");
+    index(&task_dir.join("corpus.tsv"), &store);
+    let judge = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "judge",
+            "--task",
+            manifest.to_str().unwrap(),
+            "--features",
+            "text",
+            "--candidates",
+            "corpus",
+            "--iterations",
+            "3000",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run_ok(args);
+        outputs(out)
+    };
+    let from_corpus = judge(&dir.path().join("corpus"), &[]);
+    let from_store = judge(
+        &dir.path().join("store"),
+        &["--feature-store", store.to_str().unwrap()],
+    );
+    assert_eq!(from_corpus, from_store);
+    let trace = String::from_utf8(
+        from_store
+            .iter()
+            .find(|(n, _)| n == "trace.tsv")
+            .unwrap()
+            .1
+            .clone(),
+    )
+    .unwrap();
+    let retrieved = retrieved_documents(&task_dir.join("runs"));
+    let header: Vec<&str> = trace.lines().next().unwrap().split('\t').collect();
+    let docid = header.iter().position(|&column| column == "docid").unwrap();
+    let beyond_runs = trace
+        .lines()
+        .skip(1)
+        .filter(|line| !retrieved.contains(line.split('\t').nth(docid).unwrap()))
+        .count();
+    assert!(
+        beyond_runs > 0,
+        "some judged documents were retrieved by no run"
+    );
+}
+
+/// `feature_store` in task.toml stands for the corpus: a task without a corpus line judges as
+/// the task with it.
+#[test]
+fn a_manifest_may_name_the_store_in_place_of_the_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = dir.path().join("task");
+    let manifest = write_tiny_text_task(&task_dir);
+    index(&task_dir.join("corpus.tsv"), &task_dir.join("tiny.store"));
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("corpus = \"corpus.tsv\""), "{text}");
+    let with_store = task_dir.join("store.toml");
+    std::fs::write(
+        &with_store,
+        text.replace("corpus = \"corpus.tsv\"", "feature_store = \"tiny.store\""),
+    )
+    .unwrap();
+    let judge = |manifest: &Path, out: &Path| {
+        run_ok([
+            "judge",
+            "--task",
+            manifest.to_str().unwrap(),
+            "--features",
+            "text",
+            "--iterations",
+            "3000",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        outputs(out)
+    };
+    assert_eq!(
+        judge(&manifest, &dir.path().join("corpus")),
+        judge(&with_store, &dir.path().join("store"))
+    );
+}
+
+#[test]
+fn a_second_index_is_up_to_date_and_a_store_of_another_corpus_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = dir.path().join("task");
+    let manifest = write_tiny_text_task(&task_dir);
+    let corpus = task_dir.join("corpus.tsv");
+    let store = dir.path().join("tiny.store");
+    index(&corpus, &store);
+    let again = index(&corpus, &store);
+    let corpus_bytes = std::fs::metadata(&corpus).unwrap().len();
+    assert_eq!(
+        again.trim(),
+        format!(
+            "reusesim: {} is up to date: built from the same 1 corpus files ({:.1} MiB), read \
+             the same way",
+            store.display(),
+            corpus_bytes as f64 / f64::from(1 << 20)
+        )
+    );
+    let other = dir.path().join("other.tsv");
+    std::fs::write(&other, "x1\tsome words here\nx2\tmore words here\n").unwrap();
+    let other_store = dir.path().join("other.store");
+    index(&other, &other_store);
+    let output = run([
+        "judge",
+        "--task",
+        manifest.to_str().unwrap(),
+        "--features",
+        "text",
+        "--feature-store",
+        other_store.to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "feature store {} does not match corpus {}: the store was built from corpus ({} \
+             bytes), the corpus has corpus ({corpus_bytes} bytes)",
+            other_store.display(),
+            corpus.display(),
+            std::fs::metadata(&other).unwrap().len()
+        )),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("out").exists());
+}
+
+#[test]
+fn a_bad_corpus_line_names_its_file_and_line_and_leaves_no_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.tsv");
+    std::fs::write(&corpus, "d1\tcat dog\nd2 cat owl\n").unwrap();
+    let store = dir.path().join("bad.store");
+    let output = run([
+        "index",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--out",
+        store.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("{}:2: expected", corpus.display())),
+        "{stderr}"
+    );
+    assert!(!store.exists());
+    assert!(!dir.path().join("bad.store.partial").exists());
+    let output = run([
+        "index",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--out",
+        store.to_str().unwrap(),
+        "--corpus-format",
+        "xml",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains(
+            "--corpus-format: expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found \"xml\""
+        ),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
