@@ -16,52 +16,17 @@ use std::time::Instant;
 
 #[path = "../tests/support/covid.rs"]
 mod covid;
+mod support;
 
-use reusesim::base::choice::Choice;
 use reusesim::collection::{CandidateSource, Collection};
 use reusesim::eval::parse_measures;
 use reusesim::io::task::Task;
-use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::study::{held_out_teams, run_study, StudySettings};
-use reusesim::synth::{build_task, write::TaskLayout, Preset};
+use support::{dl19_task_dir, judge_settings};
 
-/// HiCAL's settings with the candidates and the schedule (`REUSESIM_BENCH_SCHEDULE`, default
-/// `bmi`) asked for.
-fn judge_settings(seed: u64, candidates: CandidateSource) -> JudgeSettings {
-    let schedule = std::env::var("REUSESIM_BENCH_SCHEDULE")
-        .ok()
-        .map(|name| Schedule::from_name(&name).expect("REUSESIM_BENCH_SCHEDULE is bmi or one"))
-        .unwrap_or(Schedule::Bmi);
-    JudgeSettings {
-        seed,
-        candidates,
-        schedule,
-        ..JudgeSettings::hical(10)
-    }
-}
-
-fn collection_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-synth-dl19");
-    if !dir.join("task.toml").exists() || !dir.join("qrels.txt").exists() {
-        let started = Instant::now();
-        build_task(
-            Preset::Dl19,
-            2019,
-            &dir,
-            &TaskLayout::standalone("synth-dl19"),
-            &judge_settings(2019, CandidateSource::Corpus),
-        )
-        .expect("the dl19 collection builds");
-        eprintln!(
-            "generated the dl19 collection in {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
-    }
-    dir
-}
-
-fn peak_memory_mib() -> Option<f64> {
+/// This process's peak resident memory (VmHWM), in MiB.
+pub fn peak_memory_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -86,7 +51,7 @@ fn collection() -> (&'static str, PathBuf, bool, u64) {
             );
             ("trec_covid", manifest, false, 1)
         }
-        Ok("dl19") | Err(_) => ("dl19", collection_dir().join("task.toml"), true, 2),
+        Ok("dl19") | Err(_) => ("dl19", dl19_task_dir().join("task.toml"), true, 2),
         Ok(other) => panic!("REUSESIM_BENCH_COLLECTION is dl19 or trec-covid, not {other}"),
     }
 }

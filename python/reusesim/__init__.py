@@ -103,8 +103,10 @@ class Task:
     DataFrame (doc_id, text) or ``dataset.docs_iter()`` (written once to a temporary file that
     the judge streams). ``corpus_format`` (``"tsv"``, ``"jsonl"``, ``"auto"``),
     ``corpus_id_fields`` and ``corpus_text_fields`` are ``task.toml``'s settings of the same
-    names, for a corpus path. ``pool_depth`` is a number or ``"auto"``. Use :meth:`Task.load`
-    for a ``task.toml``.
+    names, for a corpus path. ``feature_store`` is the corpus's feature store, written once by
+    ``reusesim index`` (see docs/store.md): text features are read from it in place of the
+    corpus, which may then be left out. ``pool_depth`` is a number or ``"auto"``. Use
+    :meth:`Task.load` for a ``task.toml``.
     """
 
     def __init__(
@@ -122,6 +124,7 @@ class Task:
         corpus_format: Optional[str] = None,
         corpus_id_fields: Optional[Sequence[str]] = None,
         corpus_text_fields: Optional[Sequence[str]] = None,
+        feature_store: Union[str, os.PathLike, None] = None,
     ):
         native_runs = None if runs is None else _inputs.runs(runs)
         if teams is not None:
@@ -157,6 +160,7 @@ class Task:
             corpus_format,
             None if corpus_id_fields is None else list(corpus_id_fields),
             None if corpus_text_fields is None else list(corpus_text_fields),
+            None if feature_store is None else os.fspath(feature_store),
         )
 
     @classmethod

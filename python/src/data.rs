@@ -215,11 +215,11 @@ impl Task {
 
     /// A task from parts already loaded. `teams` lists (run tag, team, pooled); `pool_depth`
     /// `None` is `auto` (the largest depth every pooled run has fully judged); the corpus
-    /// settings are `task.toml`'s (`None`: left out).
+    /// settings and the feature store are `task.toml`'s (`None`: left out).
     #[staticmethod]
     #[pyo3(signature = (
         name, qrels, runs, teams, topics, corpus, relevance_level, pool_depth, truth,
-        corpus_format=None, corpus_id_fields=None, corpus_text_fields=None
+        corpus_format=None, corpus_id_fields=None, corpus_text_fields=None, feature_store=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn from_parts(
@@ -235,6 +235,7 @@ impl Task {
         corpus_format: Option<String>,
         corpus_id_fields: Option<Vec<String>>,
         corpus_text_fields: Option<Vec<String>>,
+        feature_store: Option<PathBuf>,
     ) -> PyResult<Self> {
         let relevance_level =
             reusesim::base::relevance::check_relevance_level(relevance_level).map_err(to_py_err)?;
@@ -258,7 +259,7 @@ impl Task {
             topics: None,
             corpus,
             corpus_layout,
-            feature_store: None,
+            feature_store,
             relevance_level,
             pool_depth: pool_depth.map_or(PoolDepth::Auto, PoolDepth::Fixed),
             truth: None,

@@ -100,6 +100,25 @@ def test_a_task_from_parts_equals_the_loaded_task(default_task_path, tmp_path):
     assert from_parts.summary["settings"]["features"] == "text"
 
 
+def test_a_task_with_a_feature_store_judges_as_with_its_corpus(cli, default_task_path, tmp_path):
+    folder = default_task_path.parent
+    store = tmp_path / "passage.store"
+    run_cli(cli, "index", "--corpus", folder / "corpus.tsv.gz", "--out", store)
+    loaded = reusesim.Task.load(default_task_path)
+    parts = dict(qrels=loaded.qrels, runs=folder / "runs", teams=loaded.runs,
+                 topics=folder / "topics.tsv", name=loaded.name, pool_depth=loaded.pool_depth)
+    with_corpus = reusesim.judge(reusesim.Task(**parts, corpus=folder / "corpus.tsv.gz"),
+                                 seed=3, progress=False, **FAST)
+    with_store = reusesim.judge(reusesim.Task(**parts, feature_store=store),
+                                seed=3, progress=False, **FAST)
+    pd.testing.assert_frame_equal(with_store.qrels, with_corpus.qrels)
+    pd.testing.assert_frame_equal(with_store.trace, with_corpus.trace)
+    with pytest.raises(ValueError, match="does not match corpus"):
+        other = tmp_path / "other.tsv"
+        other.write_text("x1\tsome words\n")
+        reusesim.judge(reusesim.Task(**parts, corpus=other, feature_store=store), progress=False)
+
+
 def test_a_task_takes_a_jsonl_corpus_with_its_fields(default_task_path, tmp_path):
     folder = default_task_path.parent
     loaded = reusesim.Task.load(default_task_path)

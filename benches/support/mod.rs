@@ -1,0 +1,47 @@
+//! What the benchmarks share: HiCAL's judge settings and the `dl19` synthetic collection,
+//! generated once into `target/bench-synth-dl19/` and reused.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use reusesim::base::choice::Choice;
+use reusesim::collection::CandidateSource;
+use reusesim::judge::schedule::Schedule;
+use reusesim::judge::settings::JudgeSettings;
+use reusesim::synth::{build_task, write::TaskLayout, Preset};
+
+/// HiCAL's settings with the candidates and the schedule (`REUSESIM_BENCH_SCHEDULE`, default
+/// `bmi`) asked for.
+pub fn judge_settings(seed: u64, candidates: CandidateSource) -> JudgeSettings {
+    let schedule = std::env::var("REUSESIM_BENCH_SCHEDULE")
+        .ok()
+        .map(|name| Schedule::from_name(&name).expect("REUSESIM_BENCH_SCHEDULE is bmi or one"))
+        .unwrap_or(Schedule::Bmi);
+    JudgeSettings {
+        seed,
+        candidates,
+        schedule,
+        ..JudgeSettings::hical(10)
+    }
+}
+
+/// The `dl19` task (corpus, runs, official qrels made by pool plus CAL), built once.
+pub fn dl19_task_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-synth-dl19");
+    if !dir.join("task.toml").exists() || !dir.join("qrels.txt").exists() {
+        let started = Instant::now();
+        build_task(
+            Preset::Dl19,
+            2019,
+            &dir,
+            &TaskLayout::standalone("synth-dl19"),
+            &judge_settings(2019, CandidateSource::Corpus),
+        )
+        .expect("the dl19 collection builds");
+        eprintln!(
+            "generated the dl19 collection in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    dir
+}
