@@ -50,7 +50,14 @@ fn large_corpus() -> PathBuf {
     if !corpus.exists() {
         let started = Instant::now();
         let status = Command::new(BINARY)
-            .args(["synth", "--preset", "dl19", "--seed", "2019", "--corpus-only"])
+            .args([
+                "synth",
+                "--preset",
+                "dl19",
+                "--seed",
+                "2019",
+                "--corpus-only",
+            ])
             .args(["--documents", &documents, "--out"])
             .arg(&dir)
             .status()
@@ -134,7 +141,10 @@ fn manifest(dir: &Path, file_name: &str, corpus: &Path, store: Option<&Path>) ->
         .collect();
     text.push_str(&format!("corpus = {:?}\n", corpus.display().to_string()));
     if let Some(store) = store {
-        text.push_str(&format!("feature_store = {:?}\n", store.display().to_string()));
+        text.push_str(&format!(
+            "feature_store = {:?}\n",
+            store.display().to_string()
+        ));
     }
     let path = dir.join(file_name);
     std::fs::write(&path, text).expect("the manifest writes");
@@ -185,7 +195,9 @@ fn bench_shard(label: &str, manifest: &Path) {
     let status = command.status().expect("simulate runs");
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(status.code(), Some(3), "the shard stops after one unit");
-    println!("shard_{label}: {seconds:.2} s wall to its first judged unit (process start included)");
+    println!(
+        "shard_{label}: {seconds:.2} s wall to its first judged unit (process start included)"
+    );
 }
 
 /// Judges one topic with `candidates` and prints the core-ms per retrain.
@@ -250,13 +262,27 @@ fn main() {
     let large_store = bench_build("large", &large);
 
     let manifests = [
-        ("dl19_corpus", manifest(&dl19, "corpus.toml", &dl19.join("corpus.tsv.gz"), None)),
+        (
+            "dl19_corpus",
+            manifest(&dl19, "corpus.toml", &dl19.join("corpus.tsv.gz"), None),
+        ),
         (
             "dl19_store",
-            manifest(&dl19, "store.toml", &dl19.join("corpus.tsv.gz"), Some(&dl19_store)),
+            manifest(
+                &dl19,
+                "store.toml",
+                &dl19.join("corpus.tsv.gz"),
+                Some(&dl19_store),
+            ),
         ),
-        ("large_corpus", manifest(&dl19, "large-corpus.toml", &large, None)),
-        ("large_store", manifest(&dl19, "large-store.toml", &large, Some(&large_store))),
+        (
+            "large_corpus",
+            manifest(&dl19, "large-corpus.toml", &large, None),
+        ),
+        (
+            "large_store",
+            manifest(&dl19, "large-store.toml", &large, Some(&large_store)),
+        ),
     ];
     for (label, manifest) in &manifests {
         bench_prepare(label, manifest);
@@ -266,9 +292,16 @@ fn main() {
             bench_shard(label, manifest);
         }
     }
-    let retrieved = bench_scoring("dl19_retrieved", &manifests[1].1, CandidateSource::Retrieved);
+    let retrieved = bench_scoring(
+        "dl19_retrieved",
+        &manifests[1].1,
+        CandidateSource::Retrieved,
+    );
     for (label, manifest) in [&manifests[1], &manifests[3]] {
         let corpus = bench_scoring(label, manifest, CandidateSource::Corpus);
-        println!("  corpus candidates cost {:.1}x retrieved ones per retrain", corpus / retrieved);
+        println!(
+            "  corpus candidates cost {:.1}x retrieved ones per retrain",
+            corpus / retrieved
+        );
     }
 }

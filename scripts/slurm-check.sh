@@ -1,8 +1,9 @@
 #!/bin/bash
 # Runs the SLURM example for real: on a one-node cluster on this
-# machine, the default task is judged as N shards by an array job, merged by a
-# job that depends on it, and the merged outputs are compared with one
-# `reusesim simulate` run. Not part of `cargo test` (CI must not depend on a
+# machine, a job builds the default task's feature store, the task is judged as
+# N shards reading it by an array job that depends on it, merged by a job that
+# depends on the array, and the merged outputs are compared with one
+# `reusesim simulate` run that reads the corpus. Not part of `cargo test` (CI must not depend on a
 # scheduler), but it passes on a fresh Debian machine, as root, without systemd.
 #
 # It installs slurm-wlm and munge when missing, starts munged, slurmctld and
@@ -133,11 +134,12 @@ started=$(date +%s.%N)
 one_seconds=$(seconds_since "$started")
 log "one process: ${one_seconds} s"
 
-log "SLURM: $shards shards (array 0-$((shards - 1))) and a merge with --dependency=afterok"
+log "SLURM: the feature store, then $shards shards (array 0-$((shards - 1))) reading it, and a merge, each with --dependency=afterok"
 started=$(date +%s.%N)
 (
     cd "$work/jobs"
     OUT="$work/slurm" REUSESIM="$reusesim" \
+        CORPUS="$repo/runs/synth-passage/corpus.tsv.gz" STORE="$work/passage.store" \
         REUSESIM_ARGS="--task $repo/runs/synth-passage/task.toml ${study[*]}" \
         "$repo/examples/slurm/submit.sh" "$shards" --wait
 )

@@ -6,16 +6,13 @@
 //! finished store renamed into place, so a build cut short leaves no store that looks whole.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::format::{
-    aligned, preamble, CorpusFile, Header, LayoutRecord, Sections, Span, PREAMBLE_BYTES,
-    STORE_FORMAT_VERSION,
-};
+use super::files::{read_values, Scratch, ScratchReader, SectionWriter, Workspace};
+use super::format::{CorpusFile, Header, LayoutRecord, Sections, Span, STORE_FORMAT_VERSION};
 use super::table::{home_bits, home_slot, name_hash, Placed, Region, REGION_SLOTS};
 use super::FeatureStore;
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
@@ -179,245 +176,6 @@ fn is_up_to_date(out: &Path, roles: &[(String, PathBuf)], layout: &CorpusLayout)
     Ok(true)
 }
 
-/// The folder a build works in, beside the store: `<STORE>.partial/`, removed when dropped.
-struct Workspace {
-    folder: PathBuf,
-}
-
-impl Workspace {
-    fn create(out: &Path) -> Result<Self> {
-        let mut name = out.as_os_str().to_os_string();
-        name.push(".partial");
-        let folder = PathBuf::from(name);
-        let write_error = |source| Error::Write {
-            path: folder.clone(),
-            source,
-        };
-        if folder.exists() {
-            std::fs::remove_dir_all(&folder).map_err(write_error)?;
-        }
-        std::fs::create_dir_all(&folder).map_err(write_error)?;
-        Ok(Self { folder })
-    }
-
-    fn store_path(&self) -> PathBuf {
-        self.folder.join("store")
-    }
-
-    fn scratch(&self, name: &str) -> PathBuf {
-        self.folder.join(name)
-    }
-
-    /// Renames the finished store to `out`.
-    fn publish(&self, out: &Path) -> Result<()> {
-        std::fs::rename(self.store_path(), out).map_err(|source| Error::Write {
-            path: out.to_path_buf(),
-            source,
-        })
-    }
-}
-
-impl Drop for Workspace {
-    fn drop(&mut self) {
-        // Nothing in it is of use once the build has ended, finished or not.
-        let _ = std::fs::remove_dir_all(&self.folder);
-    }
-}
-
-/// A scratch file written in one pass and read back afterwards.
-struct Scratch {
-    path: PathBuf,
-    writer: BufWriter<File>,
-}
-
-impl Scratch {
-    fn create(path: PathBuf) -> Result<Self> {
-        let file = File::create(&path).map_err(|source| Error::Write {
-            path: path.clone(),
-            source,
-        })?;
-        Ok(Self {
-            writer: BufWriter::with_capacity(1 << 20, file),
-            path,
-        })
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        self.writer.write_all(bytes).map_err(|source| Error::Write {
-            path: self.path.clone(),
-            source,
-        })
-    }
-
-    /// The finished file, opened for reading.
-    fn into_reader(self) -> Result<ScratchReader> {
-        let error = |source| Error::Write {
-            path: self.path.clone(),
-            source,
-        };
-        let file = self
-            .writer
-            .into_inner()
-            .map_err(|error| error.into_error())
-            .map_err(error)?;
-        drop(file);
-        let file = File::open(&self.path).map_err(error)?;
-        Ok(ScratchReader {
-            path: self.path,
-            file,
-        })
-    }
-}
-
-/// A finished scratch file.
-struct ScratchReader {
-    path: PathBuf,
-    file: File,
-}
-
-impl ScratchReader {
-    fn error(&self, source: std::io::Error) -> Error {
-        Error::Write {
-            path: self.path.clone(),
-            source,
-        }
-    }
-
-    /// A buffered reader from the start.
-    fn sequential(&self) -> Result<BufReader<File>> {
-        // Opened anew: a cloned handle would share the read position of earlier readers.
-        let file = File::open(&self.path).map_err(|source| self.error(source))?;
-        Ok(BufReader::with_capacity(1 << 20, file))
-    }
-
-    /// The `u64` at `index` of the file read as a `u64` array.
-    fn u64_at(&self, index: u64) -> Result<u64> {
-        let mut bytes = [0_u8; 8];
-        self.file
-            .read_exact_at(&mut bytes, index * 8)
-            .map_err(|source| self.error(source))?;
-        Ok(u64::from_le_bytes(bytes))
-    }
-}
-
-/// Reads `count` little-endian `u32` or `u64` values, one `width` bytes each.
-fn read_values(
-    reader: &mut impl Read,
-    count: usize,
-    width: usize,
-    path: &Path,
-) -> Result<Vec<u64>> {
-    let mut bytes = vec![0_u8; count * width];
-    reader
-        .read_exact(&mut bytes)
-        .map_err(|source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    Ok(bytes
-        .chunks_exact(width)
-        .map(|chunk| {
-            let mut value = [0_u8; 8];
-            value[..width].copy_from_slice(chunk);
-            u64::from_le_bytes(value)
-        })
-        .collect())
-}
-
-/// The store file being written: sections appended in turn, each aligned.
-struct SectionWriter {
-    path: PathBuf,
-    writer: BufWriter<File>,
-    offset: u64,
-}
-
-impl SectionWriter {
-    fn create(path: &Path) -> Result<Self> {
-        let error = |source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = File::create(path).map_err(error)?;
-        let mut writer = Self {
-            path: path.to_path_buf(),
-            writer: BufWriter::with_capacity(1 << 20, file),
-            offset: 0,
-        };
-        // The preamble is written last, once the header's place is known.
-        writer.write(&[0; PREAMBLE_BYTES as usize])?;
-        Ok(writer)
-    }
-
-    fn error(&self, source: std::io::Error) -> Error {
-        Error::Write {
-            path: self.path.clone(),
-            source,
-        }
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        self.writer
-            .write_all(bytes)
-            .map_err(|source| self.error(source))?;
-        self.offset += bytes.len() as u64;
-        Ok(())
-    }
-
-    /// Pads to the next section boundary and returns it.
-    fn begin_section(&mut self) -> Result<u64> {
-        let start = aligned(self.offset);
-        let padding = usize::try_from(start - self.offset).expect("padding is under 8 bytes");
-        self.write(&[0; 8][..padding])?;
-        Ok(start)
-    }
-
-    fn span_from(&self, start: u64) -> Span {
-        Span {
-            offset: start,
-            length: self.offset - start,
-        }
-    }
-
-    /// Copies a whole scratch file as the rest of the current section.
-    fn copy(&mut self, scratch: &ScratchReader) -> Result<()> {
-        let mut reader = scratch.sequential()?;
-        let copied =
-            std::io::copy(&mut reader, &mut self.writer).map_err(|source| self.error(source))?;
-        self.offset += copied;
-        Ok(())
-    }
-
-    /// Flushes what is written so far, and opens the file for reading it back.
-    fn reader(&mut self) -> Result<File> {
-        self.writer.flush().map_err(|source| self.error(source))?;
-        File::open(&self.path).map_err(|source| self.error(source))
-    }
-
-    /// Writes the header and the preamble that points to it, and syncs the file.
-    fn finish(mut self, header: &Header) -> Result<()> {
-        let start = self.begin_section()?;
-        let json = serde_json::to_vec(header).expect("a header always serializes");
-        self.write(&json)?;
-        let mut file = self
-            .writer
-            .into_inner()
-            .map_err(|error| error.into_error())
-            .map_err(|source| Error::Write {
-                path: self.path.clone(),
-                source,
-            })?;
-        let result = (|| {
-            file.seek(SeekFrom::Start(0))?;
-            file.write_all(&preamble(start, json.len() as u64))?;
-            file.sync_all()
-        })();
-        result.map_err(|source| Error::Write {
-            path: self.path,
-            source,
-        })
-    }
-}
-
 /// The corpus pass's sink: every document's id goes into the store's `names` section, its
 /// terms, hash and line into scratch files.
 struct SpillSink<'w> {
@@ -500,7 +258,7 @@ impl DocumentSink for SpillSink<'_> {
             self.files.push((self.documents, place.path.to_path_buf()));
         }
         self.store.write(name.as_bytes())?;
-        let name_end = self.store.offset - self.names_start;
+        let name_end = self.store.offset() - self.names_start;
         self.name_ends.write(&name_end.to_le_bytes())?;
         let term_count = u32::try_from(terms.len()).expect("a document has under 2^32 terms");
         self.term_counts.write(&term_count.to_le_bytes())?;
@@ -635,7 +393,7 @@ fn write_vocabulary(
     let mut ends = vec![0_u64];
     for term in &vocabulary.terms {
         store.write(term.as_bytes())?;
-        ends.push(store.offset - start);
+        ends.push(store.offset() - start);
     }
     sections.terms = store.span_from(start);
     let start = store.begin_section()?;

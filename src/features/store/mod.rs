@@ -24,6 +24,7 @@
 //! never a panic or a read outside the file.
 
 mod build;
+mod files;
 mod format;
 mod table;
 

@@ -20,6 +20,10 @@ use crate::io::corpus::CorpusLayout;
 use crate::io::qrels::{Qrels, TopicQrels};
 use crate::io::task::Task;
 
+mod corpus;
+
+pub use corpus::{CorpusDocuments, StoreDocuments};
+
 choice_enum! {
     /// Which features the judge learns from.
     pub enum FeatureChoice {
@@ -197,117 +201,6 @@ pub struct CorpusSample {
     pub sampled: usize,
     /// Documents in the corpus.
     pub total: usize,
-}
-
-/// The documents random negatives and corpus candidates are drawn from, in draw order: the
-/// corpus documents the collection interned, by id, then (with a feature store) the store's
-/// other documents, whose ids follow the interned ones in corpus order. Reading the whole
-/// corpus instead interns those same documents with those same ids, so a draw picks the same
-/// document either way.
-#[derive(Debug, Default)]
-pub struct CorpusDocuments {
-    /// The corpus documents the collection interned, sorted.
-    interned: Vec<DocId>,
-    store: Option<StoreDocuments>,
-}
-
-/// A feature store and how its documents map to document ids.
-#[derive(Debug)]
-pub struct StoreDocuments {
-    store: FeatureStore,
-    /// The id of the store's first document that was not interned: the interner's size.
-    first_unnamed: DocId,
-    /// The store positions of the interned documents in the store, sorted.
-    interned_positions: Vec<u32>,
-    /// The interned document at each of those positions.
-    interned_docs: Vec<DocId>,
-}
-
-impl StoreDocuments {
-    /// The feature store.
-    pub fn store(&self) -> &FeatureStore {
-        &self.store
-    }
-
-    /// How many store documents were not interned.
-    fn unnamed_count(&self) -> usize {
-        self.store.document_count() - self.interned_positions.len()
-    }
-
-    /// The store position of `doc`, when it is a store document that was not interned: the
-    /// `doc - first_unnamed`-th position that no interned document holds.
-    pub fn position_of_unnamed(&self, doc: DocId) -> Option<u32> {
-        let rank = doc.checked_sub(self.first_unnamed)? as usize;
-        if rank >= self.unnamed_count() {
-            return None;
-        }
-        // p_i - i (how many unnamed documents precede interned position p_i) never decreases;
-        // the interned positions with p_i - i <= rank precede the answer.
-        let positions = &self.interned_positions;
-        let (mut low, mut high) = (0, positions.len());
-        while low < high {
-            let middle = low + (high - low) / 2;
-            if positions[middle] as usize - middle <= rank {
-                low = middle + 1;
-            } else {
-                high = middle;
-            }
-        }
-        Some((rank + low) as u32)
-    }
-
-    /// Whether `doc` is a store document that was not interned.
-    pub fn is_unnamed(&self, doc: DocId) -> bool {
-        doc >= self.first_unnamed
-    }
-
-    /// The id of the store document at `position`.
-    pub fn doc_at(&self, position: u32) -> DocId {
-        match self.interned_positions.binary_search(&position) {
-            Ok(index) => self.interned_docs[index],
-            Err(before) => self.first_unnamed + position - before as u32,
-        }
-    }
-
-    /// The id of the store document called `name` that was not interned.
-    fn unnamed_of_name(&self, name: &str) -> Option<DocId> {
-        let position = self.store.position(name)?;
-        let doc = self.doc_at(position);
-        (doc >= self.first_unnamed).then_some(doc)
-    }
-}
-
-impl CorpusDocuments {
-    /// How many documents a draw chooses from.
-    pub fn len(&self) -> usize {
-        self.interned.len() + self.store.as_ref().map_or(0, StoreDocuments::unnamed_count)
-    }
-
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The document at `index` of the draw order (below [`Self::len`]).
-    pub fn get(&self, index: usize) -> DocId {
-        match self.interned.get(index) {
-            Some(&doc) => doc,
-            None => {
-                let store = self.store.as_ref().expect("an index below the length");
-                store.first_unnamed + (index - self.interned.len()) as DocId
-            }
-        }
-    }
-
-    /// The interned documents, sorted.
-    pub fn interned(&self) -> &[DocId] {
-        &self.interned
-    }
-
-    /// The feature store, if the collection reads one.
-    pub fn store(&self) -> Option<&StoreDocuments> {
-        self.store.as_ref()
-    }
 }
 
 /// Where topic vectors come from: the corpus's features, or the store.
