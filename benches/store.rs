@@ -80,6 +80,8 @@ fn text_bytes(path: &Path) -> u64 {
 
 /// Runs `command` to its end and returns its wall time in seconds and its peak resident memory
 /// in MiB (from `wait4`'s resource usage of that child alone).
+// The child is reaped by `wait4`, which also gives its own resource usage.
+#[allow(clippy::zombie_processes)]
 fn timed_child(command: &mut Command) -> (f64, f64) {
     let started = Instant::now();
     let child = command.spawn().expect("the child starts");
