@@ -302,37 +302,47 @@ fn slice(map: &[u8], span: Span) -> Option<&[u8]> {
 fn check_sections(map: &[u8], header: &Header) -> std::result::Result<(), String> {
     let sections = &header.sections;
     let (documents, features) = (header.document_count, header.feature_count);
+    if documents >= u64::from(u32::MAX) || header.id_table_bits > 32 {
+        return Err(format!(
+            "expected fewer than 2^32 - 1 documents and an id table of at most 2^32 slots, \
+             found {documents} documents and 2^{} slots",
+            header.id_table_bits
+        ));
+    }
+    // The counts are checked above or bounded by the file's length below before they are
+    // multiplied, so no product overflows.
+    let array = |count: u64, width: u64| count.checked_add(1).and_then(|n| n.checked_mul(width));
     let expected = [
-        (
-            "name_offsets",
-            sections.name_offsets,
-            Some((documents + 1) * 8),
-        ),
+        ("name_offsets", sections.name_offsets, array(documents, 8)),
         (
             "vector_offsets",
             sections.vector_offsets,
-            Some((documents + 1) * 8),
+            array(documents, 8),
         ),
         (
             "vectors",
             sections.vectors,
-            Some(header.entry_count * ENTRY_BYTES as u64),
+            header.entry_count.checked_mul(ENTRY_BYTES as u64),
         ),
-        (
-            "term_offsets",
-            sections.term_offsets,
-            Some((features + 1) * 8),
-        ),
+        ("term_offsets", sections.term_offsets, array(features, 8)),
         (
             "document_frequencies",
             sections.document_frequencies,
-            Some(features * 4),
+            features.checked_mul(4),
         ),
+        ("id_table", sections.id_table, None),
         ("names", sections.names, None),
         ("terms", sections.terms, None),
     ];
     for (name, span, length) in expected {
-        if slice(map, span).is_none() || length.is_some_and(|length| span.length != length) {
+        let is_inside = slice(map, span).is_some();
+        let has_length = match (name, length) {
+            ("id_table", _) => span.length >= ((1_u64 << header.id_table_bits) + 1) * 4,
+            ("names" | "terms", _) => true,
+            (_, Some(length)) => span.length == length,
+            (_, None) => false,
+        };
+        if !is_inside || !has_length {
             return Err(format!(
                 "expected section {name} of {} bytes inside the file, found {} bytes at {}",
                 length.map_or("its".to_string(), |length| length.to_string()),
@@ -340,15 +350,6 @@ fn check_sections(map: &[u8], header: &Header) -> std::result::Result<(), String
                 span.offset
             ));
         }
-    }
-    let table_slots = (1_u64 << header.id_table_bits) + 1;
-    if slice(map, sections.id_table).is_none() || sections.id_table.length < table_slots * 4 {
-        return Err("expected an id table inside the file: it is cut short".into());
-    }
-    if documents >= u64::from(u32::MAX) {
-        return Err(format!(
-            "expected fewer than 2^32 - 1 documents, found {documents}"
-        ));
     }
     Ok(())
 }

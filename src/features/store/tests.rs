@@ -309,3 +309,59 @@ fn a_store_of_another_corpus_is_named_with_the_corpus() {
     let error = store.check_corpus(&corpus, &jsonl).unwrap_err().to_string();
     assert!(error.contains("the store read its corpus as"), "{error}");
 }
+
+/// A small valid store's bytes, built once.
+fn valid_store() -> &'static [u8] {
+    static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BYTES.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = write_file(dir.path(), "corpus.tsv", corpus_text(30, 0).as_bytes());
+        let out = dir.path().join("store");
+        build(&[corpus], &out).unwrap();
+        std::fs::read(&out).unwrap()
+    })
+}
+
+/// Opens the store in `bytes` and reads everything in it; any error must name the file.
+fn read_everything(bytes: &[u8]) -> std::result::Result<(), proptest::test_runner::TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_file(dir.path(), "fuzzed.store", bytes);
+    let named = |error: Error| error.to_string().starts_with(&path.display().to_string());
+    match FeatureStore::open(&path) {
+        Err(error) => proptest::prop_assert!(named(error)),
+        Ok(store) => {
+            let mut vector = Vec::new();
+            for position in 0..store.document_count() as u32 + 2 {
+                if let Ok(name) = store.name(position) {
+                    let _ = store.position(&name.to_string());
+                }
+                if let Err(error) = store.vector_into(position, &mut vector) {
+                    proptest::prop_assert!(error.to_string().contains("is damaged"));
+                }
+            }
+            for feature in 0..store.feature_count() as u32 + 2 {
+                let _ = (store.term(feature), store.document_frequency(feature));
+            }
+            let _ = store.topic_vector("1", "cat running ponies");
+            let _ = store.position("doc7");
+        }
+    }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::base::fuzz::property_config(512))]
+    /// A damaged store never makes a reader panic or read outside the file.
+    #[test]
+    fn fuzz_store_mutated(
+        edits in proptest::collection::vec(
+            (proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>(), 0..3u8),
+            1..4,
+        ),
+        flip in proptest::prelude::any::<bool>(),
+    ) {
+        let mut bytes = valid_store().to_vec();
+        crate::base::fuzz::mutate(&mut bytes, edits, flip);
+        read_everything(&bytes)?;
+    }
+}
