@@ -333,7 +333,7 @@ fn read_everything(bytes: &[u8]) -> std::result::Result<(), proptest::test_runne
             let mut vector = Vec::new();
             for position in 0..store.document_count() as u32 + 2 {
                 if let Ok(name) = store.name(position) {
-                    let _ = store.position(&name.to_string());
+                    let _ = store.position(name);
                 }
                 if let Err(error) = store.vector_into(position, &mut vector) {
                     proptest::prop_assert!(error.to_string().contains("is damaged"));
