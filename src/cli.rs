@@ -424,6 +424,14 @@ pub struct SynthArgs {
     /// DIR/qrels/ (how the embedded default task is made, with --out .).
     #[arg(long)]
     pub embedded: bool,
+    /// Write only DIR/corpus.tsv.gz, the preset's corpus (extended by --documents), without
+    /// topics, runs or judging.
+    #[arg(long, conflicts_with_all = ["embedded", "iterations"])]
+    pub corpus_only: bool,
+    /// With --corpus-only: the corpus size, at least the preset's; documents past the preset's
+    /// own are background documents (default: the preset's count).
+    #[arg(long, value_name = "N", requires = "corpus_only")]
+    pub documents: Option<usize>,
     /// Pegasos iterations per retrain when judging (HiCAL: 200000).
     #[arg(long, default_value_t = reusesim::judge::pegasos::DEFAULT_ITERATIONS)]
     pub iterations: usize,

@@ -375,6 +375,9 @@ pub fn plot(args: PlotArgs) -> Result<()> {
 pub fn synth(args: SynthArgs) -> Result<()> {
     use reusesim::collection::CandidateSource;
     use reusesim::synth::write::TaskLayout;
+    if args.corpus_only {
+        return synth_corpus(&args);
+    }
     let started = std::time::Instant::now();
     let name = args.preset.params().name.to_string();
     let (layout, task_dir) = if args.embedded {
@@ -407,6 +410,31 @@ pub fn synth(args: SynthArgs) -> Result<()> {
         report.judgments.iter().sum::<usize>(),
         report.judgments.len(),
         report.retrains
+    );
+    Ok(())
+}
+
+/// `reusesim synth --corpus-only`: the preset's corpus alone, extended to `--documents`.
+fn synth_corpus(args: &SynthArgs) -> Result<()> {
+    use reusesim::synth::{write_corpus_file, SynthCorpus};
+    let started = std::time::Instant::now();
+    let params = args.preset.params();
+    let documents = args.documents.unwrap_or(params.document_count);
+    let corpus = SynthCorpus::generate(args.preset, args.seed, documents).context("--documents")?;
+    let path = args.out.join("corpus.tsv.gz");
+    let bar = progress_bar(&format!("writing the corpus of {}", params.name));
+    bar.set_length(documents as u64);
+    let progress = |written: usize| bar.set_position(written as u64);
+    with_threads(args.threads, || {
+        write_corpus_file(&path, &corpus, &progress)
+    })??;
+    bar.finish_and_clear();
+    eprintln!(
+        "reusesim: wrote {documents} documents ({} of {}, then background) to {} in {:.1} s",
+        params.document_count,
+        params.name,
+        path.display(),
+        started.elapsed().as_secs_f64()
     );
     Ok(())
 }

@@ -240,8 +240,11 @@ pub(crate) struct Corpus {
     zipf: ZipfSampler,
     /// The words of each topic.
     pub(crate) topic_words: Vec<TopicWords>,
-    /// The role of each document, by position.
+    /// The role of each of the world's documents, by position.
     pub(crate) roles: Vec<DocumentRole>,
+    /// The number of documents: the world's own, then (in an extended corpus) background
+    /// documents, whose roles are not stored.
+    document_count: usize,
 }
 
 impl Corpus {
@@ -261,13 +264,48 @@ impl Corpus {
             vocabulary,
             zipf,
             topic_words,
+            document_count: roles.len(),
             roles,
+        }
+    }
+
+    /// The same corpus followed by background documents up to `document_count` documents in
+    /// all. Each is drawn from its position as the world's background documents are, so the
+    /// world's documents keep their texts.
+    ///
+    /// # Panics
+    /// When `document_count` is below the world's document count.
+    pub(crate) fn extended_to(self, document_count: usize) -> Self {
+        assert!(
+            document_count >= self.roles.len(),
+            "expected at least the world's {} documents, found {document_count}",
+            self.roles.len()
+        );
+        Self {
+            document_count,
+            ..self
         }
     }
 
     /// The number of documents.
     pub(crate) fn len(&self) -> usize {
-        self.roles.len()
+        self.document_count
+    }
+
+    /// The role of the document at `pos`: documents past the world's own are background.
+    ///
+    /// # Panics
+    /// When `pos` is not below [`Self::len`].
+    fn role(&self, pos: usize) -> DocumentRole {
+        assert!(
+            pos < self.document_count,
+            "expected a document position below {}, found {pos}",
+            self.document_count
+        );
+        self.roles
+            .get(pos)
+            .copied()
+            .unwrap_or(DocumentRole::Background)
     }
 
     /// The id of the document at `pos`: prefix and seven digits, so ids sort as positions.
@@ -282,7 +320,7 @@ impl Corpus {
         let distinct_target = rng.random_range(self.distinct_terms.clone());
         distinct.clear();
         let mut words = Vec::with_capacity(distinct_target * 3 / 2);
-        if let DocumentRole::Topical { topic, grade } = self.roles[pos] {
+        if let DocumentRole::Topical { topic, grade } = self.role(pos) {
             let topic_words = &self.topic_words[topic as usize];
             let mix = topical_mix(grade);
             for &word in &topic_words.query {

@@ -41,7 +41,7 @@ use crate::io::topics::Topics;
 
 pub use presets::{Preset, PresetParams};
 pub use rankers::BASELINE_TEAM;
-pub use write::{write_qrels, write_task, TaskLayout};
+pub use write::{write_corpus_file, write_qrels, write_task, TaskLayout};
 
 use corpus::{Corpus, DocumentRole, TopicWords, TopicalIndex};
 
@@ -274,6 +274,16 @@ fn assign_roles(params: &PresetParams, seed: u64, plan: &TopicPlan) -> Result<Ve
     Ok(roles)
 }
 
+/// The world's corpus recipe and the topic plan it was made from: the vocabulary, the topics'
+/// words and every document's role, but no document text.
+fn plan_corpus(params: &PresetParams, seed: u64) -> Result<(Corpus, TopicPlan)> {
+    let vocabulary = corpus::build_vocabulary(params.vocabulary_size, seed)?;
+    let plan = plan_topics(params, seed)?;
+    let roles = assign_roles(params, seed, &plan)?;
+    let corpus = Corpus::new(params, seed, vocabulary, plan.words.clone(), roles);
+    Ok((corpus, plan))
+}
+
 /// Generates the world of `preset` from `seed`. The same preset and seed always give the same
 /// world, on any machine and thread count.
 ///
@@ -281,10 +291,7 @@ fn assign_roles(params: &PresetParams, seed: u64, plan: &TopicPlan) -> Result<Ve
 /// [`Error::Invalid`] when the preset's numbers cannot be met (too few words or documents).
 pub fn generate(preset: Preset, seed: u64) -> Result<SynthWorld> {
     let params = preset.params();
-    let vocabulary = corpus::build_vocabulary(params.vocabulary_size, seed)?;
-    let plan = plan_topics(&params, seed)?;
-    let roles = assign_roles(&params, seed, &plan)?;
-    let corpus = Corpus::new(&params, seed, vocabulary, plan.words.clone(), roles);
+    let (corpus, plan) = plan_corpus(&params, seed)?;
     let index = TopicalIndex::build(&corpus);
 
     let (team_profiles, run_profiles) = rankers::plan_teams(&params, seed);
@@ -350,6 +357,55 @@ pub fn generate(preset: Preset, seed: u64) -> Result<SynthWorld> {
         teams,
         corpus,
     })
+}
+
+/// The most documents a corpus may hold: document ids have seven digits, so that they sort as
+/// positions.
+pub const MAX_DOCUMENTS: usize = 10_000_000;
+
+/// A world's corpus on its own, extended with background documents: what `synth --corpus-only`
+/// writes. No topics, runs or index are made, and only the world's own documents have stored
+/// roles, so memory does not grow with the extension.
+#[derive(Debug, Clone)]
+pub struct SynthCorpus {
+    corpus: Corpus,
+}
+
+impl SynthCorpus {
+    /// The corpus of the world of `preset` and `seed` (its documents, ids and texts, in order),
+    /// followed by background documents up to `document_count` documents in all. Their ids
+    /// continue the world's, and their texts are drawn as the world's background documents
+    /// are: the same length and vocabulary distribution, no topical words planted.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when `document_count` is below the preset's document count (the
+    /// corpus would lose documents the preset's task judges) or above [`MAX_DOCUMENTS`];
+    /// generation errors as for [`generate`].
+    pub fn generate(preset: Preset, seed: u64, document_count: usize) -> Result<Self> {
+        let params = preset.params();
+        if !(params.document_count..=MAX_DOCUMENTS).contains(&document_count) {
+            return Err(Error::Invalid(format!(
+                "expected at least the {preset} preset's {} documents and at most \
+                 {MAX_DOCUMENTS} (document ids have seven digits), found {document_count}",
+                params.document_count
+            )));
+        }
+        let (corpus, _) = plan_corpus(&params, seed)?;
+        Ok(Self {
+            corpus: corpus.extended_to(document_count),
+        })
+    }
+
+    /// The number of documents.
+    pub fn document_count(&self) -> usize {
+        self.corpus.len()
+    }
+
+    /// The corpus lines (`doc_id<TAB>text\n`) of the documents at `positions`, in order.
+    pub fn corpus_lines(&self, positions: std::ops::Range<usize>) -> String {
+        self.corpus
+            .corpus_lines(positions.start..positions.end.min(self.document_count()))
+    }
 }
 
 #[cfg(test)]

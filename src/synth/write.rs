@@ -1,9 +1,9 @@
 //! Writing a synthetic world as a task folder (see docs/formats.md#task-manifest): `task.toml`,
-//! `runs/<tag>` (plain text), `teams.tsv`, `topics.tsv`, `corpus.tsv.gz`, the official qrels and the truth
-//! qrels. Every file is written atomically, and every byte depends only on the world: runs,
-//! topics and teams in byte order, a gzip header without timestamp or file name, and a fixed
-//! compression level, so the same seed gives byte-identical files (for one version of the
-//! compression library).
+//! `runs/<tag>` (plain text), `teams.tsv`, `topics.tsv`, `corpus.tsv.gz`, the official qrels and
+//! the truth qrels; or a corpus alone ([`write_corpus_file`]). Every file is written atomically,
+//! and every byte depends only on the world: runs, topics and teams in byte order, a gzip header
+//! without timestamp or file name, and a fixed compression level, so the same seed gives
+//! byte-identical files (for one version of the compression library).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,8 +13,9 @@ use flate2::{Compression, GzBuilder};
 use crate::base::error::{Error, Result};
 use crate::io::atomic::write_atomically;
 use crate::io::qrels::Qrels;
+use crate::synth::corpus::Corpus;
 use crate::synth::rankers::score_text;
-use crate::synth::SynthWorld;
+use crate::synth::{SynthCorpus, SynthWorld};
 
 /// The gzip level of `corpus.tsv.gz`; fixed, as the bytes must not change between runs.
 const CORPUS_COMPRESSION_LEVEL: u32 = 6;
@@ -110,13 +111,26 @@ pub fn write_task(
         Ok(())
     })?;
     write_atomically(&out_dir.join("corpus.tsv.gz"), |out| {
-        write_corpus(out, world)
+        write_corpus(out, &world.corpus, &|_| {})
     })?;
     write_qrels(&out_dir.join(&layout.truth), &world.truth)?;
     write_qrels(
         &out_dir.join(&layout.qrels),
         official_qrels.unwrap_or(&world.truth),
     )
+}
+
+/// Writes `corpus` as gzip TSV (`doc_id<TAB>text`, as a task's `corpus.tsv.gz`) at `path`,
+/// atomically, calling `progress` with the number of documents written after each batch.
+///
+/// # Errors
+/// [`Error::Write`] when the file cannot be written.
+pub fn write_corpus_file(
+    path: &Path,
+    corpus: &SynthCorpus,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<()> {
+    write_atomically(path, |out| write_corpus(out, &corpus.corpus, progress))
 }
 
 /// Writes qrels in TREC format, atomically.
@@ -171,15 +185,22 @@ fn write_manifest(
     writeln!(out, "truth = {}", path_text(&layout.truth))
 }
 
-fn write_corpus(out: &mut dyn Write, world: &SynthWorld) -> std::io::Result<()> {
+/// Generates the corpus in batches, each in parallel, and compresses them in order; the
+/// batches are fixed by position, so the bytes do not depend on the thread count.
+fn write_corpus(
+    out: &mut dyn Write,
+    corpus: &Corpus,
+    progress: &(dyn Fn(usize) + Sync),
+) -> std::io::Result<()> {
     let mut encoder = GzBuilder::new()
         .mtime(0)
         .operating_system(GZIP_UNKNOWN_OS)
         .write(out, Compression::new(CORPUS_COMPRESSION_LEVEL));
-    let document_count = world.document_count();
+    let document_count = corpus.len();
     for start in (0..document_count).step_by(CORPUS_BATCH_DOCUMENTS) {
         let end = (start + CORPUS_BATCH_DOCUMENTS).min(document_count);
-        encoder.write_all(world.corpus_lines(start..end).as_bytes())?;
+        encoder.write_all(corpus.corpus_lines(start..end).as_bytes())?;
+        progress(end);
     }
     encoder.finish()?;
     Ok(())

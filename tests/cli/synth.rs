@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::util::{read_qrels_map, stdout_of};
+use crate::util::{read_qrels_map, run, stdout_of};
 
 fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -172,4 +172,91 @@ fn cal_finds_relevant_documents_fast_then_flattens() {
         first_half_gain > 3.0 * second_half_gain,
         "the curve flattens: {curve:?}"
     );
+}
+
+/// The lines of a gzip corpus file.
+fn corpus_lines(path: &Path) -> Vec<String> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).unwrap();
+    std::io::BufReader::new(flate2::read::MultiGzDecoder::new(file))
+        .lines()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// `synth --corpus-only` of the default preset and the embedded seed into `out`.
+fn synth_corpus(documents: Option<&str>, out: &Path) {
+    let mut args = vec!["synth", "--seed", "2019", "--corpus-only"];
+    if let Some(count) = documents {
+        args.extend(["--documents", count]);
+    }
+    args.extend(["--out", out.to_str().unwrap()]);
+    stdout_of(args);
+}
+
+#[test]
+fn corpus_only_extends_the_default_corpus_with_background_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    synth_corpus(Some("20500"), &first);
+    synth_corpus(Some("20500"), &second);
+    let written: Vec<PathBuf> = files_under(&first);
+    assert_eq!(written, [first.join("corpus.tsv.gz")], "the corpus alone");
+    let bytes = std::fs::read(&written[0]).unwrap();
+    assert!(bytes == std::fs::read(second.join("corpus.tsv.gz")).unwrap());
+
+    let lines = corpus_lines(&written[0]);
+    let task_lines = corpus_lines(&repository().join("runs/synth-passage/corpus.tsv.gz"));
+    assert_eq!(task_lines.len(), 20_000);
+    assert_eq!(lines.len(), 20_500);
+    assert!(
+        lines[..20_000] == task_lines[..],
+        "the task's documents first"
+    );
+    let mut ids = BTreeSet::new();
+    for (pos, line) in lines.iter().enumerate() {
+        let (id, text) = line.split_once('\t').unwrap();
+        assert!(!text.trim().is_empty(), "{id} is empty");
+        assert!(ids.insert(id), "{id} twice");
+        assert_eq!(id, format!("p{pos:07}"), "ids continue the task's");
+    }
+}
+
+#[test]
+fn corpus_only_without_documents_writes_the_tasks_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    synth_corpus(None, dir.path());
+    let committed = std::fs::read(repository().join("runs/synth-passage/corpus.tsv.gz")).unwrap();
+    assert!(std::fs::read(dir.path().join("corpus.tsv.gz")).unwrap() == committed);
+}
+
+/// The stderr of a `synth` that must fail, with nothing written.
+fn synth_failure(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = run(["synth"]
+        .iter()
+        .chain(args)
+        .chain(&["--out", out.to_str().unwrap()]));
+    assert!(!output.status.success(), "{args:?} succeeded");
+    assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    String::from_utf8(output.stderr).unwrap()
+}
+
+#[test]
+fn corpus_only_refuses_what_it_cannot_write() {
+    let without_mode = synth_failure(&["--documents", "20500"]);
+    assert!(without_mode.contains("--corpus-only"), "{without_mode}");
+    let too_few = synth_failure(&["--corpus-only", "--documents", "19999"]);
+    assert!(
+        too_few.contains("--documents: expected at least the default preset's 20000 documents")
+            && too_few.contains("found 19999"),
+        "{too_few}"
+    );
+    let too_many = synth_failure(&["--corpus-only", "--documents", "10000001"]);
+    assert!(too_many.contains("at most 10000000"), "{too_many}");
+    for other in ["--embedded", "--iterations=100"] {
+        let conflict = synth_failure(&["--corpus-only", other]);
+        assert!(conflict.contains("cannot be used with"), "{conflict}");
+    }
 }
