@@ -6,7 +6,7 @@
 //! - **Build** (`reusesim index`, a child process): wall time, MB/s of uncompressed corpus
 //!   text, store size and the child's peak resident memory, on the `dl19` corpus (200,000
 //!   documents, about 280 MB) and on a large synthetic corpus (`REUSESIM_BENCH_DOCUMENTS`
-//!   documents, default 2,200,000: over 3 GB of text), written once by `reusesim synth
+//!   documents, default 2,300,000: over 3 GiB of text), written once by `reusesim synth
 //!   --corpus-only` into `target/bench-corpus-large/` (its first 200,000 documents are the
 //!   `dl19` corpus, the rest background documents). Reference: the in-memory corpus pass that
 //!   `judge` makes over the same corpus.
@@ -42,7 +42,7 @@ fn mib(bytes: u64) -> f64 {
 
 /// The large corpus, written once.
 fn large_corpus() -> PathBuf {
-    let documents = std::env::var("REUSESIM_BENCH_DOCUMENTS").unwrap_or("2200000".into());
+    let documents = std::env::var("REUSESIM_BENCH_DOCUMENTS").unwrap_or("2300000".into());
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target")
         .join(format!("bench-corpus-large-{documents}"));
