@@ -26,13 +26,11 @@ use std::process::Command;
 use std::time::Instant;
 
 use reusesim::collection::{CandidateSource, Collection};
-use reusesim::eval::parse_measures;
 use reusesim::io::task::Task;
 use reusesim::judge::cal::judge_topic;
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::runner::Study;
-use reusesim::sim::study::StudySettings;
-use support::{dl19_task_dir, judge_settings};
+use support::{dl19_task_dir, judge_settings, study_settings};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_reusesim");
 
@@ -153,26 +151,12 @@ fn manifest(dir: &Path, file_name: &str, corpus: &Path, store: Option<&Path>) ->
     path
 }
 
-fn study_settings(task: &Task) -> StudySettings {
-    StudySettings {
-        seeds: 10,
-        measures: parse_measures(&["map,P_10,ndcg_cut_10"]).unwrap(),
-        teams: None,
-        judge: JudgeSettings {
-            pool_depth: task.pool_depth,
-            ..judge_settings(0, CandidateSource::Retrieved)
-        },
-        budget: None,
-        keep_qrels: false,
-        budget_fractions: reusesim::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
-    }
-}
-
 /// Prints the time to prepare a study of the task at `manifest`, and returns it.
 fn bench_prepare(label: &str, manifest: &Path) -> f64 {
     let started = Instant::now();
     let task = Task::open(manifest).expect("the task loads");
-    let study = Study::prepare(&task, &study_settings(&task), true).expect("the study prepares");
+    let study =
+        Study::prepare(&task, &study_settings(&task, 10), true).expect("the study prepares");
     let seconds = started.elapsed().as_secs_f64();
     println!(
         "prepare_{label}: {seconds:.2} s to the first unit ({} units planned)",

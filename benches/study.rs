@@ -18,12 +18,10 @@ use std::time::Instant;
 mod covid;
 mod support;
 
-use reusesim::collection::{CandidateSource, Collection};
-use reusesim::eval::parse_measures;
+use reusesim::collection::Collection;
 use reusesim::io::task::Task;
-use reusesim::judge::settings::JudgeSettings;
-use reusesim::sim::study::{held_out_teams, run_study, StudySettings};
-use support::{dl19_task_dir, judge_settings};
+use reusesim::sim::study::{held_out_teams, run_study};
+use support::{dl19_task_dir, study_settings};
 
 /// This process's peak resident memory (VmHWM), in MiB.
 pub fn peak_memory_mib() -> Option<f64> {
@@ -71,18 +69,7 @@ fn main() {
     let collection =
         Collection::prepare(&task, &task.qrels, text_features).expect("features build");
     let prepared = started.elapsed().as_secs_f64();
-    let settings = StudySettings {
-        seeds,
-        measures: parse_measures(&["map,P_10,ndcg_cut_10"]).unwrap(),
-        teams: None,
-        judge: JudgeSettings {
-            pool_depth: task.pool_depth,
-            ..judge_settings(0, CandidateSource::Retrieved)
-        },
-        budget: None,
-        keep_qrels: false,
-        budget_fractions: reusesim::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
-    };
+    let settings = study_settings(&task, seeds);
     let teams = held_out_teams(&task, None).unwrap();
     let outcome = run_study(&task, &collection, &settings, teams, &|_, _| {}).expect("study runs");
     let total = started.elapsed().as_secs_f64();

@@ -6,8 +6,11 @@ use std::time::Instant;
 
 use reusesim::base::choice::Choice;
 use reusesim::collection::CandidateSource;
+use reusesim::eval::parse_measures;
+use reusesim::io::task::Task;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::JudgeSettings;
+use reusesim::sim::study::StudySettings;
 use reusesim::synth::{build_task, write::TaskLayout, Preset};
 
 /// HiCAL's settings with the candidates and the schedule (`REUSESIM_BENCH_SCHEDULE`, default
@@ -44,4 +47,20 @@ pub fn dl19_task_dir() -> PathBuf {
         );
     }
     dir
+}
+
+/// A study of `task` with `seeds` seeds, HiCAL's judge and the three measures of the paper.
+pub fn study_settings(task: &Task, seeds: u64) -> StudySettings {
+    StudySettings {
+        seeds,
+        measures: parse_measures(&["map,P_10,ndcg_cut_10"]).unwrap(),
+        teams: None,
+        judge: JudgeSettings {
+            pool_depth: task.pool_depth,
+            ..judge_settings(0, CandidateSource::Retrieved)
+        },
+        budget: None,
+        keep_qrels: false,
+        budget_fractions: reusesim::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+    }
 }

@@ -55,6 +55,33 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// The outputs of the command `args` run once into `dir/corpus` as it is, and once into
+/// `dir/store` with `--feature-store store`.
+fn with_and_without_store(
+    args: &[&str],
+    dir: &Path,
+    store: &Path,
+) -> (Vec<(String, Vec<u8>)>, Vec<(String, Vec<u8>)>) {
+    let run_into = |out: &Path, extra: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--out", out.to_str().unwrap()]);
+        all.extend_from_slice(extra);
+        run_ok(all);
+        outputs(out)
+    };
+    let store = ["--feature-store", store.to_str().unwrap()];
+    (
+        run_into(&dir.join("corpus"), &[]),
+        run_into(&dir.join("store"), &store),
+    )
+}
+
+/// The text of the output file `name`.
+fn text_of(files: &[(String, Vec<u8>)], name: &str) -> String {
+    let (_, bytes) = files.iter().find(|(file, _)| file == name).unwrap();
+    String::from_utf8(bytes.clone()).unwrap()
+}
+
 /// The study of the embedded default task writes the same files with its feature store as
 /// with its corpus: tables, report, figures, kept qrels and traces, the journal.
 #[test]
@@ -64,28 +91,20 @@ fn a_study_with_the_store_writes_the_same_files_as_with_the_corpus() {
     let said = index(&embedded("runs/synth-passage/corpus.tsv.gz"), &store);
     assert!(said.contains("indexed 20000 documents"), "{said}");
     let task = embedded("runs/synth-passage/task.toml");
-    let study = |out: &Path, extra: &[&str]| {
-        let mut args: Vec<&str> = vec!["simulate", "--task", task.to_str().unwrap()];
-        // The journal records units in the order they finish: one thread keeps it in order.
-        args.extend([
-            "--seeds",
-            "1",
-            "--iterations",
-            "2000",
-            "--keep-qrels",
-            "--threads",
-            "1",
-        ]);
-        args.extend(["--out", out.to_str().unwrap()]);
-        args.extend_from_slice(extra);
-        run_ok(args);
-        outputs(out)
-    };
-    let with_corpus = study(&dir.path().join("corpus"), &[]);
-    let with_store = study(
-        &dir.path().join("store"),
-        &["--feature-store", store.to_str().unwrap()],
-    );
+    // The journal records units in the order they finish: one thread keeps it in order.
+    let args = [
+        "simulate",
+        "--task",
+        task.to_str().unwrap(),
+        "--seeds",
+        "1",
+        "--iterations",
+        "2000",
+        "--keep-qrels",
+        "--threads",
+        "1",
+    ];
+    let (with_corpus, with_store) = with_and_without_store(&args, dir.path(), &store);
     let names: Vec<&str> = with_corpus.iter().map(|(name, _)| name.as_str()).collect();
     assert!(
         names.contains(&"summary.json") && names.contains(&"units.journal"),
@@ -95,15 +114,7 @@ fn a_study_with_the_store_writes_the_same_files_as_with_the_corpus() {
         names.iter().any(|name| name.starts_with("qrels/")),
         "{names:?}"
     );
-    let summary = String::from_utf8(
-        with_corpus
-            .iter()
-            .find(|(n, _)| n == "summary.json")
-            .unwrap()
-            .1
-            .clone(),
-    )
-    .unwrap();
+    let summary = text_of(&with_corpus, "summary.json");
     assert!(
         summary.contains("\"features\": \"text\""),
         "the study uses text features"
@@ -137,39 +148,20 @@ fn corpus_candidates_from_the_store_judge_as_from_the_corpus() {
     let manifest = write_tiny_text_task(&task_dir);
     let store = dir.path().join("tiny.store");
     index(&task_dir.join("corpus.tsv"), &store);
-    let judge = |out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "judge",
-            "--task",
-            manifest.to_str().unwrap(),
-            "--features",
-            "text",
-            "--candidates",
-            "corpus",
-            "--iterations",
-            "3000",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        run_ok(args);
-        outputs(out)
-    };
-    let from_corpus = judge(&dir.path().join("corpus"), &[]);
-    let from_store = judge(
-        &dir.path().join("store"),
-        &["--feature-store", store.to_str().unwrap()],
-    );
+    let args = [
+        "judge",
+        "--task",
+        manifest.to_str().unwrap(),
+        "--features",
+        "text",
+        "--candidates",
+        "corpus",
+        "--iterations",
+        "3000",
+    ];
+    let (from_corpus, from_store) = with_and_without_store(&args, dir.path(), &store);
     assert_eq!(from_corpus, from_store);
-    let trace = String::from_utf8(
-        from_store
-            .iter()
-            .find(|(n, _)| n == "trace.tsv")
-            .unwrap()
-            .1
-            .clone(),
-    )
-    .unwrap();
+    let trace = text_of(&from_store, "trace.tsv");
     let retrieved = retrieved_documents(&task_dir.join("runs"));
     let header: Vec<&str> = trace.lines().next().unwrap().split('\t').collect();
     let docid = header.iter().position(|&column| column == "docid").unwrap();
