@@ -22,9 +22,12 @@ fn index(corpus: &Path, store: &Path) -> String {
     String::from_utf8(output.stderr).unwrap()
 }
 
+/// Output files: relative path and bytes.
+type Outputs = Vec<(String, Vec<u8>)>;
+
 /// Every file under `dir` (relative path, bytes), the lock file aside (it records a pid) and
 /// the lines that give the time taken left out.
-fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+fn outputs(dir: &Path) -> Outputs {
     let mut files = Vec::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -61,7 +64,7 @@ fn with_and_without_store(
     args: &[&str],
     dir: &Path,
     store: &Path,
-) -> (Vec<(String, Vec<u8>)>, Vec<(String, Vec<u8>)>) {
+) -> (Outputs, Outputs) {
     let run_into = |out: &Path, extra: &[&str]| {
         let mut all = args.to_vec();
         all.extend(["--out", out.to_str().unwrap()]);
@@ -77,7 +80,7 @@ fn with_and_without_store(
 }
 
 /// The text of the output file `name`.
-fn text_of(files: &[(String, Vec<u8>)], name: &str) -> String {
+fn text_of(files: &Outputs, name: &str) -> String {
     let (_, bytes) = files.iter().find(|(file, _)| file == name).unwrap();
     String::from_utf8(bytes.clone()).unwrap()
 }
