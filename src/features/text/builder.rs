@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::pass::{CorpusPass, DocumentSink, Refusal};
 use super::TextFeatures;
 use crate::base::error::Result;
@@ -112,9 +114,10 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
     pub fn finish(self) -> Result<TextFeatures> {
         let vocabulary = self.pass.finish()?;
         let kept = self.kept;
+        // Each vector is its own computation, so weighting them in parallel changes no bit.
         let vectors = kept
             .offsets
-            .windows(2)
+            .par_windows(2)
             .map(|bounds| vocabulary.document_vector(&kept.terms[bounds[0]..bounds[1]]))
             .collect();
         Ok(TextFeatures::new(vocabulary, kept.names, vectors))

@@ -7,6 +7,7 @@
 //! fixes the [`Vocabulary`]: the stems with df >= 2, numbered in byte order, and their weights.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, SyncSender};
 
 use rayon::prelude::*;
 
@@ -21,6 +22,10 @@ use crate::io::corpus::{
 /// The corpus is read in batches of this many documents: each batch's tokens are looked up in
 /// the stem cache in parallel, then the documents are added in corpus order.
 pub(crate) const BATCH_DOCUMENTS: usize = 4096;
+
+/// How many read batches may wait to be counted: enough for reading to run ahead of counting,
+/// few enough that memory stays a few batches.
+const BATCHES_IN_FLIGHT: usize = 2;
 
 /// Why a document was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,11 +101,42 @@ impl DocumentBatch {
             &self.text[name_end..end],
         )
     }
+}
 
-    fn clear(&mut self) {
-        self.text.clear();
-        self.documents.clear();
-    }
+/// Reads the corpus at `path` into batches of up to [`BATCH_DOCUMENTS`] documents of one file
+/// each, and sends them in corpus order; stops when the receiver has hung up.
+fn read_batches(
+    path: &Path,
+    layout: &CorpusLayout,
+    digests: Option<&mut Vec<FileDigest>>,
+    sender: &SyncSender<DocumentBatch>,
+) -> Result<()> {
+    let mut batch = DocumentBatch::default();
+    let send = |batch: &mut DocumentBatch| {
+        let full = std::mem::take(batch);
+        if full.len() == 0 {
+            return Ok(());
+        }
+        sender.send(full).map_err(|_| {
+            // Only its own error, reported instead, makes the counting side hang up.
+            Error::Invalid("the corpus pass stopped".to_string())
+        })
+    };
+    let visit = |place: Place<'_>, name: &str, text: &str| {
+        if batch.path.as_os_str() != place.path.as_os_str() || batch.len() == BATCH_DOCUMENTS {
+            send(&mut batch)?;
+            batch.path = place.path.to_path_buf();
+        }
+        batch.push(place.line, name, text);
+        Ok(())
+    };
+    let read = match digests {
+        Some(digests) => for_each_document_digested(path, layout, digests, visit),
+        None => for_each_document(path, layout, visit),
+    };
+    // The documents read before a reading error come first in the corpus.
+    send(&mut batch)?;
+    read
 }
 
 /// The document frequencies of every stem seen, and the scratch space of counting one
@@ -121,12 +157,15 @@ pub(crate) struct CorpusPass {
 
 impl CorpusPass {
     /// Adds every document of the corpus at `path` laid out as `layout`, giving each to `sink`;
-    /// with `digests`, also digests the files read, in the same pass.
+    /// with `digests`, also digests the files read, in the same pass. A reader thread reads
+    /// (and inflates) the corpus into batches while the batches read before are counted, at
+    /// most [`BATCHES_IN_FLIGHT`] of them waiting.
     ///
     /// # Errors
     /// The corpus reader's errors (missing file, truncated gzip, binary data, a TSV line
     /// without a tab, a JSONL line without an id, naming file and line), a [`ParseError`]
-    /// naming file and line for a document the sink refuses, and the sink's errors.
+    /// naming file and line for a document the sink refuses, and the sink's errors: the first
+    /// in corpus order.
     pub(crate) fn add_corpus(
         &mut self,
         path: &Path,
@@ -134,29 +173,19 @@ impl CorpusPass {
         sink: &mut impl DocumentSink,
         digests: Option<&mut Vec<FileDigest>>,
     ) -> Result<()> {
-        let mut batch = DocumentBatch::default();
-        let visit = |place: Place<'_>, name: &str, text: &str| {
-            if batch.path.as_os_str() != place.path.as_os_str() {
-                self.add_batch(&batch, sink)?;
-                batch.clear();
-                batch.path = place.path.to_path_buf();
-            }
-            batch.push(place.line, name, text);
-            if batch.len() < BATCH_DOCUMENTS {
-                return Ok(());
-            }
-            let added = self.add_batch(&batch, sink);
-            batch.clear();
-            added
-        };
-        let read = match digests {
-            Some(digests) => for_each_document_digested(path, layout, digests, visit),
-            None => for_each_document(path, layout, visit),
-        };
-        // The documents read before a reading error come first in the corpus, and so does any
-        // error of theirs (after an error of adding, the batch is empty).
-        self.add_batch(&batch, sink)?;
-        read
+        let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(move || read_batches(path, layout, digests, &sender));
+            let added = (receiver.iter()).try_for_each(|batch| self.add_batch(&batch, sink));
+            // After an error of adding, the reader's next send fails and it stops.
+            drop(receiver);
+            let read = reader
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            // Every batch read before a reading error was added first, so an error of adding
+            // comes earlier in the corpus.
+            added.and(read)
+        })
     }
 
     /// Adds a batch of documents: their tokens are looked up in the stem cache in parallel,

@@ -77,41 +77,117 @@ pub(super) struct StemTable {
     scratch: Vec<u8>,
 }
 
-/// The token-to-stem cache. Tokens of up to 16 bytes (nearly all) are keys packed into a
-/// `u128` (zero-padded: tokens hold no zero byte, so packing is one-to-one), so that a lookup
-/// touches one table slot rather than a slot and a separately allocated key.
+/// The token-to-stem cache. A token of up to [`Self::PACKED_LETTERS`] letters (nearly all) is
+/// a key packed into a `u64`, held in a [`PackedTable`], so that a lookup touches one slot of
+/// 16 bytes; longer tokens are in a hash map of their bytes.
 #[derive(Debug, Default)]
 struct TokenCache {
-    short: FxHashMap<u128, u32>,
+    short: PackedTable,
     long: FxHashMap<Box<[u8]>, u32>,
 }
 
 impl TokenCache {
-    const SHORT_BYTES: usize = 16;
+    /// 5 bits a letter fill at most 60 bits of a `u64`.
+    const PACKED_LETTERS: usize = 12;
 
-    fn pack(token: &[u8]) -> u128 {
-        let mut bytes = [0_u8; Self::SHORT_BYTES];
-        bytes[..token.len()].copy_from_slice(token);
-        u128::from_le_bytes(bytes)
+    /// The bit that marks a key as holding the answer of the long tokens' map rather than a
+    /// packed token (packed tokens use 60 bits).
+    const ANSWERED: u64 = 1 << 63;
+
+    /// A lower-cased alphabetic token's key: of a short token, its letters as base-32 digits,
+    /// `a` = 1 to `z` = 26 (no letter is 0, so no key is 0, the empty slot's mark, and tokens
+    /// of different lengths differ); of a long one, [`Self::ANSWERED`] with its cached id or
+    /// [`UNKNOWN`].
+    #[inline]
+    fn key(&self, token: &[u8]) -> u64 {
+        if token.len() <= Self::PACKED_LETTERS {
+            (token.iter()).fold(0, |key, &letter| key << 5 | u64::from(letter - b'a' + 1))
+        } else {
+            Self::ANSWERED | u64::from(self.long.get(token).copied().unwrap_or(UNKNOWN))
+        }
     }
 
-    fn get(&self, token: &[u8]) -> Option<u32> {
-        if token.len() <= Self::SHORT_BYTES {
-            self.short.get(&Self::pack(token)).copied()
+    /// The cached id (or [`DROPPED`]) of the token whose key is `key`, or [`UNKNOWN`].
+    #[inline]
+    fn id(&self, key: u64) -> u32 {
+        if key & Self::ANSWERED == 0 {
+            self.short.get(key).unwrap_or(UNKNOWN)
         } else {
-            self.long.get(token).copied()
+            key as u32
         }
     }
 
     fn len(&self) -> usize {
-        self.short.len() + self.long.len()
+        self.short.len + self.long.len()
     }
 
     fn insert(&mut self, token: &[u8], id: u32) {
-        if token.len() <= Self::SHORT_BYTES {
-            self.short.insert(Self::pack(token), id);
+        if token.len() <= Self::PACKED_LETTERS {
+            self.short.insert(self.key(token), id);
         } else {
             self.long.insert(token.into(), id);
+        }
+    }
+}
+
+/// A hash table from non-zero `u64` keys to `u32` values: open addressing with linear
+/// probing, at most half full, key 0 marking an empty slot. Key and value share a slot, so a
+/// lookup that hits at once (nearly all) costs one cache miss, where a general hash map's
+/// control bytes and entries cost two.
+#[derive(Debug, Default)]
+struct PackedTable {
+    /// `(key, value)`, a power of two of them (or none).
+    slots: Vec<(u64, u32)>,
+    len: usize,
+}
+
+impl PackedTable {
+    /// Where the search for `key` starts: Fibonacci hashing, the top bits of the key times
+    /// 2^64 / φ, which spreads keys that differ in their last letters.
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    #[inline]
+    fn find(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
+        while self.slots[index].0 != key && self.slots[index].0 != 0 {
+            index = (index + 1) & mask;
+        }
+        index
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (found, value) = self.slots[self.find(key)];
+        (found == key).then_some(value)
+    }
+
+    fn insert(&mut self, key: u64, value: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let index = self.find(key);
+        if self.slots[index].0 == 0 {
+            self.len += 1;
+        }
+        self.slots[index] = (key, value);
+    }
+
+    /// Doubles the slots (from 1,024) and places every entry again.
+    fn grow(&mut self) {
+        let capacity = (2 * self.slots.len()).max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); capacity]);
+        for (key, value) in old.into_iter().filter(|&(key, _)| key != 0) {
+            let index = self.find(key);
+            self.slots[index] = (key, value);
         }
     }
 }
@@ -120,8 +196,10 @@ impl StemTable {
     /// The stem id of a lower-cased token, or `None` when its stem is too short; a new stem
     /// gets the next id, and `on_new_stem` is called so per-stem tables can grow.
     pub(super) fn stem_id(&mut self, token: &[u8], on_new_stem: impl FnOnce()) -> Option<u32> {
-        if let Some(id) = self.token_cache.get(token) {
-            return (id != DROPPED).then_some(id);
+        match self.token_cache.id(self.token_cache.key(token)) {
+            UNKNOWN => {}
+            DROPPED => return None,
+            id => return Some(id),
         }
         self.scratch.clear();
         self.scratch.extend_from_slice(token);
@@ -149,10 +227,12 @@ impl StemTable {
     /// [`UNKNOWN`] for tokens the cache does not hold; reads the table only, so documents
     /// can be looked up in parallel.
     pub(super) fn cached_ids(&self, text: &str) -> Vec<u32> {
-        let mut ids = Vec::new();
+        let mut keys = Vec::new();
         for_each_token(text, &mut Vec::new(), |token| {
-            ids.push(self.token_cache.get(token).unwrap_or(UNKNOWN));
+            keys.push(self.token_cache.key(token));
         });
-        ids
+        // The lookups come apart from the tokenising, in a loop of their own, so that the
+        // processor overlaps their cache misses (the table outgrows the cache).
+        keys.iter().map(|&key| self.token_cache.id(key)).collect()
     }
 }
