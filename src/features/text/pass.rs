@@ -150,8 +150,6 @@ pub(crate) struct CorpusPass {
     term_counts: Vec<u32>,
     /// The current document's `(stem id, tf)`, in the order of first occurrence.
     document_terms: Vec<(u32, u32)>,
-    /// Scratch space for the tokenizer.
-    token_buffer: Vec<u8>,
     document_count: u32,
 }
 
@@ -257,7 +255,6 @@ impl CorpusPass {
             document_frequencies,
             term_counts,
             document_terms,
-            token_buffer,
             ..
         } = self;
         document_terms.clear();
@@ -271,7 +268,7 @@ impl CorpusPass {
         if cached.contains(&UNKNOWN) {
             // Stem what the cache lacked, token by token in text order, as a sequential pass.
             let mut position = 0;
-            for_each_token(text, token_buffer, |token| {
+            for_each_token(text, |token| {
                 let id = match cached[position] {
                     UNKNOWN => stems.stem_id(token, || {
                         document_frequencies.push(0);

@@ -42,6 +42,16 @@ fn assert_sorted_unique(vector: &[(u32, f32)]) {
     );
 }
 
+/// Every kept document's name and vector, the weights as bits.
+fn vector_bits(features: &TextFeatures) -> Vec<(String, Vec<(u32, u32)>)> {
+    (features.documents())
+        .map(|(name, vector)| {
+            let vector = vector.iter().map(|&(f, w)| (f, w.to_bits())).collect();
+            (name.to_string(), vector)
+        })
+        .collect()
+}
+
 /// A deterministic corpus with a Zipf-like vocabulary: `documents` lines of
 /// `words_per_document` words, from a xorshift generator seeded with `seed`.
 fn synthetic_corpus(documents: usize, words_per_document: usize, seed: u64) -> String {
@@ -232,15 +242,76 @@ fn batched_corpus_equals_documents_added_one_by_one() {
         batched.document_frequencies,
         one_by_one.document_frequencies
     );
-    let bits = |features: &TextFeatures| -> Vec<(String, Vec<(u32, u32)>)> {
-        (features.documents())
-            .map(|(name, vector)| {
-                let vector = vector.iter().map(|&(f, w)| (f, w.to_bits())).collect();
-                (name.to_string(), vector)
-            })
-            .collect()
-    };
-    assert_eq!(bits(&batched), bits(&one_by_one));
+    assert_eq!(vector_bits(&batched), vector_bits(&one_by_one));
+}
+
+/// A folder corpus read through the reader thread, its files several batches long and
+/// holding long and upper-case tokens, gives exactly the features of adding its documents one
+/// by one, and the document frequencies of the stems [`stemmed_terms`] makes, which uses no
+/// cache.
+#[test]
+fn a_folder_of_several_batches_equals_documents_added_one_by_one_and_uncached_stems() {
+    let dir = tempfile::tempdir().unwrap();
+    let long_words = [
+        "Internationalisation",
+        "COUNTERREVOLUTIONARIES",
+        "abcdefghijkl",
+        "Mimi",
+    ];
+    let lines: Vec<String> = (synthetic_corpus(3 * BATCH_DOCUMENTS + 57, 20, 5).lines())
+        .enumerate()
+        .map(|(index, line)| format!("{line} {}", long_words[index % long_words.len()]))
+        .collect();
+    let (first, second) = lines.split_at(BATCH_DOCUMENTS + 1000);
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    let gzip = crate::io::gz::test_files::gzip(second.join("\n").as_bytes());
+    crate::io::gz::test_files::write_file(&corpus, "a.tsv", first.join("\n").as_bytes());
+    crate::io::gz::test_files::write_file(&corpus, "b.tsv.gz", &gzip);
+    let keep = |name: &str| name.ends_with('1');
+    let read = TextFeatures::from_corpus(&corpus, &CorpusLayout::default(), keep).unwrap();
+    let mut builder = TextFeatureBuilder::new(keep);
+    let mut document_frequencies = std::collections::BTreeMap::<String, u32>::new();
+    for line in &lines {
+        let (name, text) = line.split_once('\t').unwrap();
+        builder.add_document(name, text).unwrap();
+        let stems: std::collections::BTreeSet<String> = stemmed_terms(text).into_iter().collect();
+        for stem in stems {
+            *document_frequencies.entry(stem).or_default() += 1;
+        }
+    }
+    document_frequencies.retain(|_, &mut df| df >= MIN_DOCUMENT_FREQUENCY);
+    let one_by_one = builder.finish().unwrap();
+    assert_eq!(read.document_count(), lines.len());
+    let vocabulary: Vec<(String, u32)> = (read.terms.iter().map(|term| term.to_string()))
+        .zip(read.document_frequencies.iter().copied())
+        .collect();
+    assert_eq!(
+        vocabulary,
+        document_frequencies.into_iter().collect::<Vec<_>>()
+    );
+    assert!(vocabulary
+        .iter()
+        .any(|(term, _)| term == "counterrevolutionari"));
+    assert_eq!(read.terms, one_by_one.terms);
+    assert_eq!(vector_bits(&read), vector_bits(&one_by_one));
+}
+
+/// An error of adding an early batch is reported, and stops the reader thread waiting to hand
+/// over the later ones.
+#[test]
+fn an_error_in_an_early_batch_stops_the_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = format!(
+        "doc1\tcats\n{}",
+        synthetic_corpus(4 * BATCH_DOCUMENTS, 5, 3)
+    );
+    let path = write_file(&dir, "corpus.tsv", corpus.as_bytes());
+    let error = TextFeatures::from_corpus(&path, &CorpusLayout::default(), keep_all)
+        .unwrap_err()
+        .to_string();
+    let expected = format!("{}:3: expected each document id once", path.display());
+    assert!(error.starts_with(&expected), "{error}");
 }
 
 /// The first error in the file is the one reported, whether it is found while reading (a

@@ -24,8 +24,9 @@ pub(super) const DROPPED: u32 = u32::MAX;
 pub(super) const UNKNOWN: u32 = u32::MAX - 1;
 
 /// Calls `visit` with every token of `text` that is all-alphabetic ASCII and at least two
-/// bytes long, lower-cased into `buffer` (reused, so tokenising allocates nothing).
-pub(super) fn for_each_token(text: &str, buffer: &mut Vec<u8>, mut visit: impl FnMut(&[u8])) {
+/// bytes long, as it is in the text: lower-casing is the caller's, so that the cache can fold
+/// it into packing a token and tokenising copies nothing.
+pub(super) fn for_each_token(text: &str, mut visit: impl FnMut(&[u8])) {
     let bytes = text.as_bytes();
     let mut pos = 0;
     while pos < bytes.len() {
@@ -40,9 +41,7 @@ pub(super) fn for_each_token(text: &str, buffer: &mut Vec<u8>, mut visit: impl F
             pos += 1;
         }
         if is_alphabetic && pos - start >= MIN_TOKEN_LENGTH {
-            buffer.clear();
-            buffer.extend(bytes[start..pos].iter().map(u8::to_ascii_lowercase));
-            visit(buffer);
+            visit(&bytes[start..pos]);
         }
     }
 }
@@ -55,9 +54,8 @@ pub(super) fn for_each_token(text: &str, buffer: &mut Vec<u8>, mut visit: impl F
 /// ```
 pub fn stemmed_terms(text: &str) -> Vec<String> {
     let mut terms = Vec::new();
-    let mut buffer = Vec::new();
-    for_each_token(text, &mut buffer, |token| {
-        let mut stem = token.to_vec();
+    for_each_token(text, |token| {
+        let mut stem = token.to_ascii_lowercase();
         stem_in_place(&mut stem);
         if stem.len() >= MIN_STEM_LENGTH {
             terms.push(String::from_utf8(stem).expect("stems of ASCII tokens are ASCII"));
@@ -71,7 +69,7 @@ pub fn stemmed_terms(text: &str) -> Vec<String> {
 pub(super) struct StemTable {
     /// Stem to stem id (ids dense from 0 in first-seen order).
     pub(super) ids: FxHashMap<Box<[u8]>, u32>,
-    /// Lower-cased token to stem id, or [`DROPPED`].
+    /// Token (case ignored) to stem id, or [`DROPPED`].
     token_cache: TokenCache,
     /// Scratch space for stemming.
     scratch: Vec<u8>,
@@ -94,16 +92,20 @@ impl TokenCache {
     /// packed token (packed tokens use 60 bits).
     const ANSWERED: u64 = 1 << 63;
 
-    /// A lower-cased alphabetic token's key: of a short token, its letters as base-32 digits,
-    /// `a` = 1 to `z` = 26 (no letter is 0, so no key is 0, the empty slot's mark, and tokens
-    /// of different lengths differ); of a long one, [`Self::ANSWERED`] with its cached id or
-    /// [`UNKNOWN`].
+    /// An alphabetic token's key, case ignored: of a short token, its letters as base-32
+    /// digits, `a` = 1 to `z` = 26 (no letter is 0, so no key is 0, the empty slot's mark, and
+    /// tokens of different lengths differ); of a long one, [`Self::ANSWERED`] with its cached
+    /// id or [`UNKNOWN`].
     #[inline]
     fn key(&self, token: &[u8]) -> u64 {
         if token.len() <= Self::PACKED_LETTERS {
-            (token.iter()).fold(0, |key, &letter| key << 5 | u64::from(letter - b'a' + 1))
+            // `| 0x20` lower-cases an ASCII letter.
+            (token.iter()).fold(0, |key, &letter| {
+                key << 5 | u64::from((letter | 0x20) - b'a' + 1)
+            })
         } else {
-            Self::ANSWERED | u64::from(self.long.get(token).copied().unwrap_or(UNKNOWN))
+            let id = self.long.get(&*token.to_ascii_lowercase()).copied();
+            Self::ANSWERED | u64::from(id.unwrap_or(UNKNOWN))
         }
     }
 
@@ -125,7 +127,7 @@ impl TokenCache {
         if token.len() <= Self::PACKED_LETTERS {
             self.short.insert(self.key(token), id);
         } else {
-            self.long.insert(token.into(), id);
+            self.long.insert(token.to_ascii_lowercase().into(), id);
         }
     }
 }
@@ -193,7 +195,7 @@ impl PackedTable {
 }
 
 impl StemTable {
-    /// The stem id of a lower-cased token, or `None` when its stem is too short; a new stem
+    /// The stem id of a token, or `None` when its stem is too short; a new stem
     /// gets the next id, and `on_new_stem` is called so per-stem tables can grow.
     pub(super) fn stem_id(&mut self, token: &[u8], on_new_stem: impl FnOnce()) -> Option<u32> {
         match self.token_cache.id(self.token_cache.key(token)) {
@@ -202,7 +204,8 @@ impl StemTable {
             id => return Some(id),
         }
         self.scratch.clear();
-        self.scratch.extend_from_slice(token);
+        self.scratch
+            .extend(token.iter().map(u8::to_ascii_lowercase));
         stem_in_place(&mut self.scratch);
         let id = if self.scratch.len() < MIN_STEM_LENGTH {
             DROPPED
@@ -228,7 +231,7 @@ impl StemTable {
     /// can be looked up in parallel.
     pub(super) fn cached_ids(&self, text: &str) -> Vec<u32> {
         let mut keys = Vec::new();
-        for_each_token(text, &mut Vec::new(), |token| {
+        for_each_token(text, |token| {
             keys.push(self.token_cache.key(token));
         });
         // The lookups come apart from the tokenising, in a loop of their own, so that the
