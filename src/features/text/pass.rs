@@ -1,7 +1,7 @@
-//! The corpus pass every text-feature build shares: documents are read in batches, their tokens
-//! looked up in the stemming cache on every core, then counted in corpus order, so that the
-//! document frequencies and each document's terms are those of adding the documents one by
-//! one. What happens to a document's terms is the [`DocumentSink`]'s choice: the in-memory
+//! The corpus pass every text-feature build shares: documents are read (and inflated) in
+//! batches on a thread of their own, each batch's tokens looked up in the stemming cache on
+//! every core, then counted in corpus order, so that the document frequencies and each
+//! document's terms are those of adding the documents one by one. What happens to a document's terms is the [`DocumentSink`]'s choice: the in-memory
 //! builder keeps those of the documents it wants ([`super::TextFeatureBuilder`]), the feature
 //! store writes every document's to disk ([`crate::features::store`]). At the end the pass
 //! fixes the [`Vocabulary`]: the stems with df >= 2, numbered in byte order, and their weights.
