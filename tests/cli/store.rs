@@ -60,11 +60,7 @@ fn outputs(dir: &Path) -> Outputs {
 
 /// The outputs of the command `args` run once into `dir/corpus` as it is, and once into
 /// `dir/store` with `--feature-store store`.
-fn with_and_without_store(
-    args: &[&str],
-    dir: &Path,
-    store: &Path,
-) -> (Outputs, Outputs) {
+fn with_and_without_store(args: &[&str], dir: &Path, store: &Path) -> (Outputs, Outputs) {
     let run_into = |out: &Path, extra: &[&str]| {
         let mut all = args.to_vec();
         all.extend(["--out", out.to_str().unwrap()]);

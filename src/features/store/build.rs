@@ -6,6 +6,7 @@
 //! finished store renamed into place, so a build cut short leaves no store that looks whole.
 
 use std::fs::File;
+use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -182,13 +183,15 @@ struct SpillSink<'w> {
     store: &'w mut SectionWriter,
     names_start: u64,
     name_ends: Scratch,
-    term_counts: Scratch,
+    term_bytes: Scratch,
     terms: Scratch,
     hashes: Scratch,
     lines: Scratch,
     /// The first document of each corpus file, with the file.
     files: Vec<(u64, PathBuf)>,
     documents: u64,
+    /// The current document's terms, encoded for `terms`.
+    encoded: Vec<u8>,
     progress: &'w (dyn Fn(BuildProgress) + Sync),
 }
 
@@ -196,7 +199,7 @@ struct SpillSink<'w> {
 struct Spilled {
     names: Span,
     name_ends: ScratchReader,
-    term_counts: ScratchReader,
+    term_bytes: ScratchReader,
     terms: ScratchReader,
     hashes: ScratchReader,
     lines: ScratchReader,
@@ -218,12 +221,13 @@ impl<'w> SpillSink<'w> {
             names_start,
             store,
             name_ends: Scratch::create(workspace.scratch("name-ends"))?,
-            term_counts: Scratch::create(workspace.scratch("term-counts"))?,
+            term_bytes: Scratch::create(workspace.scratch("term-bytes"))?,
             terms: Scratch::create(workspace.scratch("terms"))?,
             hashes: Scratch::create(workspace.scratch("hashes"))?,
             lines: Scratch::create(workspace.scratch("lines"))?,
             files: Vec::new(),
             documents: 0,
+            encoded: Vec::new(),
             progress,
         })
     }
@@ -235,7 +239,7 @@ impl<'w> SpillSink<'w> {
         Ok(Spilled {
             names: self.store.span_from(self.names_start),
             name_ends: self.name_ends.into_reader()?,
-            term_counts: self.term_counts.into_reader()?,
+            term_bytes: self.term_bytes.into_reader()?,
             terms: self.terms.into_reader()?,
             hashes: self.hashes.into_reader()?,
             lines: self.lines.into_reader()?,
@@ -260,14 +264,14 @@ impl DocumentSink for SpillSink<'_> {
         self.store.write(name.as_bytes())?;
         let name_end = self.store.offset() - self.names_start;
         self.name_ends.write(&name_end.to_le_bytes())?;
-        let term_count = u32::try_from(terms.len()).expect("a document has under 2^32 terms");
-        self.term_counts.write(&term_count.to_le_bytes())?;
-        let mut bytes = Vec::with_capacity(terms.len() * 8);
+        self.encoded.clear();
         for &(stem, term_frequency) in terms {
-            bytes.extend_from_slice(&stem.to_le_bytes());
-            bytes.extend_from_slice(&term_frequency.to_le_bytes());
+            push_varint(&mut self.encoded, stem);
+            push_varint(&mut self.encoded, term_frequency);
         }
-        self.terms.write(&bytes)?;
+        let length = u32::try_from(self.encoded.len()).expect("a document's terms under 4 GiB");
+        self.term_bytes.write(&length.to_le_bytes())?;
+        self.terms.write(&self.encoded)?;
         self.hashes
             .write(&name_hash(name.as_bytes()).to_le_bytes())?;
         self.lines.write(&(place.line as u64).to_le_bytes())?;
@@ -328,9 +332,91 @@ fn write_sections(
 /// stay small in memory.
 const WEIGHTING_CHUNK_DOCUMENTS: usize = 1 << 14;
 
-/// Writes the `vectors` section from the spilled terms, a chunk of documents weighted in
-/// parallel at a time, and returns it with the scratch file of the vectors' ends (in entries)
-/// and the number of entries.
+/// One chunk of spilled documents: the length of each one's encoded terms, and the terms as
+/// stored (see [`push_varint`]).
+struct SpilledChunk {
+    lengths: Vec<u64>,
+    terms: Vec<u8>,
+}
+
+impl SpilledChunk {
+    /// Reads the next `documents` documents' terms.
+    fn read(
+        spilled: &Spilled,
+        lengths: &mut impl Read,
+        terms: &mut impl Read,
+        documents: usize,
+    ) -> Result<Self> {
+        let lengths = read_values(lengths, documents, 4, &spilled.term_bytes.path)?;
+        let mut encoded = vec![0_u8; lengths.iter().sum::<u64>() as usize];
+        terms
+            .read_exact(&mut encoded)
+            .map_err(|source| Error::Write {
+                path: spilled.terms.path.clone(),
+                source,
+            })?;
+        Ok(Self {
+            lengths,
+            terms: encoded,
+        })
+    }
+
+    /// Every document's vector as the store holds it, weighted in parallel.
+    fn weighted(&self, vocabulary: &Vocabulary) -> Vec<Vec<u8>> {
+        let mut starts = Vec::with_capacity(self.lengths.len() + 1);
+        starts.push(0_usize);
+        for &length in &self.lengths {
+            starts.push(starts.last().expect("starts holds 0") + length as usize);
+        }
+        starts
+            .par_windows(2)
+            .map(|bounds| {
+                let vector =
+                    vocabulary.document_vector(&decode_terms(&self.terms[bounds[0]..bounds[1]]));
+                let mut bytes = Vec::with_capacity(vector.len() * super::format::ENTRY_BYTES);
+                for (feature, weight) in vector {
+                    bytes.extend_from_slice(&feature.to_le_bytes());
+                    bytes.extend_from_slice(&weight.to_le_bytes());
+                }
+                bytes
+            })
+            .collect()
+    }
+}
+
+/// Appends `value` in LEB128: 7 bits a byte, low bits first, the high bit set on every byte
+/// but the last. Stem ids and term frequencies are mostly small, so a document's spilled terms
+/// take about 3 bytes a term instead of 8: fewer bytes to write and read back.
+fn push_varint(bytes: &mut Vec<u8>, mut value: u32) {
+    while value >= 0x80 {
+        bytes.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    bytes.push(value as u8);
+}
+
+/// The `(stem id, tf)` pairs [`push_varint`] encoded into `bytes`.
+fn decode_terms(bytes: &[u8]) -> Vec<(u32, u32)> {
+    let mut values = Vec::with_capacity(bytes.len());
+    let (mut value, mut shift) = (0_u32, 0);
+    for &byte in bytes {
+        value |= u32::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            values.push(value);
+            (value, shift) = (0, 0);
+        } else {
+            shift += 7;
+        }
+    }
+    values
+        .chunks_exact(2)
+        .map(|pair| (pair[0], pair[1]))
+        .collect()
+}
+
+/// Writes the `vectors` section from the spilled terms, a chunk of documents at a time: the
+/// next chunk is read and weighted on every core while the last one is written. Returns the
+/// section with the scratch file of the vectors' ends (in entries) and the number of entries.
 fn write_vectors(
     store: &mut SectionWriter,
     workspace: &Workspace,
@@ -339,46 +425,39 @@ fn write_vectors(
     progress: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<(Span, ScratchReader, u64)> {
     let start = store.begin_section()?;
-    let mut counts = spilled.term_counts.sequential()?;
+    let mut lengths = spilled.term_bytes.sequential()?;
     let mut terms = spilled.terms.sequential()?;
     let mut vector_ends = Scratch::create(workspace.scratch("vector-ends"))?;
     let mut entries = 0_u64;
-    let mut done = 0_u64;
-    while done < spilled.documents {
-        let chunk = WEIGHTING_CHUNK_DOCUMENTS.min((spilled.documents - done) as usize);
-        let counts = read_values(&mut counts, chunk, 4, &spilled.term_counts.path)?;
-        let total: u64 = counts.iter().sum();
-        let pairs = read_values(&mut terms, total as usize * 2, 4, &spilled.terms.path)?;
-        let mut starts = Vec::with_capacity(chunk + 1);
-        starts.push(0_usize);
-        for &count in &counts {
-            starts.push(starts.last().expect("starts holds 0") + count as usize);
-        }
-        let vectors: Vec<Vec<u8>> = starts
-            .par_windows(2)
-            .map(|bounds| {
-                let document_terms: Vec<(u32, u32)> = pairs[bounds[0] * 2..bounds[1] * 2]
-                    .chunks_exact(2)
-                    .map(|pair| (pair[0] as u32, pair[1] as u32))
-                    .collect();
-                let mut bytes = Vec::new();
-                for (feature, weight) in vocabulary.document_vector(&document_terms) {
-                    bytes.extend_from_slice(&feature.to_le_bytes());
-                    bytes.extend_from_slice(&weight.to_le_bytes());
+    let mut written = 0_u64;
+    let mut weighted: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let next =
+            WEIGHTING_CHUNK_DOCUMENTS.min((spilled.documents - written) as usize - weighted.len());
+        let (wrote, read) = rayon::join(
+            || -> Result<()> {
+                for bytes in &weighted {
+                    store.write(bytes)?;
+                    entries += (bytes.len() / super::format::ENTRY_BYTES) as u64;
+                    vector_ends.write(&entries.to_le_bytes())?;
                 }
-                bytes
-            })
-            .collect();
-        for bytes in &vectors {
-            store.write(bytes)?;
-            entries += (bytes.len() / super::format::ENTRY_BYTES) as u64;
-            vector_ends.write(&entries.to_le_bytes())?;
-        }
-        done += chunk as u64;
+                Ok(())
+            },
+            || -> Result<Vec<Vec<u8>>> {
+                let chunk = SpilledChunk::read(spilled, &mut lengths, &mut terms, next)?;
+                Ok(chunk.weighted(vocabulary))
+            },
+        );
+        wrote?;
+        written += weighted.len() as u64;
         progress(BuildProgress::Weighting {
-            documents: done,
+            documents: written,
             of: spilled.documents,
         });
+        weighted = read?;
+        if weighted.is_empty() {
+            break;
+        }
     }
     Ok((store.span_from(start), vector_ends.into_reader()?, entries))
 }
@@ -552,5 +631,27 @@ fn duplicate_error(spilled: &Spilled, first: u32, again: u32, name: &[u8]) -> Er
         )
         .into(),
         (Err(error), _) | (_, Err(error)) => error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
+        /// Spilled terms read back as they were written, whatever their values.
+        #[test]
+        fn spilled_terms_decode_to_what_was_encoded(
+            terms in proptest::collection::vec((any::<u32>(), any::<u32>()), 0..50),
+        ) {
+            let mut bytes = Vec::new();
+            for &(stem, term_frequency) in &terms {
+                push_varint(&mut bytes, stem);
+                push_varint(&mut bytes, term_frequency);
+            }
+            prop_assert_eq!(decode_terms(&bytes), terms);
+        }
     }
 }
