@@ -307,11 +307,10 @@ impl CorpusPass {
                 "the corpus has no documents; text features need at least one".to_string(),
             ));
         }
-        let mut vocabulary: Vec<(Box<[u8]>, u32)> = self
-            .stems
-            .ids
-            .into_iter()
-            .filter(|&(_, id)| self.document_frequencies[id as usize] >= MIN_DOCUMENT_FREQUENCY)
+        let stems = &self.stems.stems;
+        let mut vocabulary: Vec<(&[u8], u32)> = (0..stems.len() as u32)
+            .filter(|&id| self.document_frequencies[id as usize] >= MIN_DOCUMENT_FREQUENCY)
+            .map(|id| (stems.stem(id), id))
             .collect();
         vocabulary.sort_unstable();
         let mut feature_of_stem = vec![DROPPED; self.document_frequencies.len()];
@@ -319,9 +318,9 @@ impl CorpusPass {
         let mut document_frequencies = Vec::with_capacity(vocabulary.len());
         for (feature, (stem, stem_id)) in vocabulary.into_iter().enumerate() {
             let feature = u32::try_from(feature).expect("fewer features than stems");
-            let term: Box<str> = String::from_utf8(stem.into_vec())
+            let term: Box<str> = std::str::from_utf8(stem)
                 .expect("stems of ASCII tokens are ASCII")
-                .into_boxed_str();
+                .into();
             feature_of_stem[stem_id as usize] = feature;
             terms.push(term);
             document_frequencies.push(self.document_frequencies[stem_id as usize]);

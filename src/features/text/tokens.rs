@@ -64,11 +64,73 @@ pub fn stemmed_terms(text: &str) -> Vec<String> {
     terms
 }
 
+/// Every distinct stem seen, numbered from 0 in first-seen order: the stems' bytes in one
+/// buffer and a hash table of ids, about 25 bytes a stem, so that a corpus with tens of
+/// millions of distinct stems (typos, names, foreign words) stays within memory.
+#[derive(Debug, Default)]
+pub(crate) struct Stems {
+    /// Every stem's bytes, concatenated in id order.
+    bytes: Vec<u8>,
+    /// Where each stem ends in `bytes`.
+    ends: Vec<u32>,
+    /// The ids, hashed by their stem's bytes.
+    table: hashbrown::HashTable<u32>,
+}
+
+impl Stems {
+    fn hash(stem: &[u8]) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(stem)
+    }
+
+    /// The stem of id `id` (an id [`Self::insert`] returned).
+    pub(crate) fn stem(&self, id: u32) -> &[u8] {
+        stem_of(&self.bytes, &self.ends, id)
+    }
+
+    /// How many stems there are.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The id of `stem`, if it was inserted.
+    fn id(&self, stem: &[u8]) -> Option<u32> {
+        let (bytes, ends) = (&self.bytes, &self.ends);
+        self.table
+            .find(Self::hash(stem), |&id| stem_of(bytes, ends, id) == stem)
+            .copied()
+    }
+
+    /// Inserts a new stem and returns its id.
+    fn insert(&mut self, stem: &[u8]) -> u32 {
+        let id = u32::try_from(self.ends.len())
+            .ok()
+            .filter(|&id| id < UNKNOWN)
+            .expect("fewer than 2^32 - 2 distinct stems");
+        self.bytes.extend_from_slice(stem);
+        self.ends
+            .push(u32::try_from(self.bytes.len()).expect("under 4 GiB of distinct stems"));
+        let (bytes, ends) = (&self.bytes, &self.ends);
+        self.table.insert_unique(Self::hash(stem), id, |&id| {
+            Self::hash(stem_of(bytes, ends, id))
+        });
+        id
+    }
+}
+
+/// The stem `id` of a [`Stems`]' buffers.
+fn stem_of<'b>(bytes: &'b [u8], ends: &[u32], id: u32) -> &'b [u8] {
+    let start = id
+        .checked_sub(1)
+        .map_or(0, |previous| ends[previous as usize]);
+    &bytes[start as usize..ends[id as usize] as usize]
+}
+
 /// Every stem seen so far with a dense id, and a bounded cache from token to stem id.
 #[derive(Debug, Default)]
 pub(super) struct StemTable {
-    /// Stem to stem id (ids dense from 0 in first-seen order).
-    pub(super) ids: FxHashMap<Box<[u8]>, u32>,
+    /// Every stem seen, with its id (dense from 0 in first-seen order).
+    pub(super) stems: Stems,
     /// Token (case ignored) to stem id, or [`DROPPED`].
     token_cache: TokenCache,
     /// Scratch space for stemming.
@@ -209,14 +271,10 @@ impl StemTable {
         stem_in_place(&mut self.scratch);
         let id = if self.scratch.len() < MIN_STEM_LENGTH {
             DROPPED
-        } else if let Some(&id) = self.ids.get(self.scratch.as_slice()) {
+        } else if let Some(id) = self.stems.id(&self.scratch) {
             id
         } else {
-            let id = u32::try_from(self.ids.len())
-                .ok()
-                .filter(|&id| id < UNKNOWN)
-                .expect("fewer than 2^32 - 2 distinct stems");
-            self.ids.insert(self.scratch.as_slice().into(), id);
+            let id = self.stems.insert(&self.scratch);
             on_new_stem();
             id
         };
