@@ -299,3 +299,26 @@ fn a_bad_corpus_line_names_its_file_and_line_and_leaves_no_store() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// The same corpus gives a byte-identical store on one thread and on every core.
+#[test]
+fn a_store_is_the_same_whatever_the_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = dir.path().join("task");
+    write_tiny_text_task(&task_dir);
+    let corpus = task_dir.join("corpus.tsv");
+    let build = |name: &str, threads: &str| {
+        let store = dir.path().join(name);
+        run_ok([
+            "index",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--out",
+            store.to_str().unwrap(),
+            "--threads",
+            threads,
+        ]);
+        std::fs::read(store).unwrap()
+    };
+    assert_eq!(build("one.store", "1"), build("two.store", "2"));
+}
