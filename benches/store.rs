@@ -12,8 +12,9 @@
 //!   `judge` makes over the same corpus.
 //! - **Start-up**: preparing a study of the `dl19` task (reading the task, the features and
 //!   the fingerprint's inputs, and planning the units: what precedes the first unit's judging)
-//!   with the corpus and with the store, for the `dl19` corpus and for the large one; and the
-//!   wall time of one `simulate --shard 0/64` process up to its first judged unit.
+//!   with the corpus and with the store, for the `dl19` corpus and for the large one; and, for
+//!   each of the four, the wall time of one `simulate --shard 0/64` process up to its first
+//!   judged unit.
 //! - **Whole-corpus scoring**: one topic judged with `--candidates corpus` from each store, in
 //!   core-ms per retrain, against the same topic with retrieved candidates.
 //!
@@ -281,9 +282,7 @@ fn main() {
         bench_prepare(label, manifest);
     }
     for (label, manifest) in &manifests {
-        if label.ends_with("store") {
-            bench_shard(label, manifest);
-        }
+        bench_shard(label, manifest);
     }
     let retrieved = bench_scoring(
         "dl19_retrieved",

@@ -322,3 +322,41 @@ fn a_store_is_the_same_whatever_the_threads() {
     };
     assert_eq!(build("one.store", "1"), build("two.store", "2"));
 }
+
+/// What a killed build leaves, `STORE.partial/`, is no store: commands refuse the path, and
+/// the next build replaces it.
+#[test]
+fn a_killed_builds_leftovers_are_no_store_and_are_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = dir.path().join("task");
+    let manifest = write_tiny_text_task(&task_dir);
+    let store = dir.path().join("tiny.store");
+    let partial = dir.path().join("tiny.store.partial");
+    std::fs::create_dir(&partial).unwrap();
+    std::fs::write(partial.join("store"), b"RSIMFST\0 cut short").unwrap();
+    let output = run([
+        "judge",
+        "--task",
+        manifest.to_str().unwrap(),
+        "--feature-store",
+        store.to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&store.display().to_string()), "{stderr}");
+    index(&task_dir.join("corpus.tsv"), &store);
+    assert!(!partial.exists());
+    run_ok([
+        "judge",
+        "--task",
+        manifest.to_str().unwrap(),
+        "--feature-store",
+        store.to_str().unwrap(),
+        "--iterations",
+        "2000",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+}
