@@ -61,9 +61,25 @@ impl StoreDocuments {
         Some((rank + low) as u32)
     }
 
-    /// Whether `doc` is a store document that was not interned.
-    pub fn is_unnamed(&self, doc: DocId) -> bool {
-        doc >= self.first_unnamed
+    /// The store documents at `positions` that were not interned, with their ids, in position
+    /// order: one binary search for the range, then a walk, however long the range.
+    pub fn unnamed_in(
+        &self,
+        positions: std::ops::Range<u32>,
+    ) -> impl Iterator<Item = (u32, DocId)> + '_ {
+        let mut interned_before = self
+            .interned_positions
+            .partition_point(|&position| position < positions.start);
+        positions.filter_map(move |position| {
+            if self.interned_positions.get(interned_before) == Some(&position) {
+                interned_before += 1;
+                return None;
+            }
+            Some((
+                position,
+                self.first_unnamed + position - interned_before as u32,
+            ))
+        })
     }
 
     /// The id of the store document at `position`.
@@ -181,6 +197,13 @@ mod tests {
             for (index, &position) in positions.iter().enumerate() {
                 prop_assert_eq!(store.doc_at(position), documents.get(index));
             }
+            let unnamed: Vec<(u32, DocId)> = (0..40)
+                .map(|position| (position, store.doc_at(position)))
+                .filter(|&(_, doc)| doc >= interner_size)
+                .collect();
+            prop_assert_eq!(store.unnamed_in(0..40).collect::<Vec<_>>(), unnamed.clone());
+            let tail: Vec<(u32, DocId)> = unnamed.into_iter().filter(|&(p, _)| p >= 17).collect();
+            prop_assert_eq!(store.unnamed_in(17..40).collect::<Vec<_>>(), tail);
             positions.sort_unstable();
             prop_assert_eq!(positions, (0..40).collect::<Vec<u32>>());
         }

@@ -426,13 +426,11 @@ impl Collection {
 
     /// The id of the document `doc`: interned, or a feature store's document.
     pub fn doc_name(&self, doc: DocId) -> &str {
-        match self
+        let in_store = self
             .store()
-            .and_then(|store| store.position_of_unnamed(doc))
-        {
-            Some(position) => (self.corpus.store.as_ref().expect("a store"))
-                .store
-                .name(position)
+            .and_then(|store| Some((store, store.position_of_unnamed(doc)?)));
+        match in_store {
+            Some((store, position)) => (store.store.name(position))
                 .expect("the names of store documents are checked when they are judged"),
             None => self.docs.name(doc),
         }

@@ -361,9 +361,8 @@ fn best_of_store(
             let end = (start + STORE_SCORING_CHUNK).min(document_count);
             let mut pairs = Vec::new();
             let mut scored = Vec::new();
-            for position in start..end {
-                let doc = store.doc_at(position);
-                if !store.is_unnamed(doc) || unavailable.contains(&doc) {
+            for (position, doc) in store.unnamed_in(start..end) {
+                if unavailable.contains(&doc) {
                     continue;
                 }
                 store.store().vector_into(position, &mut pairs)?;

@@ -11,15 +11,30 @@ fn embedded(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
-fn index(corpus: &Path, store: &Path) -> String {
-    let output = run_ok([
-        "index",
-        "--corpus",
-        corpus.to_str().unwrap(),
+/// `reusesim index` of `corpus` into `store`, as arguments.
+fn index_args<'a>(corpus: &'a Path, store: &'a Path) -> Vec<&'a str> {
+    let (corpus, store) = (corpus.to_str().unwrap(), store.to_str().unwrap());
+    vec!["index", "--corpus", corpus, "--out", store]
+}
+
+/// `reusesim judge` of the task at `manifest` with the feature store `store` into `out`, as
+/// arguments.
+fn judge_args<'a>(manifest: &'a Path, store: &'a Path, out: &'a Path) -> Vec<&'a str> {
+    let (manifest, store) = (manifest.to_str().unwrap(), store.to_str().unwrap());
+    let out = out.to_str().unwrap();
+    vec![
+        "judge",
+        "--task",
+        manifest,
+        "--feature-store",
+        store,
         "--out",
-        store.to_str().unwrap(),
-    ]);
-    String::from_utf8(output.stderr).unwrap()
+        out,
+    ]
+}
+
+fn index(corpus: &Path, store: &Path) -> String {
+    String::from_utf8(run_ok(index_args(corpus, store)).stderr).unwrap()
 }
 
 /// Output files: relative path and bytes.
@@ -234,17 +249,10 @@ fn a_second_index_is_up_to_date_and_a_store_of_another_corpus_is_refused() {
     std::fs::write(&other, "x1\tsome words here\nx2\tmore words here\n").unwrap();
     let other_store = dir.path().join("other.store");
     index(&other, &other_store);
-    let output = run([
-        "judge",
-        "--task",
-        manifest.to_str().unwrap(),
-        "--features",
-        "text",
-        "--feature-store",
-        other_store.to_str().unwrap(),
-        "--out",
-        dir.path().join("out").to_str().unwrap(),
-    ]);
+    let out = dir.path().join("out");
+    let mut args = judge_args(&manifest, &other_store, &out);
+    args.extend(["--features", "text"]);
+    let output = run(args);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -266,13 +274,7 @@ fn a_bad_corpus_line_names_its_file_and_line_and_leaves_no_store() {
     let corpus = dir.path().join("corpus.tsv");
     std::fs::write(&corpus, "d1\tcat dog\nd2 cat owl\n").unwrap();
     let store = dir.path().join("bad.store");
-    let output = run([
-        "index",
-        "--corpus",
-        corpus.to_str().unwrap(),
-        "--out",
-        store.to_str().unwrap(),
-    ]);
+    let output = run(index_args(&corpus, &store));
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -281,15 +283,9 @@ fn a_bad_corpus_line_names_its_file_and_line_and_leaves_no_store() {
     );
     assert!(!store.exists());
     assert!(!dir.path().join("bad.store.partial").exists());
-    let output = run([
-        "index",
-        "--corpus",
-        corpus.to_str().unwrap(),
-        "--out",
-        store.to_str().unwrap(),
-        "--corpus-format",
-        "xml",
-    ]);
+    let mut args = index_args(&corpus, &store);
+    args.extend(["--corpus-format", "xml"]);
+    let output = run(args);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&output.stderr).contains(
@@ -309,15 +305,9 @@ fn a_store_is_the_same_whatever_the_threads() {
     let corpus = task_dir.join("corpus.tsv");
     let build = |name: &str, threads: &str| {
         let store = dir.path().join(name);
-        run_ok([
-            "index",
-            "--corpus",
-            corpus.to_str().unwrap(),
-            "--out",
-            store.to_str().unwrap(),
-            "--threads",
-            threads,
-        ]);
+        let mut args = index_args(&corpus, &store);
+        args.extend(["--threads", threads]);
+        run_ok(args);
         std::fs::read(store).unwrap()
     };
     assert_eq!(build("one.store", "1"), build("two.store", "2"));
@@ -334,29 +324,14 @@ fn a_killed_builds_leftovers_are_no_store_and_are_replaced() {
     let partial = dir.path().join("tiny.store.partial");
     std::fs::create_dir(&partial).unwrap();
     std::fs::write(partial.join("store"), b"RSIMFST\0 cut short").unwrap();
-    let output = run([
-        "judge",
-        "--task",
-        manifest.to_str().unwrap(),
-        "--feature-store",
-        store.to_str().unwrap(),
-        "--out",
-        dir.path().join("out").to_str().unwrap(),
-    ]);
+    let out = dir.path().join("out");
+    let output = run(judge_args(&manifest, &store, &out));
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(&store.display().to_string()), "{stderr}");
     index(&task_dir.join("corpus.tsv"), &store);
     assert!(!partial.exists());
-    run_ok([
-        "judge",
-        "--task",
-        manifest.to_str().unwrap(),
-        "--feature-store",
-        store.to_str().unwrap(),
-        "--iterations",
-        "2000",
-        "--out",
-        dir.path().join("out").to_str().unwrap(),
-    ]);
+    let mut args = judge_args(&manifest, &store, &out);
+    args.extend(["--iterations", "2000"]);
+    run_ok(args);
 }

@@ -237,18 +237,21 @@ where
 {
     let mut document_count = 0;
     for file in corpus_files(path)? {
-        if let Some(digests) = digests.as_deref_mut() {
-            let (reader, digest) = crate::io::gz::open_digested(&file)?;
-            document_count += read_documents(reader, &file, layout, &mut visit)?;
+        let (reader, digest) = match digests {
+            Some(_) => {
+                let (reader, digest) = crate::io::gz::open_digested(&file)?;
+                (reader, Some(digest))
+            }
+            None => (crate::io::gz::open(&file)?, None),
+        };
+        document_count += read_documents(reader, &file, layout, &mut visit)?;
+        if let (Some(digests), Some(digest)) = (digests.as_deref_mut(), digest) {
             let digest = digest.lock().expect("the reader is done with the digest");
             digests.push(FileDigest {
                 path: file.clone(),
                 bytes: digest.bytes(),
                 sha256: digest.sha256_hex(),
             });
-        } else {
-            let reader = crate::io::gz::open(&file)?;
-            document_count += read_documents(reader, &file, layout, &mut visit)?;
         }
     }
     if document_count == 0 {
