@@ -4,23 +4,24 @@
 (function () {
   const tip = document.getElementById("tip");
 
-  function showTip(spot) {
+  // Shows the tip of `spot`: beside the pointer when there is one, else above the mark.
+  function showTip(spot, pointer) {
     tip.textContent = spot.dataset.tip;
     tip.hidden = false;
     const box = spot.getBoundingClientRect();
-    const left = box.left + box.width / 2 - tip.offsetWidth / 2;
-    tip.style.left = Math.max(8, Math.min(window.innerWidth - tip.offsetWidth - 8, left)) + "px";
-    const above = box.top - tip.offsetHeight - 8;
-    tip.style.top = (above > 0 ? above : box.bottom + 8) + "px";
+    const x = pointer ? pointer.clientX + 14 : box.left + box.width / 2 - tip.offsetWidth / 2;
+    tip.style.left = Math.max(8, Math.min(window.innerWidth - tip.offsetWidth - 8, x)) + "px";
+    const above = (pointer ? pointer.clientY : box.top) - tip.offsetHeight - 8;
+    tip.style.top = (above > 0 ? above : (pointer ? pointer.clientY : box.bottom) + 16) + "px";
   }
 
   function hideTip() {
     tip.hidden = true;
   }
 
-  document.addEventListener("mouseover", (event) => {
+  document.addEventListener("mousemove", (event) => {
     const spot = event.target.closest(".spot");
-    if (spot) showTip(spot);
+    if (spot) showTip(spot, event);
   });
   document.addEventListener("mouseout", (event) => {
     if (event.target.closest(".spot")) hideTip();
