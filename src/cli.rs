@@ -174,6 +174,8 @@ pub enum AuditFormat {
     Md,
     /// One JSON object (field names in docs/audit.md).
     Json,
+    /// One self-contained HTML page with the Markdown's content, the verdict first.
+    Html,
 }
 
 /// Arguments of `reusesim audit`.

@@ -469,6 +469,7 @@ pub fn audit(args: AuditArgs) -> Result<()> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     match args.format {
         AuditFormat::Md => audit::write_markdown(&mut out, &report)?,
+        AuditFormat::Html => audit::write_html(&mut out, &report)?,
         AuditFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &report)?;
             writeln!(out)?;

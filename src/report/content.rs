@@ -2,7 +2,7 @@
 //! reading order, as a [`Document`].
 
 use crate::judge::settings::Withhold;
-use crate::report::document::{Block, Document, Figure, ListItem, Table};
+use crate::report::document::{Align, Block, Document, Figure, ListItem, Table};
 use crate::report::plots::{figure_list, FigureKind};
 use crate::sim::analysis::{RankRow, RunRow, StudySummary};
 use crate::stats::Spread;
@@ -68,10 +68,11 @@ fn paragraph(text: impl Into<String>) -> Block {
     Block::Paragraph(text.into())
 }
 
-/// A table with the given column names and rows.
+/// A table with the given column names and rows, every column aligned left.
 pub(super) fn table(header: &[&str], rows: Vec<Vec<String>>) -> Block {
     Block::Table(Table {
         header: header.iter().map(ToString::to_string).collect(),
+        align: vec![Align::Left; header.len()],
         rows,
     })
 }

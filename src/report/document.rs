@@ -23,6 +23,8 @@ pub enum Block {
         /// The heading's text.
         text: String,
     },
+    /// A paragraph set in bold: what to read first (an audit's verdict).
+    Lead(String),
     /// A paragraph of text.
     Paragraph(String),
     /// A table.
@@ -33,13 +35,25 @@ pub enum Block {
     Figures(Vec<Figure>),
 }
 
-/// A table: the column names and the rows of cells (an empty cell is left blank).
+/// A table: the column names, how each column is aligned, and the rows of cells (an empty
+/// cell is left blank).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     /// Column names.
     pub header: Vec<String>,
+    /// Each column's alignment.
+    pub align: Vec<Align>,
     /// Rows, each with one cell per column.
     pub rows: Vec<Vec<String>>,
+}
+
+/// How a table column is aligned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    /// To the left (text).
+    Left,
+    /// To the right (numbers).
+    Right,
 }
 
 /// An item of a bulleted list.
@@ -96,6 +110,7 @@ fn write_markdown_block(out: &mut dyn Write, block: &Block) -> io::Result<()> {
         Block::Heading { level, text } => {
             writeln!(out, "{} {text}", "#".repeat(usize::from(*level)))
         }
+        Block::Lead(text) => writeln!(out, "**{text}**"),
         Block::Paragraph(text) => writeln!(out, "{text}"),
         Block::Table(table) => write_markdown_table(out, table),
         Block::List(items) => {
@@ -135,7 +150,15 @@ fn write_markdown_table(out: &mut dyn Write, table: &Table) -> io::Result<()> {
         writeln!(out)
     };
     write_row(out, &table.header)?;
-    writeln!(out, "|{}", "---|".repeat(table.header.len()))?;
+    let rule: String = table
+        .align
+        .iter()
+        .map(|align| match align {
+            Align::Left => "---|",
+            Align::Right => "---:|",
+        })
+        .collect();
+    writeln!(out, "|{rule}")?;
     for row in &table.rows {
         write_row(out, row)?;
     }
@@ -170,6 +193,7 @@ mod tests {
             Block::Paragraph("Some `code`.".into()),
             Block::Table(Table {
                 header: vec!["a".into(), "b".into()],
+                align: vec![Align::Left, Align::Right],
                 rows: vec![vec!["1".into(), String::new()]],
             }),
             Block::List(vec![ListItem {
@@ -179,7 +203,7 @@ mod tests {
         ]);
         assert_eq!(
             text,
-            "## Title\n\nSome `code`.\n\n| a | b |\n|---|---|\n| 1 | |\n\n- item\n  - sub\n"
+            "## Title\n\nSome `code`.\n\n| a | b |\n|---|---:|\n| 1 | |\n\n- item\n  - sub\n"
         );
     }
 

@@ -25,8 +25,9 @@ struct Expected {
 }
 
 impl Expected {
-    fn of(study: &Path) -> Self {
-        let report = std::fs::read_to_string(study.join("report.md")).unwrap();
+    /// The headings and figures of a Markdown report, without runs.
+    fn of_markdown(path: &Path) -> Self {
+        let report = std::fs::read_to_string(path).unwrap();
         let headings = report
             .lines()
             .filter_map(|line| {
@@ -39,6 +40,15 @@ impl Expected {
             .filter_map(|line| line.split_once("](figures/"))
             .map(|(_, rest)| rest.trim_end_matches(".png)").to_string())
             .collect();
+        Self {
+            headings,
+            figures,
+            runs: BTreeSet::new(),
+        }
+    }
+
+    /// What a study's page must hold: its report's headings and figures, and every run.
+    fn of(study: &Path) -> Self {
         let runs_table = std::fs::read_to_string(study.join("runs.tsv")).unwrap();
         let mut lines = runs_table.lines();
         let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
@@ -47,9 +57,8 @@ impl Expected {
             .map(|line| line.split('\t').nth(run_column).unwrap().to_string())
             .collect();
         Self {
-            headings,
-            figures,
             runs,
+            ..Self::of_markdown(&study.join("report.md"))
         }
     }
 }
@@ -298,4 +307,45 @@ fn the_checks_fail_on_a_page_missing_a_figure_or_a_run_or_loading_an_outside_ima
             .any(|problem| problem == "request: http://127.0.0.1:9/pixel.png"),
         "{problems:#?}"
     );
+}
+
+#[test]
+fn the_audit_page_leads_with_the_verdict_and_holds_every_section_of_the_markdown() {
+    let Some(mut browser) = browser() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let task = crate::util::write_tiny_text_task(dir.path());
+    let audit = |format: &str| {
+        crate::util::stdout_of([
+            "audit",
+            "--task",
+            task.to_str().unwrap(),
+            "--run",
+            dir.path().join("runs/t1r0").to_str().unwrap(),
+            "--study-seeds",
+            "0",
+            "--format",
+            format,
+        ])
+    };
+    std::fs::write(dir.path().join("report.md"), audit("md")).unwrap();
+    let page = dir.path().join("audit.html");
+    std::fs::write(&page, audit("html")).unwrap();
+    let expected = Expected {
+        figures: Vec::new(),
+        runs: BTreeSet::new(),
+        ..Expected::of_markdown(&dir.path().join("report.md"))
+    };
+    assert!(expected.headings.len() >= 6);
+    let url = file_url(&page);
+    let (tab, log) = browser.open(&url);
+    let state = browser.evaluate(&tab, PAGE_STATE);
+    let problems = problems(&expected, &state, &log, &url);
+    assert!(problems.is_empty(), "{problems:#?}");
+    let first = browser.evaluate(
+        &tab,
+        "document.querySelector('main').firstElementChild.textContent",
+    );
+    assert!(first.as_str().unwrap().starts_with("Verdict: "), "{first}");
 }

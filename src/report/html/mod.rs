@@ -9,7 +9,7 @@ mod figure;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::base::error::Result;
-use crate::report::document::{inline_parts, Block, Document, Figure, ListItem, Table};
+use crate::report::document::{inline_parts, Align, Block, Document, Figure, ListItem, Table};
 use crate::sim::analysis::StudyResults;
 
 pub use figure::run_tip;
@@ -41,6 +41,12 @@ pub fn study_page(document: &Document, results: &StudyResults) -> Result<String>
     Ok(page(&title(document), &results.teams(), &body).into_string())
 }
 
+/// A report without figures (an audit's) as a page.
+pub fn document_page(document: &Document) -> String {
+    let body: Vec<Markup> = document.blocks.iter().map(render_block).collect();
+    page(&title(document), &[], &body).into_string()
+}
+
 /// The text of the document's first heading.
 fn title(document: &Document) -> String {
     document
@@ -53,7 +59,7 @@ fn title(document: &Document) -> String {
         .unwrap_or_default()
 }
 
-/// The page around the rendered blocks, with a picker over `teams`.
+/// The page around the rendered blocks, with a picker over `teams` (none without teams).
 fn page(title: &str, teams: &[String], body: &[Markup]) -> Markup {
     html! {
         (DOCTYPE)
@@ -66,12 +72,14 @@ fn page(title: &str, teams: &[String], body: &[Markup]) -> Markup {
                 style { (PreEscaped(STYLE)) }
             }
             body {
-                header.controls {
-                    label for="team-pick" { "Highlight a team" }
-                    select #team-pick {
-                        option value="" { "none" }
-                        @for team in teams {
-                            option value=(team) { (team) }
+                @if !teams.is_empty() {
+                    header.controls {
+                        label for="team-pick" { "Highlight a team" }
+                        select #team-pick {
+                            option value="" { "none" }
+                            @for team in teams {
+                                option value=(team) { (team) }
+                            }
                         }
                     }
                 }
@@ -115,6 +123,7 @@ fn render_block(block: &Block) -> Markup {
             2 => html! { h2 id=(anchor(text)) { (inline(text)) } },
             _ => html! { h3 { (inline(text)) } },
         },
+        Block::Lead(text) => html! { p.lead { strong { (inline(text)) } } },
         Block::Paragraph(text) => html! { p { (inline(text)) } },
         Block::Table(table) => render_table(table),
         Block::List(items) => render_list(items),
@@ -135,7 +144,9 @@ fn render_table(table: &Table) -> Markup {
             tbody {
                 @for row in &table.rows {
                     tr {
-                        @for cell in row { td { (inline(cell)) } }
+                        @for (cell, align) in row.iter().zip(&table.align) {
+                            td class=[(*align == Align::Right).then_some("number")] { (inline(cell)) }
+                        }
                     }
                 }
             }

@@ -33,12 +33,14 @@
   document.addEventListener("focusout", hideTip);
 
   const picker = document.getElementById("team-pick");
-  picker.addEventListener("change", () => {
-    const team = picker.value;
-    for (const marked of document.querySelectorAll("[data-team]")) {
-      marked.classList.toggle("picked", team !== "" && marked.dataset.team === team);
-    }
-  });
+  if (picker) {
+    picker.addEventListener("change", () => {
+      const team = picker.value;
+      for (const marked of document.querySelectorAll("[data-team]")) {
+        marked.classList.toggle("picked", team !== "" && marked.dataset.team === team);
+      }
+    });
+  }
 
   function sortKey(cell) {
     const number = parseFloat(cell.textContent);

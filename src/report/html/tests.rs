@@ -1,5 +1,5 @@
 use super::*;
-use crate::report::document::Table;
+use crate::report::document::{Align, Table};
 
 fn rendered(block: Block) -> String {
     render_block(&block).into_string()
@@ -29,10 +29,14 @@ fn sections_get_an_anchor_from_their_heading() {
 fn tables_have_a_sort_button_per_column_and_keep_blank_cells() {
     let html = rendered(Block::Table(Table {
         header: vec!["measure".into(), "tau_b".into()],
+        align: vec![Align::Left, Align::Right],
         rows: vec![vec!["map".into(), String::new()]],
     }));
     assert_eq!(html.matches("<th scope=\"col\"><button").count(), 2);
-    assert!(html.contains("<tr><td>map</td><td></td></tr>"), "{html}");
+    assert!(
+        html.contains("<tr><td>map</td><td class=\"number\"></td></tr>"),
+        "{html}"
+    );
 }
 
 #[test]
