@@ -16,7 +16,7 @@ use crate::stats::Spread;
 const POINT_RADIUS: i32 = 8;
 
 /// What a run's spot says: its name, team and ranks (official, LOU, over all trials).
-pub fn run_tip(run: &RunRow, trial_ranks: Option<Spread>) -> String {
+fn run_tip(run: &RunRow, trial_ranks: Option<Spread>) -> String {
     let mut tip = format!(
         "{} · team {} · official rank {} · LOU rank {:.1} ({}–{})",
         run.run, run.team, run.official_rank, run.lou_rank.mean, run.lou_rank.min, run.lou_rank.max

@@ -12,8 +12,6 @@ use crate::base::error::Result;
 use crate::report::document::{inline_parts, Align, Block, Document, Figure, ListItem, Table};
 use crate::sim::analysis::StudyResults;
 
-pub use figure::run_tip;
-
 /// The page's style sheet.
 const STYLE: &str = include_str!("report.css");
 /// The page's script: tips, sorting, the team picker.
