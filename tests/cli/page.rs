@@ -6,6 +6,7 @@
 //! CI (`CI` set), where `.ci/run` installs it.
 
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::Path;
 
 use serde_json::Value;
@@ -136,8 +137,10 @@ fn browser() -> Option<Browser> {
             std::env::var_os("CI").is_none(),
             "CI needs Chromium for the page tests: .ci/run installs Debian's chromium"
         );
-        eprintln!(
-            "skipping the browser test: no chromium on the PATH (install Debian's chromium or \
+        // Written to the terminal directly, past the test harness's capture, to be seen.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipping a browser test: no chromium on the PATH (install Debian's chromium or \
              set REUSESIM_CHROMIUM)"
         );
         return None;
@@ -167,6 +170,46 @@ fn the_study_page_holds_every_section_figure_and_run_and_loads_nothing_else() {
     assert!(expected.figures.len() >= 12 && expected.runs.len() >= 20);
     let problems = check(&mut browser, &expected, &study.join("report.html"));
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn pointing_at_a_run_shows_its_name_team_and_ranks() {
+    let Some(mut browser) = browser() else {
+        return;
+    };
+    let study = crate::plot::study();
+    let (page, _) = browser.open(&file_url(&study.join("report.html")));
+    // The middle of the last run's column in the rank change figure of MAP.
+    let target = browser.evaluate(
+        &page,
+        r##"(() => {
+          const spots = document.querySelectorAll("#figure-rank_change_map .spot");
+          const spot = spots[spots.length - 1];
+          spot.scrollIntoView({ block: "center" });
+          const box = spot.getBoundingClientRect();
+          return { run: spot.dataset.run, team: spot.dataset.team,
+                   x: box.left + box.width / 2, y: box.top + box.height / 2 };
+        })()"##,
+    );
+    let at = |key: &str| target[key].as_f64().unwrap();
+    browser.move_mouse(&page, at("x"), at("y"));
+    let tip = browser.evaluate(
+        &page,
+        r#"(() => { const tip = document.getElementById("tip");
+                    return tip.hidden ? null : tip.textContent; })()"#,
+    );
+    let tip = tip
+        .as_str()
+        .unwrap_or_else(|| panic!("no tip over {target}"));
+    let (run, team) = (
+        target["run"].as_str().unwrap(),
+        target["team"].as_str().unwrap(),
+    );
+    assert!(
+        tip.starts_with(&format!("{run} · team {team} · official rank ")),
+        "{tip}"
+    );
+    assert!(tip.contains("ranks over all trials"), "{tip}");
 }
 
 #[test]

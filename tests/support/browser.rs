@@ -199,6 +199,15 @@ impl Browser {
         result["result"]["value"].clone()
     }
 
+    /// Moves the mouse pointer to (`x`, `y`) in the page's viewport.
+    pub fn move_mouse(&mut self, page: &Page, x: f64, y: f64) {
+        self.call(
+            Some(&page.session),
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseMoved", "x": x, "y": y }),
+        );
+    }
+
     /// A PNG of the page's viewport.
     pub fn screenshot(&mut self, page: &Page) -> Vec<u8> {
         use base64::Engine;
