@@ -19,6 +19,7 @@ use reusesim::judge::settings::{
     RANDOM_NEGATIVES,
 };
 use reusesim::report::plots::FigureFormat;
+use reusesim::report::PlotFormat;
 use reusesim::sim::settings::check_budget_fractions;
 use reusesim::sim::shard::ShardSpec;
 use reusesim::sim::study::StudySettings;
@@ -194,6 +195,8 @@ pub enum AuditFormat {
     Md,
     /// One JSON object (field names in docs/audit.md).
     Json,
+    /// One self-contained HTML page with the Markdown's content, the verdict first.
+    Html,
 }
 
 /// Arguments of `reusesim audit`.
@@ -407,12 +410,12 @@ pub struct PlotArgs {
     /// The results folder written by `simulate` (summary.json, runs.tsv, lou.tsv, trials.tsv).
     #[arg(value_name = "RESULTS_DIR")]
     pub results: PathBuf,
-    /// Output folder (default: RESULTS_DIR/figures).
+    /// Output folder (default: RESULTS_DIR/figures; RESULTS_DIR itself with `--format html`).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Which files to write for each figure.
-    #[arg(long, value_parser = choice::<FigureFormat>(), default_value_t = FigureFormat::Both)]
-    pub format: FigureFormat,
+    /// Which files to write for each figure, or `html` for the study's page `report.html`.
+    #[arg(long, value_parser = choice::<PlotFormat>(), default_value_t = PlotFormat::Both)]
+    pub format: PlotFormat,
 }
 
 /// Arguments of `reusesim index`.
@@ -631,8 +634,13 @@ mod tests {
         };
         assert_eq!(args.results, PathBuf::from("res"));
         assert_eq!(args.out, None);
-        assert_eq!(args.format, FigureFormat::Svg);
+        assert_eq!(args.format, PlotFormat::Svg);
         assert!(Cli::try_parse_from(["reusesim", "plot", "res", "--format", "gif"]).is_err());
+        let cli = Cli::try_parse_from(["reusesim", "plot", "res", "--format", "html"]).unwrap();
+        let Some(Command::Plot(args)) = cli.command else {
+            panic!("expected plot");
+        };
+        assert_eq!(args.format, PlotFormat::Html);
     }
 
     #[test]

@@ -356,14 +356,23 @@ fn print_study(report: &reusesim::report::StudyReport, out: &Path) {
 /// `reusesim plot`.
 pub fn plot(args: PlotArgs) -> Result<()> {
     let started = std::time::Instant::now();
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| args.results.join("figures"));
-    let written = reusesim::report::plots::plot_results(&args.results, &out, args.format)
-        .with_context(|| format!("plotting {}", args.results.display()))?;
+    let written = match args.format.figures() {
+        Some(format) => {
+            let out = args
+                .out
+                .clone()
+                .unwrap_or_else(|| args.results.join("figures"));
+            reusesim::report::plots::plot_results(&args.results, &out, format)
+                .map(|written| (written, out))
+        }
+        None => {
+            let out = args.out.clone().unwrap_or_else(|| args.results.clone());
+            reusesim::report::write_results_page(&args.results, &out).map(|page| (vec![page], out))
+        }
+    };
+    let (written, out) = written.with_context(|| format!("plotting {}", args.results.display()))?;
     eprintln!(
-        "reusesim: drew {} figure files in {:.2} s into {}",
+        "reusesim: wrote {} files in {:.2} s into {}",
         written.len(),
         started.elapsed().as_secs_f64(),
         out.display()
@@ -460,6 +469,7 @@ pub fn audit(args: AuditArgs) -> Result<()> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     match args.format {
         AuditFormat::Md => audit::write_markdown(&mut out, &report)?,
+        AuditFormat::Html => audit::write_html(&mut out, &report)?,
         AuditFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &report)?;
             writeln!(out)?;

@@ -320,8 +320,11 @@ class StudyResult:
 
     def plot(self, out_dir: Union[str, os.PathLike, None] = None, format: str = "both") -> list[Path]:
         """Draws the study's figures (as ``reusesim plot``) into ``out_dir`` (default: the
-        results' ``figures/``) as ``png``, ``svg`` or ``both``; returns the files written."""
-        target = Path(out_dir) if out_dir is not None else self.out_dir / "figures"
+        results' ``figures/``) as ``png``, ``svg`` or ``both``, or with ``html`` writes the
+        study's page ``report.html`` (default: into the results folder); returns the files
+        written."""
+        default = self.out_dir if format == "html" else self.out_dir / "figures"
+        target = Path(out_dir) if out_dir is not None else default
         return [Path(p) for p in _native.plot(os.fspath(self.out_dir), os.fspath(target), format)]
 
 

@@ -15,6 +15,7 @@ use reusesim::collection::{Collection, FeatureChoice};
 use reusesim::eval::{self, EvalOptions, Evaluator};
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::report::plots::FigureFormat;
+use reusesim::report::PlotFormat;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
 use reusesim::sim::lock::FolderAccess;
 use reusesim::sim::settings::{check_budget_fractions, OFFICIAL_BUDGET_ONLY};
@@ -359,7 +360,8 @@ fn backtest(
     })
 }
 
-/// Draws a study's figures from its results folder into `out_dir`; returns the files written.
+/// Draws a study's figures, or with `html` writes its page `report.html`, from its results
+/// folder into `out_dir`; returns the files written.
 #[pyfunction]
 fn plot(
     py: Python<'_>,
@@ -367,9 +369,12 @@ fn plot(
     out_dir: PathBuf,
     format: &str,
 ) -> PyResult<Vec<PathBuf>> {
-    let format = choice("format", Some(format), FigureFormat::Both).map_err(to_py_err)?;
-    py.detach(|| reusesim::report::plots::plot_results(&results_dir, &out_dir, format))
-        .map_err(to_py_err)
+    let format = choice("format", Some(format), PlotFormat::Both).map_err(to_py_err)?;
+    py.detach(|| match format.figures() {
+        Some(figures) => reusesim::report::plots::plot_results(&results_dir, &out_dir, figures),
+        None => reusesim::report::write_results_page(&results_dir, &out_dir).map(|page| vec![page]),
+    })
+    .map_err(to_py_err)
 }
 
 /// Registers the jobs in the module.

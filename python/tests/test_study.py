@@ -37,6 +37,9 @@ def test_simulate_equals_the_command_line(cli, default_task_path, tmp_path):
     assert set(result.trials["held_out"]) >= {"control"}
     figures = result.plot(tmp_path / "figures", format="svg")
     assert figures and all(path.exists() and path.suffix == ".svg" for path in figures)
+    page = result.plot(tmp_path / "page", format="html")
+    assert [path.name for path in page] == ["report.html"]
+    assert page[0].read_bytes() == (tmp_path / "py" / "report.html").read_bytes()
 
 
 def test_simulate_passes_the_carried_and_withhold_options_as_the_command_line(

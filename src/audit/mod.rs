@@ -53,7 +53,7 @@ use crate::io::teams::TeamEntry;
 
 pub use basis::{AuditBasis, Judgments, RunAudit};
 pub use calibration::LeaveOutEvidence;
-pub use markdown::write_markdown;
+pub use markdown::{audit_document, write_html, write_markdown};
 pub use reach::BeyondPool;
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
 pub use study::{LouDrop, StudyComparison, StudySource};

@@ -20,7 +20,7 @@ pub trait Choice: Copy + Sized + 'static {
 }
 
 /// Declares an enum whose variants have user-facing names: it implements [`Choice`],
-/// `Display` (the name) and `serde::Serialize` (the name as a string).
+/// `Display` (the name), and `serde::Serialize` and `serde::Deserialize` (the name as a string).
 macro_rules! choice_enum {
     (
         $(#[$meta:meta])*
@@ -55,6 +55,22 @@ macro_rules! choice_enum {
                 serializer.serialize_str($crate::base::choice::Choice::name(*self))
             }
         }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                <Self as $crate::base::choice::Choice>::from_name(&name).ok_or_else(|| {
+                    let names: Vec<&str> = <Self as $crate::base::choice::Choice>::ALL
+                        .iter()
+                        .map(|choice| $crate::base::choice::Choice::name(*choice))
+                        .collect();
+                    serde::de::Error::custom(format!(
+                        "expected one of {}, found `{name}`",
+                        names.join(", ")
+                    ))
+                })
+            }
+        }
     };
 }
 pub(crate) use choice_enum;
@@ -81,5 +97,18 @@ mod tests {
         assert_eq!(Colour::from_name("green"), None);
         assert_eq!(Colour::DarkBlue.to_string(), "dark-blue");
         assert_eq!(serde_json::to_string(&Colour::Red).unwrap(), "\"red\"");
+    }
+
+    #[test]
+    fn deserializes_names_and_names_the_choices_on_an_unknown_one() {
+        let colour: Colour = serde_json::from_str("\"dark-blue\"").unwrap();
+        assert_eq!(colour, Colour::DarkBlue);
+        let error = serde_json::from_str::<Colour>("\"green\"").unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("expected one of red, dark-blue, found `green`"),
+            "{error}"
+        );
     }
 }

@@ -60,7 +60,7 @@ pub const DEFAULT_WITHHOLD: Withhold = Withhold::Uniques;
 pub const DEFAULT_CARRIED: Carried = Carried::Ignore;
 
 /// How one judging run is done.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JudgeSettings {
     /// The trial seed (set per trial by a study; reported as the study's list of seeds).
     #[serde(skip)]

@@ -1,9 +1,12 @@
-//! Rendering a study: `summary.json` (serde), `report.md` and the figures; the tables, kept
-//! qrels and traces are written through [`crate::sim::analysis::files`], which owns their
-//! columns. Every file is written atomically.
+//! Rendering a study: `summary.json` (serde), `report.md`, `report.html` and the figures; the
+//! tables, kept qrels and traces are written through [`crate::sim::analysis::files`], which
+//! owns their columns. Both reports render one [`document::Document`] built by
+//! [`content::study_document`]. Every file is written atomically.
 
 pub mod budget;
-pub mod markdown;
+pub mod content;
+pub mod document;
+pub mod html;
 pub mod plots;
 
 use std::path::{Path, PathBuf};
@@ -12,12 +15,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::base::error::{Result, Warning};
+use crate::base::choice::choice_enum;
+use crate::base::error::{ParseError, ParseErrorKind, Result, Warning};
 use crate::io::atomic::write_atomically;
 use crate::io::task::Task;
 use crate::judge::cal::TopicJudging;
 use crate::sim::analysis::files::{to_qrels, write_table, write_traces, CONTROL};
-use crate::sim::analysis::{SettingsSummary, StudySummary};
+use crate::sim::analysis::{SettingsSummary, StudyResults, StudySummary};
 use crate::sim::fingerprint::Fingerprint;
 use crate::sim::journal::JOURNAL_FILE;
 use crate::sim::lock::{FolderAccess, FolderLock};
@@ -31,6 +35,8 @@ pub struct StudyReport {
     pub summary: StudySummary,
     /// The figure files written, in order.
     pub figures: Vec<PathBuf>,
+    /// The study's page, `report.html`.
+    pub page: PathBuf,
     /// Judged units taken from a journal (`--resume`) or from shards (`merge`).
     pub resumed: usize,
     /// Problems met on the way (a torn journal tail dropped).
@@ -115,12 +121,95 @@ fn render(
         started.elapsed().as_secs_f64(),
     );
     write_study(out, &summary, &study.fingerprint, &outcome)?;
-    let figures = plots::plot_results(out, &out.join("figures"), plots::FigureFormat::Both)?;
+    let results = StudyResults::read(out)?;
+    let figures = plots::draw_figures(&results, &out.join("figures"), plots::FigureFormat::Both)?;
+    let rows = content::ReportRows {
+        runs: &summary.runs,
+        ranks: &summary.ranks,
+    };
+    let page = write_page(out, &summary, rows, &results)?;
     Ok(StudyReport {
         summary,
         figures,
+        page,
         resumed: 0,
         warnings: Vec::new(),
+    })
+}
+
+/// Writes `report.html` into `dir`. Returns its path.
+fn write_page(
+    dir: &Path,
+    summary: &StudySummary,
+    rows: content::ReportRows<'_>,
+    results: &StudyResults,
+) -> Result<PathBuf> {
+    let page = html::study_page(&content::study_document(summary, rows), results)?;
+    let path = dir.join(REPORT_PAGE);
+    write_atomically(&path, |out| out.write_all(page.as_bytes()))?;
+    Ok(path)
+}
+
+choice_enum! {
+    /// What `plot` writes from a results folder.
+    pub enum PlotFormat {
+        /// The figures as PNG.
+        Png = "png",
+        /// The figures as SVG.
+        Svg = "svg",
+        /// The figures as PNG and SVG.
+        Both = "both",
+        /// The study's self-contained page, `report.html`.
+        Html = "html",
+    }
+}
+
+impl PlotFormat {
+    /// The figure files to write, or `None` for the page.
+    pub fn figures(self) -> Option<plots::FigureFormat> {
+        match self {
+            Self::Png => Some(plots::FigureFormat::Png),
+            Self::Svg => Some(plots::FigureFormat::Svg),
+            Self::Both => Some(plots::FigureFormat::Both),
+            Self::Html => None,
+        }
+    }
+}
+
+/// The file name of the study's page.
+pub const REPORT_PAGE: &str = "report.html";
+
+/// `plot --format html`: reads the results folder `results_dir` (`summary.json` and the
+/// tables) and writes the study's `report.html` into `out`. Returns its path.
+///
+/// # Errors
+/// A [`ParseError`] naming the file (and line) when the results are missing or malformed;
+/// [`crate::base::error::Error::Plot`] or a write error.
+pub fn write_results_page(results_dir: &Path, out: &Path) -> Result<PathBuf> {
+    let results = StudyResults::read(results_dir)?;
+    let summary = read_summary(&results_dir.join("summary.json"))?;
+    let rows = content::ReportRows {
+        runs: &results.runs,
+        ranks: &results.ranks,
+    };
+    write_page(out, &summary, rows, &results)
+}
+
+/// The study's summary as `summary.json` holds it (without the tables' rows).
+fn read_summary(path: &Path) -> Result<StudySummary> {
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        ParseError::file(
+            path,
+            ParseErrorKind::Invalid(format!("cannot read the study's summary: {error}")),
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|error| {
+        ParseError::new(
+            path,
+            error.line(),
+            ParseErrorKind::Invalid(format!("expected a study's summary: {error}")),
+        )
+        .into()
     })
 }
 
@@ -158,8 +247,12 @@ pub fn write_study(
     if summary.budget.is_some() {
         write_table(dir, &summary.budget_rows)?;
     }
+    let rows = content::ReportRows {
+        runs: &summary.runs,
+        ranks: &summary.ranks,
+    };
     write_atomically(&dir.join("report.md"), |out| {
-        markdown::write_report(out, summary)
+        content::study_document(summary, rows).write_markdown(out)
     })?;
     for trial in &outcome.trials {
         let Some(judgings) = &trial.judgings else {

@@ -5,7 +5,7 @@
 //! Which scores are compared (LOU, per trial, control) is decided by the simulation; this module
 //! only compares two score vectors over the same runs.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::check_same_length;
 use super::kendall::{tau_ap, tau_b};
@@ -13,7 +13,7 @@ use super::rank::official_ranks;
 use crate::base::error::StatsError;
 
 /// Mean, minimum and maximum of a figure across seeds (or trials).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
     /// Arithmetic mean, summed in slice order (so the result is reproducible).
     pub mean: f64,

@@ -11,6 +11,7 @@ mod budget;
 mod corpus;
 mod eval;
 mod judge;
+mod page;
 mod plot;
 mod shard;
 mod simulate;

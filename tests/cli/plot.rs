@@ -17,7 +17,7 @@ const SEEDS: usize = 2;
 /// One small study of the embedded default task (2 seeds, 2,000 iterations), shared by the
 /// tests of this module because it takes seconds to run. The folder lives until the test
 /// process ends.
-fn study() -> &'static Path {
+pub fn study() -> &'static Path {
     static STUDY: OnceLock<PathBuf> = OnceLock::new();
     STUDY.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
@@ -238,6 +238,63 @@ fn plot_redraws_svg_only_into_another_folder() {
             "{name} differs"
         );
     }
+}
+
+#[test]
+fn plot_html_writes_the_page_simulate_wrote_from_the_results_folder_alone() {
+    let other = tempfile::tempdir().unwrap();
+    let out = other.path().join("page");
+    stdout_of([
+        "plot",
+        study().to_str().unwrap(),
+        "--format",
+        "html",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(files_in(&out), BTreeSet::from(["report.html".to_string()]));
+    // The report's content read back from summary.json and the tables is what simulate had in
+    // memory, so the pages are the same bytes.
+    assert!(
+        std::fs::read(out.join("report.html")).unwrap()
+            == std::fs::read(study().join("report.html")).unwrap(),
+        "plot --format html and simulate wrote different pages"
+    );
+}
+
+#[test]
+fn plot_html_names_the_line_of_a_malformed_summary() {
+    let copy = tempfile::tempdir().unwrap();
+    for name in [
+        "summary.json",
+        "runs.tsv",
+        "lou.tsv",
+        "trials.tsv",
+        "ranks.tsv",
+    ] {
+        std::fs::copy(study().join(name), copy.path().join(name)).unwrap();
+    }
+    let summary = copy.path().join("summary.json");
+    let text = std::fs::read_to_string(&summary).unwrap();
+    std::fs::write(
+        &summary,
+        text.replacen("\"schedule\": \"bmi\"", "\"schedule\": \"weekly\"", 1),
+    )
+    .unwrap();
+    let line = text
+        .lines()
+        .position(|line| line.contains("\"schedule\""))
+        .unwrap()
+        + 1;
+    let output = run(["plot", copy.path().to_str().unwrap(), "--format", "html"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("summary.json:{line}:")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`weekly`"), "{stderr}");
+    assert!(!copy.path().join("report.html").exists());
 }
 
 #[test]

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 
 use super::{
     draw_axes, draw_legend, layout, write_drawing, Axes, DrawResult, Drawing, FigureFormat,
-    LegendEntry, Mark, PALETTE,
+    LegendEntry, Mark, RunSpot, PALETTE,
 };
 use crate::base::error::Result;
 
@@ -51,7 +51,11 @@ fn span(figure: &EstimatesFigure) -> (f64, f64) {
 }
 
 impl Drawing for EstimatesFigure {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        _spots: &mut Vec<RunSpot>,
+    ) -> DrawResult<DB> {
         root.fill(&WHITE)?;
         let (plot, legend) = layout(root, &self.caption)?;
         let (low, high) = span(self);

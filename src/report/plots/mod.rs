@@ -66,6 +66,62 @@ impl FigureFormat {
     }
 }
 
+/// Where a run's marks sit in a figure, in the figure's pixels (its SVG user units): what the
+/// HTML report makes hoverable and focusable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSpot {
+    /// The run's tag.
+    pub run: String,
+    /// The area its marks cover.
+    pub area: SpotArea,
+}
+
+/// The area of a run's marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpotArea {
+    /// A column holding every mark of the run: left, top, right, bottom.
+    Column {
+        /// Left edge.
+        left: i32,
+        /// Top edge.
+        top: i32,
+        /// Right edge.
+        right: i32,
+        /// Bottom edge.
+        bottom: i32,
+    },
+    /// One point (the centre of the run's mark).
+    Point {
+        /// Horizontal position.
+        x: i32,
+        /// Vertical position.
+        y: i32,
+    },
+}
+
+/// A figure drawn as SVG, with the places of its runs' marks.
+#[derive(Debug, Clone)]
+pub struct SvgFigure {
+    /// The SVG document, as the `.svg` file holds it.
+    pub svg: String,
+    /// Each run's marks (none for figures without run marks: tau_b, budget).
+    pub spots: Vec<RunSpot>,
+}
+
+/// Draws one figure of `results` as SVG, with the places of its runs' marks.
+///
+/// # Errors
+/// [`Error::Plot`] when the figure cannot be drawn.
+pub fn svg_figure(results: &StudyResults, kind: FigureKind, measure: &str) -> Result<SvgFigure> {
+    font::register()?;
+    let figure = StudyFigure {
+        results,
+        kind,
+        measure,
+    };
+    render_svg(&figure, &figure_stem(kind, measure))
+}
+
 /// The kinds of figure, one file of each per measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FigureKind {
@@ -191,7 +247,12 @@ fn write_figure(
 
 /// A figure that can draw itself on any plotters backend.
 trait Drawing {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
+    /// Draws on `root`, adding the places of run marks to `spots`.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        spots: &mut Vec<RunSpot>,
+    ) -> DrawResult<DB>;
 }
 
 /// One of a study's figures.
@@ -202,8 +263,12 @@ struct StudyFigure<'r> {
 }
 
 impl Drawing for StudyFigure<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        draw_figure(root, self.results, self.kind, self.measure)
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        spots: &mut Vec<RunSpot>,
+    ) -> DrawResult<DB> {
+        draw_figure(root, self.results, self.kind, self.measure, spots)
     }
 }
 
@@ -225,7 +290,7 @@ fn write_drawing(
             let root = bitmap::Bitmap(BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)))
                 .into_drawing_area();
             drawing
-                .draw(&root)
+                .draw(&root, &mut Vec::new())
                 .and_then(|()| root.present())
                 .map_err(|error| plot_error(error.to_string()))?;
         }
@@ -235,19 +300,29 @@ fn write_drawing(
         written.push(path);
     }
     if format.has_svg() {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-            drawing
-                .draw(&root)
-                .and_then(|()| root.present())
-                .map_err(|error| plot_error(error.to_string()))?;
-        }
+        let figure = render_svg(drawing, stem)?;
         let path = out.join(format!("{stem}.svg"));
-        write_atomically(&path, |file| file.write_all(svg.as_bytes()))?;
+        write_atomically(&path, |file| file.write_all(figure.svg.as_bytes()))?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// Draws `drawing` as SVG, collecting the places of its run marks.
+fn render_svg(drawing: &impl Drawing, stem: &str) -> Result<SvgFigure> {
+    let mut svg = String::new();
+    let mut spots = Vec::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        drawing
+            .draw(&root, &mut spots)
+            .and_then(|()| root.present())
+            .map_err(|error| Error::Plot {
+                figure: stem.to_string(),
+                message: error.to_string(),
+            })?;
+    }
+    Ok(SvgFigure { svg, spots })
 }
 
 /// Encodes an RGB buffer of `WIDTH` x `HEIGHT` pixels as PNG.
@@ -280,14 +355,15 @@ fn draw_figure<DB: DrawingBackend>(
     results: &StudyResults,
     kind: FigureKind,
     measure: &str,
+    spots: &mut Vec<RunSpot>,
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     match kind {
-        FigureKind::RankChange => rank_change::draw(root, results, measure),
+        FigureKind::RankChange => rank_change::draw(root, results, measure, spots),
         FigureKind::TauB => tau::draw(root, results, measure),
-        FigureKind::Scores => scatter::draw(root, results, measure),
-        FigureKind::Truth => truth::draw(root, results, measure),
-        FigureKind::RankSpread => rank_spread::draw(root, results, measure),
+        FigureKind::Scores => scatter::draw(root, results, measure, spots),
+        FigureKind::Truth => truth::draw(root, results, measure, spots),
+        FigureKind::RankSpread => rank_spread::draw(root, results, measure, spots),
         FigureKind::Budget => budget::draw(root, results, measure),
     }
 }

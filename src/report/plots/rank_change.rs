@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use super::run_axis::RunRankAxis;
 use super::{
     caption, draw_legend, layout, spread_offset, team_colour, team_entries, DrawResult,
-    LegendEntry, Mark,
+    LegendEntry, Mark, RunSpot,
 };
 use crate::sim::analysis::{RunRow, StudyResults};
 
@@ -20,6 +20,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     results: &StudyResults,
     measure: &str,
+    spots: &mut Vec<RunSpot>,
 ) -> DrawResult<DB> {
     let runs = results.runs_of(measure);
     let teams = results.teams();
@@ -85,6 +86,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         }))?;
     }
     axis.draw_labels(root, &chart, &tags)?;
+    spots.extend(axis.spots(&chart, &tags));
 
     draw_legend(&legend, "", &legend_entries(results, &runs, &teams))
 }

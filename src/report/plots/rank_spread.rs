@@ -10,7 +10,7 @@ use plotters::prelude::*;
 
 use super::run_axis::RunRankAxis;
 use super::{
-    caption, draw_legend, layout, team_colour, team_entries, DrawResult, LegendEntry, Mark,
+    caption, draw_legend, layout, team_colour, team_entries, DrawResult, LegendEntry, Mark, RunSpot,
 };
 use crate::sim::analysis::StudyResults;
 
@@ -21,6 +21,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     results: &StudyResults,
     measure: &str,
+    spots: &mut Vec<RunSpot>,
 ) -> DrawResult<DB> {
     let runs = results.runs_of(measure);
     let teams = results.teams();
@@ -66,6 +67,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         )))?;
     }
     axis.draw_labels(root, &chart, &tags)?;
+    spots.extend(axis.spots(&chart, &tags));
     let trials = results.seeds.len() * (1 + results.held_out_teams.len());
     let mut entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Line),

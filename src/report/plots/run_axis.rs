@@ -8,6 +8,7 @@ use plotters::prelude::*;
 
 use super::{
     draw_axes, draw_x_labels, needs_rotation, widest_label, Axes, DrawResult, DrawingResult,
+    RunSpot, SpotArea,
 };
 
 /// The least horizontal room (pixels) a rotated run label needs.
@@ -79,6 +80,32 @@ impl RunRankAxis {
             label_stride,
         };
         Ok((chart, axis))
+    }
+
+    /// One column per run, from the top of the chart to its x axis.
+    pub(super) fn spots<DB: DrawingBackend>(
+        &self,
+        chart: &RankChart<'_, DB>,
+        tags: &[String],
+    ) -> Vec<RunSpot> {
+        let bottom = -(self.run_count as f64 + 0.5);
+        tags.iter()
+            .enumerate()
+            .map(|(position, tag)| {
+                let x = position as f64;
+                let (left, top) = chart.backend_coord(&(x - 0.5, -0.5));
+                let (right, bottom) = chart.backend_coord(&(x + 0.5, bottom));
+                RunSpot {
+                    run: tag.clone(),
+                    area: SpotArea::Column {
+                        left,
+                        top,
+                        right,
+                        bottom,
+                    },
+                }
+            })
+            .collect()
     }
 
     /// Draws the run labels under the chart.

@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
     caption, draw_axes, draw_legend, layout, team_colour, team_entries, text, Axes, DrawResult,
-    LegendEntry, Mark, NumberChart, LABEL_SIZE,
+    LegendEntry, Mark, NumberChart, RunSpot, SpotArea, LABEL_SIZE,
 };
 use crate::sim::analysis::{RunRow, StudyResults};
 
@@ -20,6 +20,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     results: &StudyResults,
     measure: &str,
+    spots: &mut Vec<RunSpot>,
 ) -> DrawResult<DB> {
     let runs = results.runs_of(measure);
     let teams = results.teams();
@@ -72,6 +73,13 @@ pub(super) fn draw<DB: DrawingBackend>(
         )))?;
     }
     label_farthest(root, &chart, &runs, top)?;
+    spots.extend(runs.iter().map(|run| {
+        let (x, y) = chart.backend_coord(&(run.official_score, run.lou_score.mean));
+        RunSpot {
+            run: run.run.clone(),
+            area: SpotArea::Point { x, y },
+        }
+    }));
 
     let mut entries = vec![
         LegendEntry::new("mean LOU score", BLACK, Mark::Dot),

@@ -282,3 +282,51 @@ fn a_teams_colour_is_its_place_in_the_sorted_team_list() {
     let many: Vec<String> = (0..13).map(|team| format!("t{team:02}")).collect();
     assert_eq!(team_colour(&many, "t12"), PALETTE[0], "the palette cycles");
 }
+
+#[test]
+fn a_runs_spot_is_its_column_in_rank_figures_and_its_point_in_the_scores_figure() {
+    let drawn = svg_figure(&results(), FigureKind::RankSpread, "map").unwrap();
+    assert_eq!(
+        drawn.svg,
+        svg_of(FigureKind::RankSpread),
+        "the same drawing as the file"
+    );
+    let texts = texts(&drawn.svg);
+    let runs: Vec<&str> = drawn.spots.iter().map(|spot| spot.run.as_str()).collect();
+    assert_eq!(runs, ["r1", "r2", "r3"], "official order");
+    for spot in &drawn.spots {
+        let SpotArea::Column {
+            left,
+            top,
+            right,
+            bottom,
+        } = spot.area
+        else {
+            panic!("a rank figure's spot is a column: {spot:?}");
+        };
+        let (label_x, label_y) = text_at(&texts, &spot.run, |t| t.2);
+        assert!(
+            (left + right - 2 * label_x).abs() <= 1,
+            "{spot:?} centred on its label"
+        );
+        assert!(
+            top < bottom && bottom <= label_y,
+            "{spot:?} above its label"
+        );
+    }
+
+    let drawn = svg_figure(&results(), FigureKind::Scores, "map").unwrap();
+    let centres: BTreeSet<(i32, i32)> = elements(&drawn.svg, "circle")
+        .iter()
+        .map(|c| (number(c, "cx"), number(c, "cy")))
+        .collect();
+    assert_eq!(drawn.spots.len(), 3);
+    for spot in &drawn.spots {
+        let SpotArea::Point { x, y } = spot.area else {
+            panic!("a scores figure's spot is a point: {spot:?}");
+        };
+        assert!(centres.contains(&(x, y)), "{spot:?} on a mark");
+    }
+    let tau = svg_figure(&results(), FigureKind::TauB, "map").unwrap();
+    assert!(tau.spots.is_empty());
+}

@@ -8,7 +8,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    caption, draw_axes, draw_legend, layout, Axes, DrawResult, LegendEntry, Mark, PALETTE,
+    caption, draw_axes, draw_legend, layout, Axes, DrawResult, LegendEntry, Mark, RunSpot,
+    SpotArea, PALETTE,
 };
 use crate::sim::analysis::StudyResults;
 use crate::stats::{official_ranks, tau_b};
@@ -17,6 +18,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     results: &StudyResults,
     measure: &str,
+    spots: &mut Vec<RunSpot>,
 ) -> DrawResult<DB> {
     let runs: Vec<_> = results
         .runs_of(measure)
@@ -82,6 +84,20 @@ pub(super) fn draw<DB: DrawingBackend>(
             .zip(&truth_ranks)
             .map(|(run, &x)| Cross::new((x, -run.official_rank), 6, BLACK.stroke_width(2))),
     )?;
+
+    spots.extend(runs.iter().zip(&truth_ranks).map(|(run, &x)| {
+        let (left, top) = chart.backend_coord(&(x - 0.5, -0.5));
+        let (right, bottom) = chart.backend_coord(&(x + 0.5, -(run_count + 0.5)));
+        RunSpot {
+            run: run.run.clone(),
+            area: SpotArea::Column {
+                left,
+                top,
+                right,
+                bottom,
+            },
+        }
+    }));
 
     let entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Cross),

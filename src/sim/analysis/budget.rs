@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::figures::MeasureFigures;
 use super::{ControlSummary, LouSummary, PairedSummary, TrialsSummary};
@@ -17,7 +17,7 @@ use crate::sim::study::{BudgetOutcome, StudyOutcome};
 pub const EQUIVALENT_TAU_B: f64 = 0.9;
 
 /// The budget curve of a study: its fractions and, per measure, the statistics at each.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BudgetSummary {
     /// The tau_b a reusable collection reaches.
     pub threshold: f64,
@@ -28,7 +28,7 @@ pub struct BudgetSummary {
 }
 
 /// One budget fraction.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BudgetFraction {
     /// The fraction of each topic's budget.
     pub fraction: f64,
@@ -41,7 +41,7 @@ pub struct BudgetFraction {
 }
 
 /// One measure's budget curve.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BudgetCurve {
     /// The smallest fraction from which on (at it and at every larger fraction of the study)
     /// both the mean paired tau_b and the mean control tau_b reach the threshold; `None` when
@@ -53,7 +53,7 @@ pub struct BudgetCurve {
 
 /// The statistics of one measure at one budget fraction, over seeds and trials as at the
 /// whole budget.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BudgetPoint {
     /// The fraction of each topic's budget.
     pub fraction: f64,

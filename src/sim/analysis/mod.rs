@@ -11,7 +11,7 @@ pub mod files;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::collection::CandidateSource;
 use crate::io::task::Task;
@@ -28,7 +28,7 @@ pub use files::{BudgetRow, HeldOutRow, LouRow, RankRow, RunRow, StudyResults, Tr
 pub const RANDOMIZATION_SEED: u64 = 2021;
 
 /// Settings as reported, with every departure from HiCAL named.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SettingsSummary {
     /// The seeds of the trials.
     pub seeds: Vec<u64>,
@@ -70,7 +70,7 @@ impl SettingsSummary {
 }
 
 /// Work done.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SimulationCounts {
     /// Trials (controls included).
     pub trials: usize,
@@ -85,7 +85,7 @@ pub struct SimulationCounts {
 }
 
 /// The LOU ranking (each run on its own team's held-out qrels) against the official one.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LouSummary {
     /// Kendall's tau_b over seeds.
     pub tau_b: Option<Spread>,
@@ -98,7 +98,7 @@ pub struct LouSummary {
 }
 
 /// Every trial's ranking of all runs against the official one.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TrialsSummary {
     /// tau_b over all leave-team-out trials.
     pub tau_b: Option<Spread>,
@@ -108,7 +108,7 @@ pub struct TrialsSummary {
 
 /// The control trials (nothing held out) against the official qrels (see
 /// [`crate::sim::study::Agreement`]).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ControlSummary {
     /// The fraction of official judgments the control qrels hold, carried ones included.
     pub overlap: Option<Spread>,
@@ -126,7 +126,7 @@ pub struct ControlSummary {
 }
 
 /// Classic leave-out-uniques on the official qrels.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClassicSummary {
     /// tau_b against the official ranking.
     pub tau_b: Option<f64>,
@@ -139,7 +139,7 @@ pub struct ClassicSummary {
 }
 
 /// Rankings against the complete truth (synthetic tasks).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TruthSummary {
     /// The official ranking's tau_b against the truth ranking.
     pub official_tau_b: Option<f64>,
@@ -156,7 +156,7 @@ pub struct TruthSummary {
 }
 
 /// Two runs whose order under the mean LOU scores differs from the official order.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SwappedPair {
     /// The officially better run.
     pub better: String,
@@ -176,7 +176,7 @@ pub struct SwappedPair {
 
 /// Held-out trials against the control trial of their seed: the leave-out effect with the
 /// simulation's own noise paired away.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PairedSummary {
     /// tau_b of each held-out trial's ranking against its seed's control ranking.
     pub tau_b: Option<Spread>,
@@ -190,7 +190,7 @@ pub struct PairedSummary {
 }
 
 /// All statistics for one measure.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MeasureSummary {
     /// LOU ranking figures.
     pub lou: LouSummary,
@@ -209,7 +209,7 @@ pub struct MeasureSummary {
 }
 
 /// The whole report of a study.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StudySummary {
     /// Task name.
     pub task: String,

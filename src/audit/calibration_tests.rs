@@ -1,0 +1,126 @@
+//! Tests of the calibration: its probabilities, topic corrections, run effects and the
+//! extrapolating features.
+
+use super::*;
+
+#[test]
+fn calibrated_probabilities_follow_the_fitted_log_odds() {
+    let calibration = Calibration {
+        beyond_pool: BeyondPool::NonRelevant,
+        intercept: -1.0,
+        log_odds_weight: 0.5,
+        log_rank_weight: -1.0,
+        run_precision_weight: 1.0,
+        in_pool_weight: 2.0,
+        in_pool_log_rank_weight: 0.0,
+        best_pooled_rank_weight: 0.0,
+        topic_offsets: vec![0.0, -1.0],
+        topic_sd: vec![0.5, 0.5],
+        run_sd: 0.0,
+        replicates: Vec::new(),
+        sample_size: 10,
+        sample_relevant: 1,
+        unlabelled: 0,
+    };
+    let probability = |topic: usize, raw: f64, rank: usize, run_precision: f64, is_in_pool| {
+        calibration.probability(
+            topic,
+            &DocumentEvidence {
+                raw,
+                rank,
+                run_precision,
+                is_in_pool,
+                best_pooled_rank: BEST_RANK_CAP,
+            },
+        )
+    };
+    // raw 0.5 (log-odds 0) at rank 1 (ln 1 = 0), precision 1/2 (log-odds 0), out of the
+    // pool: sigmoid(-1).
+    let even = run_precision_log_odds(1, 2);
+    assert!(even.abs() < 1e-12, "(1 + 0.5) / (2 + 1) is not 1/2: {even}");
+    let expected = 1.0 / (1.0 + 1f64.exp());
+    assert!((probability(0, 0.5, 1, even, false) - expected).abs() < 1e-12);
+    // Deeper is less probable with a negative rank weight, a better run more probable.
+    assert!(probability(0, 0.5, 50, 0.0, false) < probability(0, 0.5, 2, 0.0, false));
+    assert!(probability(0, 0.5, 2, 1.0, false) > probability(0, 0.5, 2, 0.0, false));
+    assert!(probability(0, 0.5, 2, 0.0, true) > probability(0, 0.5, 2, 0.0, false));
+    // The second topic's correction takes 1 off the log-odds: sigmoid(-2).
+    let corrected = 1.0 / (1.0 + 2f64.exp());
+    assert!((probability(1, 0.5, 1, even, false) - corrected).abs() < 1e-12);
+    // Raw probabilities of 0 and 1 stay finite.
+    assert!(probability(0, 0.0, 1, 0.0, false) > 0.0);
+    assert!(probability(0, 1.0, 1, 0.0, true) < 1.0);
+}
+
+#[test]
+fn a_topic_correction_moves_the_expected_count_toward_the_observed_one() {
+    // As many relevant as expected: no correction.
+    assert!(topic_offset(3, 3.0).abs() < 1e-12);
+    // None found where 4 were expected: (0 + 1) / (4 + 1).
+    assert!((topic_offset(0, 4.0) - (0.2f64).ln()).abs() < 1e-12);
+    // More found than expected raises the probabilities; few rows change little.
+    assert!(topic_offset(9, 4.0) > 0.0);
+    assert!(topic_offset(0, 0.1).abs() < 0.1);
+}
+
+#[test]
+fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
+    let calibration = Calibration {
+        beyond_pool: BeyondPool::Extrapolated,
+        intercept: 0.0,
+        log_odds_weight: 0.0,
+        log_rank_weight: 0.0,
+        run_precision_weight: 0.0,
+        in_pool_weight: 0.0,
+        in_pool_log_rank_weight: 0.0,
+        best_pooled_rank_weight: -1.0,
+        topic_offsets: vec![0.0],
+        topic_sd: vec![0.0],
+        run_sd: 0.0,
+        replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0]],
+        sample_size: 0,
+        sample_relevant: 0,
+        unlabelled: 0,
+    };
+    let at = |best_pooled_rank: usize, is_in_pool: bool| {
+        calibration.log_odds(
+            0,
+            &DocumentEvidence {
+                raw: 0.5,
+                rank: 3,
+                run_precision: 0.0,
+                is_in_pool,
+                best_pooled_rank,
+            },
+        )
+    };
+    assert!((at(20, false) + 20f64.ln()).abs() < 1e-12);
+    assert_eq!(at(20, false), at(20, true));
+    // Capped: a document no other pooled run retrieved counts as at the cap.
+    assert_eq!(at(BEST_RANK_CAP * 5, false), at(BEST_RANK_CAP, false));
+    // A bootstrap replicate carries its own intercept and weights; past the last replicate
+    // the point fit answers.
+    let evidence = DocumentEvidence {
+        raw: 0.5,
+        rank: 3,
+        run_precision: 0.0,
+        is_in_pool: false,
+        best_pooled_rank: 20,
+    };
+    let replicate = calibration.replicate_log_odds(0, &evidence, 0);
+    assert!((replicate - (1.0 - 20f64.ln())).abs() < 1e-12);
+    assert_eq!(
+        calibration.replicate_log_odds(0, &evidence, 1),
+        at(20, false)
+    );
+}
+
+#[test]
+fn run_effects_count_only_the_spread_beyond_counting_noise() {
+    // Every run as expected: no run effect.
+    assert_eq!(run_effect_sd(&[(4, 4.0), (9, 9.0), (0, 0.0)]), 0.0);
+    // Runs far from their expectation in both directions: a clear effect.
+    let sd = run_effect_sd(&[(0, 20.0), (40, 20.0), (1, 20.0), (39, 20.0)]);
+    assert!(sd > 1.0, "{sd}");
+    assert_eq!(run_effect_sd(&[]), 0.0);
+}
