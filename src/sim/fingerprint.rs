@@ -24,7 +24,10 @@ use crate::io::task::Task;
 use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
-use crate::sim::settings::{check_budget_fractions, StudySettings, OFFICIAL_BUDGET_ONLY};
+use crate::judge::strategies::Strategy;
+use crate::sim::settings::{
+    check_budget_fractions, check_strategies, StudySettings, OFFICIAL_BUDGET_ONLY,
+};
 use crate::sim::unit::hex;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
@@ -74,6 +77,9 @@ pub struct StudyRecipe {
         skip_serializing_if = "is_official_budget_only"
     )]
     pub budget_fractions: Vec<f64>,
+    /// The judging strategies compared (written only when the study compares any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strategies: Vec<String>,
     /// The task's pool depth, `auto` resolved.
     pub task_pool_depth: usize,
 }
@@ -90,6 +96,7 @@ impl StudyRecipe {
             budget,
             keep_qrels,
             budget_fractions,
+            strategies,
         } = settings;
         let JudgeSettings {
             seed: _,
@@ -124,6 +131,7 @@ impl StudyRecipe {
             budget: *budget,
             keep_qrels: *keep_qrels,
             budget_fractions: budget_fractions.clone(),
+            strategies: strategies.iter().map(|s| s.name().to_string()).collect(),
             task_pool_depth: task.pool_depth,
         }
     }
@@ -186,6 +194,11 @@ impl StudyRecipe {
             budget: self.budget,
             keep_qrels: self.keep_qrels,
             budget_fractions: check_budget_fractions(&self.budget_fractions)?,
+            strategies: check_strategies(
+                &(self.strategies.iter())
+                    .map(|name| named::<Strategy>("judging strategy", name))
+                    .collect::<Result<Vec<_>>>()?,
+            )?,
         };
         Ok((settings, use_text))
     }

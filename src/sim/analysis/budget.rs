@@ -141,6 +141,7 @@ fn outcome_at<'c>(outcome: &StudyOutcome<'c>, budget: &BudgetOutcome) -> StudyOu
         budget: Vec::new(),
         // The deviations are the whole study's: no statistic at a fraction reads them.
         unofficial_judgments: outcome.unofficial_judgments,
+        strategies: Vec::new(),
     }
 }
 

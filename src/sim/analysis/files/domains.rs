@@ -12,7 +12,8 @@ use std::ops::RangeInclusive;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serializer};
 
-use super::rows::CONTROL;
+/// The name of the control trial in the tables and in kept qrels' file names.
+pub const CONTROL: &str = "control";
 
 /// The spelling of an undefined number.
 const NOT_AVAILABLE: &str = "NA";

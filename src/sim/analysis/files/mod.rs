@@ -33,7 +33,8 @@ use crate::io::atomic::write_atomically;
 pub use budget::BudgetRow;
 pub use kept::{to_qrels, write_traces};
 pub use results::StudyResults;
-pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow, CONTROL};
+pub use domains::CONTROL;
+pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow};
 
 use results::unnumbered;
 
