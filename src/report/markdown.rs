@@ -43,6 +43,9 @@ pub fn write_report(out: &mut dyn Write, summary: &StudySummary) -> io::Result<(
     if let Some(budget) = &summary.budget {
         super::budget::write_budget_section(out, budget)?;
     }
+    if let Some(strategies) = &summary.strategies {
+        super::strategies::write_strategies_section(out, strategies, &summary.strategy_rows)?;
+    }
     write_figure_links(out, summary)?;
     write_settings(out, summary)
 }
@@ -399,7 +402,14 @@ fn write_figure_links(out: &mut dyn Write, summary: &StudySummary) -> io::Result
     )?;
     let has_truth = summary.runs.iter().any(|run| run.truth_score.is_some());
     let has_budget = summary.budget.is_some();
-    for (kind, measure) in figure_list(&summary.settings.measures, has_truth, has_budget) {
+    let has_strategies = summary.strategies.is_some();
+    let figures = figure_list(
+        &summary.settings.measures,
+        has_truth,
+        has_budget,
+        has_strategies,
+    );
+    for (kind, measure) in figures {
         let title = match kind {
             FigureKind::RankChange => "rank change (official rank and each seed's LOU rank)",
             FigureKind::TauB => "tau_b per held-out team across seeds",
@@ -407,6 +417,7 @@ fn write_figure_links(out: &mut dyn Write, summary: &StudySummary) -> io::Result
             FigureKind::Truth => "official and LOU rankings against the truth",
             FigureKind::RankSpread => "every run's rank over all trials, dominant rank ringed",
             FigureKind::Budget => "tau_b and recall against the fraction of the budget",
+            FigureKind::Strategies => "judging strategies against the fraction of the budget",
         };
         let stem = figure_stem(kind, &measure);
         writeln!(

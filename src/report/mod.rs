@@ -5,6 +5,7 @@
 pub mod budget;
 pub mod markdown;
 pub mod plots;
+pub mod strategies;
 
 use std::path::{Path, PathBuf};
 
@@ -157,6 +158,9 @@ pub fn write_study(
     write_table(dir, &summary.ranks)?;
     if summary.budget.is_some() {
         write_table(dir, &summary.budget_rows)?;
+    }
+    if summary.strategies.is_some() {
+        write_table(dir, &summary.strategy_rows)?;
     }
     write_atomically(&dir.join("report.md"), |out| {
         markdown::write_report(out, summary)

@@ -124,6 +124,12 @@ optional_number!(
     "a correlation between -1 and 1, or NA"
 );
 optional_number!(
+    /// A change between two ranks, or `NA` where there is none to take.
+    optional_change,
+    f64::MIN..=f64::MAX,
+    "a finite number, or NA"
+);
+optional_number!(
     /// A score, or `NA` (the truth score of a task without a truth file).
     optional_score,
     0.0..=f64::MAX,
