@@ -402,6 +402,7 @@ mod tests {
             budget: None,
             keep_qrels: false,
             budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
+            strategies: Vec::new(),
         }
     }
 
