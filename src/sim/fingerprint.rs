@@ -343,9 +343,13 @@ impl Fingerprint {
             settings(&self.settings.judging()),
             settings(&other.settings.judging()),
         );
-        for (name, value) in &ours {
-            if theirs.get(name) != Some(value) {
-                let other = theirs.get(name).unwrap_or(&serde_json::Value::Null);
+        // A setting written only when it is not its default is missing on the other side.
+        let names: std::collections::BTreeSet<&String> = ours.keys().chain(theirs.keys()).collect();
+        for name in names {
+            let (value, other) = (ours.get(name), theirs.get(name));
+            if value != other {
+                let null = serde_json::Value::Null;
+                let (value, other) = (value.unwrap_or(&null), other.unwrap_or(&null));
                 differences.push(format!("setting {name} ({value} vs {other})"));
             }
         }

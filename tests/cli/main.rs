@@ -15,4 +15,5 @@ mod plot;
 mod shard;
 mod simulate;
 mod store;
+mod strategies;
 mod synth;
