@@ -18,8 +18,8 @@ use reusesim::judge::settings::{
     Carried, JudgeSettings, LearnerChoice, Withhold, DEFAULT_CARRIED, DEFAULT_WITHHOLD,
     RANDOM_NEGATIVES,
 };
-use reusesim::report::plots::FigureFormat;
 use reusesim::judge::strategies::Strategy;
+use reusesim::report::plots::FigureFormat;
 use reusesim::sim::settings::{check_budget_fractions, check_strategies};
 use reusesim::sim::shard::ShardSpec;
 use reusesim::sim::study::StudySettings;

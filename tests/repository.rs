@@ -98,7 +98,10 @@ fn crate_paths(source: &str) -> Vec<Vec<String>> {
 /// The module path of a source file (`src/sim/study.rs` → `sim::study`, `src/sim/mod.rs` →
 /// `sim`).
 fn module_of(file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(root().join("src")).unwrap().with_extension("");
+    let relative = file
+        .strip_prefix(root().join("src"))
+        .unwrap()
+        .with_extension("");
     let mut segments: Vec<String> = (relative.components())
         .map(|part| part.as_os_str().to_string_lossy().to_string())
         .collect();
@@ -113,7 +116,10 @@ fn module_of(file: &Path) -> Vec<String> {
 fn use_tree_paths(prefix: &[String], tree: &str) -> Vec<Vec<String>> {
     let tree = tree.trim();
     let (head, group) = match tree.find('{') {
-        Some(open) => (&tree[..open], Some(&tree[open + 1..tree.rfind('}').unwrap()])),
+        Some(open) => (
+            &tree[..open],
+            Some(&tree[open + 1..tree.rfind('}').unwrap()]),
+        ),
         None => (tree, None),
     };
     let mut path = prefix.to_vec();
@@ -228,7 +234,10 @@ fn no_import_circle_between_source_files() {
         }
         let targets = edges.entry(file.clone()).or_default();
         let source = read(&file);
-        for path in crate_paths(&source).into_iter().chain(super_paths(&file, &source)) {
+        for path in crate_paths(&source)
+            .into_iter()
+            .chain(super_paths(&file, &source))
+        {
             let segments: Vec<&str> = path.iter().map(String::as_str).collect();
             if let Some(target) = module_file(&segments) {
                 // A file naming its own parent module (`mod.rs`) is the module's own business.
@@ -388,7 +397,14 @@ fn every_relative_link_and_image_of_the_readme_and_the_guide_resolves() {
 /// The repository paths (under `src/`, `tests/`, `benches/`, `python/`, `examples/`,
 /// `scripts/`) a Markdown page names, each with its line number.
 fn source_paths(markdown: &str) -> Vec<(usize, String)> {
-    const ROOTS: [&str; 6] = ["src/", "tests/", "benches/", "python/", "examples/", "scripts/"];
+    const ROOTS: [&str; 6] = [
+        "src/",
+        "tests/",
+        "benches/",
+        "python/",
+        "examples/",
+        "scripts/",
+    ];
     let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
     let mut paths = Vec::new();
     for (pos, line) in markdown.lines().enumerate() {
@@ -421,7 +437,10 @@ fn every_source_path_the_readme_and_the_guide_name_exists() {
             }
         }
     }
-    assert!(named > 10, "only {named} source paths found: the scan is broken");
+    assert!(
+        named > 10,
+        "only {named} source paths found: the scan is broken"
+    );
     assert!(missing.is_empty(), "no such path:\n{}", missing.join("\n"));
 }
 
@@ -429,7 +448,10 @@ fn every_source_path_the_readme_and_the_guide_name_exists() {
 fn source_paths_are_found_where_prose_names_them() {
     let text = "See `src/collection.rs` and (tests/cli/audit.rs). Not xsrc/a.rs; ok src/lib.rs.";
     let paths: Vec<String> = source_paths(text).into_iter().map(|(_, p)| p).collect();
-    assert_eq!(paths, ["src/collection.rs", "tests/cli/audit.rs", "src/lib.rs"]);
+    assert_eq!(
+        paths,
+        ["src/collection.rs", "tests/cli/audit.rs", "src/lib.rs"]
+    );
 }
 
 #[test]

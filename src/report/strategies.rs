@@ -33,7 +33,10 @@ pub fn write_strategies_section(
         summary.paired_tau_b_threshold,
         summary.rank_change_limit
     )?;
-    writeln!(out, "| measure | smallest reusable fraction | strategies there |")?;
+    writeln!(
+        out,
+        "| measure | smallest reusable fraction | strategies there |"
+    )?;
     writeln!(out, "|---|---|---|")?;
     for (name, verdict) in &summary.measures {
         match verdict.best_fraction {

@@ -122,6 +122,9 @@ mod tests {
         let both = [Strategy::Depth, Strategy::Mtf];
         assert_eq!(check_strategies(&both).unwrap(), both);
         let error = check_strategies(&[Strategy::Mtf, Strategy::Depth, Strategy::Mtf]);
-        assert!(error.unwrap_err().to_string().contains("mtf is given twice"));
+        assert!(error
+            .unwrap_err()
+            .to_string()
+            .contains("mtf is given twice"));
     }
 }

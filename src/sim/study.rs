@@ -405,7 +405,8 @@ pub fn study_outcome<'c>(
         trials: &plan.trials,
     };
     let trials = scoring.score(&plan.unit_of, &judgings, settings.keep_qrels);
-    let cuts: Vec<(f64, Vec<TopicJudging>)> = budget_cuts(collection, settings, &judgings).collect();
+    let cuts: Vec<(f64, Vec<TopicJudging>)> =
+        budget_cuts(collection, settings, &judgings).collect();
     let budget = cuts
         .iter()
         .map(|(fraction, cut)| BudgetOutcome {
@@ -517,7 +518,11 @@ fn strategy_points(
         .collect();
     let own_unit_of: Vec<Vec<usize>> = unit_of
         .iter()
-        .map(|row| row.iter().map(|unit| used.binary_search(unit).expect("a used unit")).collect())
+        .map(|row| {
+            row.iter()
+                .map(|unit| used.binary_search(unit).expect("a used unit"))
+                .collect()
+        })
         .collect();
     fractions
         .iter()
@@ -529,12 +534,20 @@ fn strategy_points(
                     within_budget(&judgings[unit], fraction_of_budget(budget, fraction))
                 })
                 .collect();
-            let steps = || own_unit_of.iter().flatten().flat_map(|&unit| &cut[unit].trace);
+            let steps = || {
+                own_unit_of
+                    .iter()
+                    .flatten()
+                    .flat_map(|&unit| &cut[unit].trace)
+            };
             let judged = steps().count();
             let unofficial = steps().filter(|step| !step.is_official).count();
             let units = own_unit_of.iter().map(Vec::len).sum::<usize>().max(1);
-            let judgments: usize =
-                own_unit_of.iter().flatten().map(|&unit| cut[unit].judgments.len()).sum();
+            let judgments: usize = own_unit_of
+                .iter()
+                .flatten()
+                .map(|&unit| cut[unit].judgments.len())
+                .sum();
             StrategyPoint {
                 fraction,
                 trials: scoring.score(&own_unit_of, &cut, false),
@@ -561,32 +574,34 @@ impl TrialScoring<'_> {
     ) -> Vec<TrialOutcome> {
         let (collection, judge, scorer) = (self.collection, self.judge, self.scorer);
         self.trials
-        .par_iter()
-        .zip(unit_of)
-        .map(|(trial, units)| {
-            let topic_judgings: Vec<&TopicJudging> = units.iter().map(|&u| &judgings[u]).collect();
-            let grades: QrelsGrades = topic_judgings
-                .iter()
-                .zip(&collection.topics)
-                .map(|(judging, topic)| {
-                    TopicGrades::new(
-                        &topic.retrieved,
-                        judging
-                            .judgments
-                            .iter()
-                            .map(|&(doc, grade)| (Some(doc), grade)),
-                    )
-                })
-                .collect();
-            TrialOutcome {
-                scores: scorer.score(&grades, |_| true),
-                judgings: keep_qrels.then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
-                agreement: agreement(collection, judge, &trial.excluded_runs, &topic_judgings),
-                withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
-                trial: trial.clone(),
-            }
-        })
-        .collect()
+            .par_iter()
+            .zip(unit_of)
+            .map(|(trial, units)| {
+                let topic_judgings: Vec<&TopicJudging> =
+                    units.iter().map(|&u| &judgings[u]).collect();
+                let grades: QrelsGrades = topic_judgings
+                    .iter()
+                    .zip(&collection.topics)
+                    .map(|(judging, topic)| {
+                        TopicGrades::new(
+                            &topic.retrieved,
+                            judging
+                                .judgments
+                                .iter()
+                                .map(|&(doc, grade)| (Some(doc), grade)),
+                        )
+                    })
+                    .collect();
+                TrialOutcome {
+                    scores: scorer.score(&grades, |_| true),
+                    judgings: keep_qrels
+                        .then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
+                    agreement: agreement(collection, judge, &trial.excluded_runs, &topic_judgings),
+                    withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
+                    trial: trial.clone(),
+                }
+            })
+            .collect()
     }
 }
 

@@ -405,7 +405,9 @@ fn depth_deepens_the_trials_pool_and_skips_withheld_documents() {
     let judge = settings(Withhold::Uniques, None).judge;
     let names = |judging: &TopicJudging| -> Vec<String> {
         let steps = judging.trace.iter();
-        steps.map(|step| collection.doc_name(step.doc).to_string()).collect()
+        steps
+            .map(|step| collection.doc_name(step.doc).to_string())
+            .collect()
     };
     let judge_with = |excluded: &[bool], budget: usize| {
         judge_topic_with(Strategy::Depth, &collection, 0, excluded, budget, &judge).unwrap()
@@ -422,7 +424,10 @@ fn depth_deepens_the_trials_pool_and_skips_withheld_documents() {
         .map(|step| collection.doc_name(step.doc))
         .collect();
     assert_eq!(unofficial, ["n6", "n4"]);
-    assert_eq!((control.pool_size, control.retrains, control.carried), (0, 0, 0));
+    assert_eq!(
+        (control.pool_size, control.retrains, control.carried),
+        (0, 0, 0)
+    );
     // A held out: only b1 and c1, and A's unique relevant ua and ua2 are withheld. b1's s2,
     // c1's s3; c1's s1 (b1's s3 is judged); b1's ub, c1's n6; n5, n7; b1's sh. Every
     // document is judged before the budget of 10 is met.
@@ -444,7 +449,9 @@ fn strategies_without_learning_share_their_units_across_seeds() {
     let mut study = settings(Withhold::Uniques, None);
     study.seeds = 3;
     let teams = held_out_teams(&task, None).unwrap();
-    let hical_units = StudyPlan::new(&task, &collection, &study, &teams).units.len();
+    let hical_units = StudyPlan::new(&task, &collection, &study, &teams)
+        .units
+        .len();
     study.strategies = vec![Strategy::Hical, Strategy::Depth, Strategy::Bandit];
     let plan = StudyPlan::new(&task, &collection, &study, &teams);
     // hical's units come first and are the study's own.

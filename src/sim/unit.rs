@@ -71,8 +71,10 @@ impl UnitId {
         text(collection.topics[topic].id.as_bytes());
         let mut runs = drawn_runs.to_vec();
         runs.sort_unstable();
-        let mut withheld_names: Vec<&str> =
-            withheld.iter().map(|&doc| collection.docs.name(doc)).collect();
+        let mut withheld_names: Vec<&str> = withheld
+            .iter()
+            .map(|&doc| collection.docs.name(doc))
+            .collect();
         withheld_names.sort_unstable();
         for names in [runs, withheld_names] {
             text(&(names.len() as u64).to_le_bytes());

@@ -32,7 +32,11 @@ fn strategy_rows(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> 
     lines
         .map(|line| {
             let fields = line.split('\t').map(str::to_string);
-            header.iter().map(|name| name.to_string()).zip(fields).collect()
+            header
+                .iter()
+                .map(|name| name.to_string())
+                .zip(fields)
+                .collect()
         })
         .collect()
 }
@@ -68,8 +72,15 @@ fn strategies_leave_the_studys_own_outputs_as_they_were() {
     // hical's rows at the whole budget are the study's own figures.
     let rows = strategy_rows(&compared);
     let measures = alone_summary["measures"].as_object().unwrap().len();
-    assert_eq!(rows.len(), 4 * 2 * measures, "strategies × fractions × measures");
-    for row in rows.iter().filter(|r| r["strategy"] == "hical" && r["fraction"] == "1") {
+    assert_eq!(
+        rows.len(),
+        4 * 2 * measures,
+        "strategies × fractions × measures"
+    );
+    for row in rows
+        .iter()
+        .filter(|r| r["strategy"] == "hical" && r["fraction"] == "1")
+    {
         let measure = &alone_summary["measures"][&row["measure"]];
         // serde_json reads numbers to within an ulp.
         let same = |column: &str, value: &serde_json::Value| {
@@ -106,7 +117,10 @@ fn strategies_judge_within_the_budget_and_halve_it_at_half() {
     };
     for strategy in ["depth", "mtf", "bandit"] {
         let (half, whole) = (judgments(strategy, "0.5"), judgments(strategy, "1"));
-        assert!(half <= whole && whole <= judgments("hical", "1"), "{strategy}");
+        assert!(
+            half <= whole && whole <= judgments("hical", "1"),
+            "{strategy}"
+        );
         assert!(half >= 0.4 * whole, "{strategy}: {half} of {whole}");
     }
     let summary = json(&out.join("summary.json"));
@@ -148,7 +162,10 @@ fn shards_merged_and_a_killed_study_resumed_with_strategies_equal_one_process() 
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     let named = "setting strategies (null vs [\"hical\",\"depth\",\"mtf\",\"bandit\"])";
-    assert!(!output.status.success() && stderr.contains(named), "{stderr}");
+    assert!(
+        !output.status.success() && stderr.contains(named),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -29,7 +29,10 @@ fn depth_judges_the_pool_depth_by_depth_each_depth_in_run_order() {
     let whole = order(&rankings, &[], 100, &mut DepthFirst);
     assert_eq!(whole, [1, 2, 7, 5, 3, 4, 6]);
     // A budget met within depth 4 cuts it in run order.
-    assert_eq!(order(&rankings, &[], 6, &mut DepthFirst), [1, 2, 7, 5, 3, 4]);
+    assert_eq!(
+        order(&rankings, &[], 6, &mut DepthFirst),
+        [1, 2, 7, 5, 3, 4]
+    );
     assert_eq!(order(&rankings, &[], 0, &mut DepthFirst), [] as [DocId; 0]);
 }
 
@@ -69,7 +72,11 @@ fn max_mean_non_stationary_pulls_the_arm_with_the_highest_discounted_mean() {
     assert_eq!(bandit.choose(&open), 0);
     // Only the open arms compete.
     let later = &open[1..];
-    assert_eq!(later[bandit.choose(later)].arm, 1, "arm 2 (1/3) ties arm 1 (1/3)");
+    assert_eq!(
+        later[bandit.choose(later)].arm,
+        1,
+        "arm 2 (1/3) ties arm 1 (1/3)"
+    );
 }
 
 #[test]

@@ -37,7 +37,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     panel(
         &left,
         &rank_changes,
-        (-0.05_f64.min(lowest(&rank_changes)), highest_change * 1.1),
+        (lowest(&rank_changes).min(0.0) - 0.05, highest_change * 1.1),
         RANK_CHANGE_LIMIT,
         &format!("held-out runs' mean paired rank change ({measure})"),
     )?;
@@ -65,13 +65,11 @@ fn colour(pos: usize) -> RGBColor {
     PALETTE[pos % PALETTE.len()]
 }
 
-/// The smallest value of any line (0 when there is none).
+/// The smallest value of any line (infinity when there is none).
 fn lowest(lines: &[Line]) -> f64 {
     (lines.iter())
         .flat_map(|(_, points)| points.iter().map(|&(_, y)| y))
         .fold(f64::INFINITY, f64::min)
-        .min(1.0)
-        .max(-1.0)
 }
 
 /// One panel: every line against the fraction over `y_range`, with a dashed `limit`.
@@ -107,9 +105,7 @@ fn panel<DB: DrawingBackend>(
     for (pos, (_, points)) in lines.iter().enumerate() {
         let colour = colour(pos);
         chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(3)))?;
-        chart.draw_series(
-            (points.iter()).map(|&point| Circle::new(point, 5, colour.filled())),
-        )?;
+        chart.draw_series((points.iter()).map(|&point| Circle::new(point, 5, colour.filled())))?;
     }
     Ok(())
 }

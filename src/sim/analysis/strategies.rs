@@ -57,7 +57,12 @@ pub(super) fn compare_strategies(
     let mut rows = Vec::new();
     for compared in &outcome.strategies {
         for point in &compared.points {
-            rows.extend(point_rows(outcome, compared.strategy.name(), point, measures));
+            rows.extend(point_rows(
+                outcome,
+                compared.strategy.name(),
+                point,
+                measures,
+            ));
         }
     }
     let strategies: Vec<String> = (outcome.strategies.iter())

@@ -34,11 +34,11 @@ use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 
 pub use budget::BudgetRow;
+pub use domains::CONTROL;
 pub use kept::{to_qrels, write_traces};
 pub use results::StudyResults;
-pub use domains::CONTROL;
-pub use strategies::StrategyRow;
 pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow};
+pub use strategies::StrategyRow;
 
 use results::unnumbered;
 
