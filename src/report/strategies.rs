@@ -27,8 +27,9 @@ pub fn write_strategies_section(
          budget fraction. Each judges with the official qrels: a document they never judged \
          counts as non-relevant and as *unofficial*; a high unofficial share biases the \
          comparison against the strategy. A strategy makes the collection reusable at a \
-         fraction when the mean paired tau_b reaches {} and the held-out runs' mean paired \
-         rank change is below {}.\n",
+         fraction when the mean paired tau_b and the control's mean tau_b against the \
+         official ranking reach {} and the held-out runs' mean paired rank change is below \
+         {}.\n",
         summary.strategies.join(", "),
         summary.paired_tau_b_threshold,
         summary.rank_change_limit

@@ -2,7 +2,11 @@
 //! fraction and measure, the control's tau_b against the official (and true) ranking, the
 //! held-out trials paired with their control, the held-out runs' rank changes, the control's
 //! recall, the share of unofficial judgments and the judgments per topic; and per measure, the
-//! strategies that make the collection reusable at the smallest fraction.
+//! strategies that make the collection reusable at the smallest fraction. Reusable means the
+//! held-out trials agree with their control (mean paired tau_b at least 0.9, the held-out runs'
+//! mean paired rank change below 1) and the control agrees with the official ranking (mean
+//! tau_b at least 0.9): a strategy that judges too little gives trials that agree with one
+//! another about a wrong ranking.
 
 use std::collections::BTreeMap;
 
@@ -35,8 +39,9 @@ pub struct StrategiesSummary {
 /// Which strategies make the collection reusable on one measure, and from how small a budget.
 #[derive(Debug, Clone, Serialize)]
 pub struct StrategyVerdict {
-    /// Per strategy, the smallest fraction at which the mean paired tau_b reaches the threshold
-    /// and the held-out runs' mean paired rank change is below the limit (`None`: at none).
+    /// Per strategy, the smallest fraction at which the mean paired tau_b and the mean control
+    /// tau_b reach the threshold and the held-out runs' mean paired rank change is below the
+    /// limit (`None`: at none).
     pub reusable_at: BTreeMap<String, Option<f64>>,
     /// The smallest of those fractions (`None`: no strategy is reusable at any).
     pub best_fraction: Option<f64>,
@@ -128,10 +133,12 @@ fn control_truth_tau_b(outcome: &StudyOutcome, index: usize) -> Option<f64> {
     crate::stats::Spread::of(&taus?).map(|spread| spread.mean)
 }
 
-/// Whether a row shows a reusable collection: a mean paired tau_b of at least the threshold
-/// and a held-out mean rank change below the limit.
+/// Whether a row shows a reusable collection: a mean paired tau_b and a mean control tau_b of
+/// at least the threshold, and a held-out mean rank change below the limit.
 fn is_reusable(row: &StrategyRow) -> bool {
-    row.paired_tau_b.is_some_and(|tau| tau >= EQUIVALENT_TAU_B)
+    [row.paired_tau_b, row.control_tau_b]
+        .iter()
+        .all(|tau| tau.is_some_and(|tau| tau >= EQUIVALENT_TAU_B))
         && row
             .rank_change_mean
             .is_some_and(|change| change < RANK_CHANGE_LIMIT)
@@ -164,5 +171,61 @@ fn verdict(rows: &[StrategyRow], strategies: &[String], measure: &str) -> Strate
         reusable_at,
         best_fraction,
         best_strategies,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(strategy: &str, fraction: f64, taus: [f64; 2], rank_change: f64) -> StrategyRow {
+        StrategyRow {
+            strategy: strategy.into(),
+            fraction,
+            measure: "map".into(),
+            control_tau_b: Some(taus[0]),
+            control_truth_tau_b: None,
+            paired_tau_b: Some(taus[1]),
+            rank_change_mean: Some(rank_change),
+            rank_change_max: Some(rank_change),
+            control_recall: 0.5,
+            control_recall_found: 0.5,
+            unofficial_share: 0.0,
+            judgments_per_topic: 10.0,
+        }
+    }
+
+    #[test]
+    fn the_most_reusable_strategies_are_those_reusable_at_the_smallest_fraction() {
+        let rows = [
+            // depth: its control ranking disagrees at 0.25, and its held-out runs move by 1
+            // at 0.5 (the limit is not reached); reusable at 1.
+            row("depth", 0.25, [0.5, 0.95], 0.0),
+            row("depth", 0.5, [0.95, 0.95], 1.0),
+            row("depth", 1.0, [0.95, 0.95], 0.5),
+            // mtf: paired tau_b exactly 0.9 at 0.5 is enough.
+            row("mtf", 0.25, [0.95, 0.89], 0.0),
+            row("mtf", 0.5, [0.9, 0.9], 0.99),
+            row("mtf", 1.0, [0.95, 0.95], 0.0),
+            // bandit: reusable at 0.5 too.
+            row("bandit", 0.25, [0.95, 0.95], 1.5),
+            row("bandit", 0.5, [0.92, 0.97], 0.2),
+            row("bandit", 1.0, [0.95, 0.95], 0.0),
+            // hical: never.
+            row("hical", 1.0, [0.8, 0.95], 0.0),
+        ];
+        let strategies: Vec<String> = ["hical", "depth", "mtf", "bandit"]
+            .map(String::from)
+            .to_vec();
+        let verdict = verdict(&rows, &strategies, "map");
+        let at = |strategy: &str| verdict.reusable_at[strategy];
+        assert_eq!(
+            [at("hical"), at("depth"), at("mtf"), at("bandit")],
+            [None, Some(1.0), Some(0.5), Some(0.5)]
+        );
+        assert_eq!(verdict.best_fraction, Some(0.5));
+        assert_eq!(verdict.best_strategies, ["mtf", "bandit"]);
+        let none = super::verdict(&rows[9..], &strategies[..1], "map");
+        assert_eq!((none.best_fraction, none.best_strategies.len()), (None, 0));
     }
 }
