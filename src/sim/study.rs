@@ -405,15 +405,12 @@ pub fn study_outcome<'c>(
         trials: &plan.trials,
     };
     let trials = scoring.score(&plan.unit_of, &judgings, settings.keep_qrels);
-    let cuts: Vec<(f64, Vec<TopicJudging>)> =
-        budget_cuts(collection, settings, &judgings).collect();
-    let budget = cuts
-        .iter()
+    let budget = budget_cuts(collection, settings, &judgings)
         .map(|(fraction, cut)| BudgetOutcome {
-            fraction: *fraction,
-            trials: scoring.score(&plan.unit_of, cut, false),
-            pools_over_budget: pools_over_budget(&plan.unit_of, cut),
-            judged_share: judged_share(&plan.unit_of, cut, &judgings),
+            fraction,
+            trials: scoring.score(&plan.unit_of, &cut, false),
+            pools_over_budget: pools_over_budget(&plan.unit_of, &cut),
+            judged_share: judged_share(&plan.unit_of, &cut, &judgings),
         })
         .collect();
     let strategies = plan
