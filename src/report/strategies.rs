@@ -24,9 +24,9 @@ pub fn write_strategies_section(
         out,
         "\n## Judging strategies: how the budget is spent\n\nEvery trial is also judged by \
          each strategy ({}) with the same seeds, held-out teams and budgets, and cut to each \
-         budget fraction. Each judges with the official qrels: a document they never judged \
-         counts as non-relevant and as *unofficial*; a high unofficial share biases the \
-         comparison against the strategy. A strategy makes the collection reusable at a \
+         budget fraction. Each judges with the official qrels: a document the official qrels \
+         never judged gets grade 0 and counts as *unofficial*; a high unofficial share biases \
+         the comparison against the strategy. A strategy makes the collection reusable at a \
          fraction when the mean paired tau_b and the control's mean tau_b against the \
          official ranking reach {} and the held-out runs' mean paired rank change is below \
          {}.\n",
