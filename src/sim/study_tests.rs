@@ -468,3 +468,23 @@ fn strategies_without_learning_share_their_units_across_seeds() {
     assert_eq!(depth[1], depth[2 * trials_per_seed + 1]);
     assert_ne!(depth[0], plan.compared[2].unit_of[0]);
 }
+
+#[test]
+fn every_strategy_carries_the_official_judgments_no_run_retrieved() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = crate::sim::fixture::hand_task_with_carried(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let judge = settings(Withhold::Uniques, None).judge;
+    let x1 = collection.doc_id("x1").unwrap();
+    for strategy in [Strategy::Depth, Strategy::Mtf, Strategy::Bandit] {
+        // Topic 1 has 11 official judgments now: x1 carried, then 10 judged.
+        let judging = judge_topic_with(strategy, &collection, 0, &[false; 5], 11, &judge).unwrap();
+        assert_eq!(judging.carried, 1, "{strategy}");
+        assert_eq!(judging.judgments[0], (x1, 1), "{strategy}");
+        assert_eq!(judging.trace.len(), 10, "{strategy}");
+        assert!(judging.trace.iter().all(|step| step.doc != x1));
+        // A budget below the carried judgments keeps them and judges nothing.
+        let none = judge_topic_with(strategy, &collection, 0, &[false; 5], 0, &judge).unwrap();
+        assert_eq!((none.judgments.len(), none.is_pool_over_budget), (1, true));
+    }
+}
