@@ -6,7 +6,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use reusesim::base::choice::Choice;
 
-use reusesim::audit::{AuditRules, AuditSettings, Evidence, StudySource};
+use reusesim::audit::{AuditRules, AuditSettings, BeyondPool, Evidence, StudySource};
 use reusesim::backtest::{BacktestSettings, TrialSource, World};
 use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
@@ -85,9 +85,26 @@ pub struct BacktestArgs {
     #[arg(long, value_name = "STORE")]
     pub feature_store: Option<PathBuf>,
     /// The collection without a team: classic (the official qrels less its unique documents)
-    /// or simulated (its leave-out trial's qrels).
+    /// or simulated (its leave-out trial's qrels); or deeper (the official qrels, each audited
+    /// run's truth completed from --truth-qrels).
     #[arg(long, value_parser = choice::<World>(), default_value_t = World::Classic)]
     pub world: World,
+    /// With --world deeper: the qrels whose grades complete each run's truth (for example
+    /// later rounds' judgments of the same topics). A document it lacks counts as non-relevant.
+    #[arg(long, value_name = "FILE")]
+    pub truth_qrels: Option<PathBuf>,
+    /// With --world deeper: the runs to audit (comma-separated; default: the task's runs that
+    /// were not pooled).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub runs: Option<Vec<String>>,
+    /// How the audit treats documents beyond the pool's reach: extrapolate or non-relevant
+    /// (default: non-relevant in the classic and simulated worlds, whose truths presume it;
+    /// extrapolate in the deeper world).
+    #[arg(long, value_parser = choice::<BeyondPool>())]
+    pub beyond_pool: Option<BeyondPool>,
+    /// At most this many documents of one topic in the list to judge (0: no cap).
+    #[arg(long, value_name = "K", default_value_t = reusesim::audit::LIST_PER_TOPIC)]
+    pub list_per_topic: usize,
     /// With --world simulated: a `simulate --withhold uniques --keep-qrels --out DIR` folder
     /// whose trial qrels are the worlds (default: judge a 1-seed study here).
     #[arg(long, value_name = "DIR")]
@@ -157,11 +174,15 @@ impl BacktestArgs {
                 settle_threshold: self.settle_threshold,
                 rank_margin: self.rank_margin,
                 budget: None,
+                beyond_pool: self.beyond_pool.unwrap_or(self.world.beyond_pool()),
+                list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
             }
             .check()?,
             teams: self.teams.clone(),
             trials,
             evidence: self.evidence.unwrap_or(self.world.default_evidence()),
+            truth_qrels: self.truth_qrels.clone(),
+            runs: self.runs.clone(),
         }
         .check()
     }
@@ -201,6 +222,15 @@ pub struct AuditArgs {
     /// --results kept with --keep-qrels, for a collection judged by active learning).
     #[arg(long, value_parser = choice::<Evidence>(), default_value_t = Evidence::Pool)]
     pub evidence: Evidence,
+    /// How documents beyond the pool's reach (below the pool depth in every pooled run, the
+    /// audited run counting as pooled) are treated: extrapolate (relevant with the probability
+    /// the calibration extrapolates; what deeper judging would find) or non-relevant (as the
+    /// collection presumes them; what the collection's own judging would have said).
+    #[arg(long, value_parser = choice::<BeyondPool>(), default_value_t = BeyondPool::Extrapolated)]
+    pub beyond_pool: BeyondPool,
+    /// At most this many documents of one topic in the list to judge (0: no cap).
+    #[arg(long, value_name = "K", default_value_t = reusesim::audit::LIST_PER_TOPIC)]
+    pub list_per_topic: usize,
     /// Write the documents to judge as `qid docid probability` lines, in priority order.
     #[arg(long, value_name = "FILE")]
     pub emit_pool: Option<PathBuf>,
@@ -580,6 +610,8 @@ impl AuditArgs {
                 settle_threshold: self.settle_threshold,
                 rank_margin: self.rank_margin,
                 budget: self.budget,
+                beyond_pool: self.beyond_pool,
+                list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
             }
             .check()?,
             study,

@@ -500,7 +500,15 @@ def audit(
         measures=pd.DataFrame(report["measures"]),
         to_judge=pd.DataFrame(
             report["to_judge"],
-            columns=["topic", "docid", "rank", "probability", "priority", "remaining_risk"],
+            columns=[
+                "topic",
+                "docid",
+                "rank",
+                "probability",
+                "priority",
+                "remaining_risk",
+                "is_beyond_pool",
+            ],
         ),
         report=report,
     )
@@ -529,6 +537,8 @@ def backtest(
     teams: Optional[Iterable[str]] = None,
     features: Optional[str] = None,
     evidence: Optional[str] = None,
+    truth_qrels: Union[str, os.PathLike, None] = None,
+    runs: Optional[Iterable[str]] = None,
     threads: Optional[int] = None,
     progress: bool = True,
 ) -> BacktestResult:
@@ -537,8 +547,10 @@ def backtest(
     ``"simulated"``: its leave-out trial's qrels, from ``results`` or judged here), its runs are
     audited and compared with the truth. ``evidence`` is what the audit's calibration learns
     from, ``"pool"`` or ``"trials"`` (default: pool in the classic world, trials in the
-    simulated one). Writes ``backtest.tsv``, ``backtest.json`` and the figures into
-    ``out_dir``."""
+    simulated one). ``world="deeper"`` audits the task's unpooled runs (or ``runs``) against
+    the official qrels and completes each run's truth from ``truth_qrels`` (for example later
+    rounds' judgments of the same topics). Writes ``backtest.tsv``, ``backtest.json`` and the
+    figures into ``out_dir``."""
     native_task = _task(task)._task
     with _ProgressBar(f"backtesting {native_task.name}", "step", progress) as bar:
         summary_json = _native.backtest(
@@ -552,6 +564,8 @@ def backtest(
             None if teams is None else list(teams),
             features,
             evidence,
+            None if truth_qrels is None else os.fspath(truth_qrels),
+            None if runs is None else list(runs),
             threads,
             bar.callback(),
         )

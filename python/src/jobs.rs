@@ -304,11 +304,11 @@ fn audit(
     })
 }
 
-/// Backtests the audit on `task` in `world` (`classic` or `simulated`) and writes
+/// Backtests the audit on `task` in `world` (`classic`, `simulated` or `deeper`) and writes
 /// `backtest.tsv`, `backtest.json` and the figures into `out_dir`, as `reusesim backtest
 /// --out` does. Returns the summary as JSON text.
 #[pyfunction]
-#[pyo3(signature = (task, out_dir, world, results, seed, iterations, measures, teams, features, evidence, threads, progress))]
+#[pyo3(signature = (task, out_dir, world, results, seed, iterations, measures, teams, features, evidence, truth_qrels, runs, threads, progress))]
 #[allow(clippy::too_many_arguments)]
 fn backtest(
     py: Python<'_>,
@@ -322,6 +322,8 @@ fn backtest(
     teams: Option<Vec<String>>,
     features: Option<String>,
     evidence: Option<String>,
+    truth_qrels: Option<PathBuf>,
+    runs: Option<Vec<String>>,
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
@@ -344,11 +346,16 @@ fn backtest(
         measures: eval::parse_measures(&measures).map_err(to_py_err)?,
         features: choice("features", features.as_deref(), FeatureChoice::Auto)
             .map_err(to_py_err)?,
-        rules: AuditRules::default(),
+        rules: AuditRules {
+            beyond_pool: world.beyond_pool(),
+            ..AuditRules::default()
+        },
         teams,
         trials,
         evidence: choice("evidence", evidence.as_deref(), world.default_evidence())
             .map_err(to_py_err)?,
+        truth_qrels,
+        runs,
     }
     .check()
     .map_err(to_py_err)?;

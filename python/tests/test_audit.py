@@ -26,12 +26,15 @@ def test_audit_verdict_states_its_list_and_its_expected_scores(default_task_path
         assert result.verdict.startswith(f"judge {count} {noun} (P(rank moves) ")
         for row in at_risk.itertuples():
             assert f"{row.measure} {row.lower:.3f} expected {row.expected:.3f}" in result.verdict
-        # The list stops once the rank is settled (no budget was given).
+        # The list stops once the rank is settled, or once a topic has given its share (no
+        # budget was given).
         settle = result.report["settings"]["settle_threshold"]
-        assert result.to_judge["remaining_risk"].iloc[-1] <= settle
+        per_topic = result.to_judge.groupby("topic").size()
+        assert per_topic.max() <= 5
+        assert result.to_judge["remaining_risk"].iloc[-1] <= settle or per_topic.max() == 5
         assert (result.to_judge["remaining_risk"].iloc[:-1] > settle).all()
     assert list(result.to_judge.columns) == [
-        "topic", "docid", "rank", "probability", "priority", "remaining_risk"
+        "topic", "docid", "rank", "probability", "priority", "remaining_risk", "is_beyond_pool"
     ]
     assert {"judged_10", "unj_10"} <= set(result.coverage)
 
@@ -61,8 +64,27 @@ def test_backtest_summary_agrees_with_its_rows(default_task_path, tmp_path):
 
 
 def test_backtest_rejects_an_unknown_world(default_task_path, tmp_path):
-    with pytest.raises(ValueError, match=re.escape('expected world to be one of classic, simulated, found "both"')):
+    with pytest.raises(ValueError, match=re.escape('expected world to be one of classic, simulated, deeper, found "both"')):
         reusesim.backtest(default_task_path, tmp_path / "out", world="both", progress=False)
+
+
+def test_the_deeper_world_completes_the_truth_from_its_file(default_task_path, tmp_path):
+    truth = default_task_path.parent.parent.parent / "qrels" / "synth-passage.truth.qrels"
+    result = reusesim.backtest(
+        default_task_path,
+        tmp_path / "deeper",
+        world="deeper",
+        truth_qrels=truth,
+        runs=["bm25base"],
+        measures="P_10",
+        progress=False,
+    )
+    assert result.summary["world"] == "deeper"
+    assert list(result.rows["run"]) == ["bm25base"]
+    # The complete truth judges every document.
+    assert result.rows["truth_coverage"].iloc[0] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match=re.escape("expected --truth-qrels FILE with the deeper world")):
+        reusesim.backtest(default_task_path, tmp_path / "out", world="deeper", progress=False)
 
 
 def test_calibrating_on_trials_needs_kept_trials(default_task_path, tmp_path):

@@ -3,11 +3,16 @@
 //! backtest audits all of a team's runs against one basis; `reusesim audit` builds one for its
 //! single run.
 
+use rand::Rng;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::calibration::{calibrate, judged_precision, pooled_tops, Calibration, LeaveOutEvidence};
+use super::calibration::{
+    calibrate, judged_precision, pooled_tops, Calibration, CalibrationInput, DocumentEvidence,
+    LeaveOutEvidence,
+};
 use super::model::{fit_topic, questions, TopicModel};
+use super::reach::{BestPooledRanks, BeyondPool};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
 use super::topic::{
@@ -40,6 +45,8 @@ pub struct AuditBasis<'c> {
     pub models: Vec<TopicModel>,
     /// The calibration of the models.
     pub calibration: Calibration,
+    /// How documents beyond the pool's reach are treated.
+    pub beyond_pool: BeyondPool,
 }
 
 /// One run's audit, before it is put into a report.
@@ -78,7 +85,8 @@ pub fn judgments_grades(
 impl<'c> AuditBasis<'c> {
     /// Scores every run on `judgments`, fits every topic's model and calibrates them on
     /// `evidence` of what a team's absence leaves unjudged (the pool taken to `pool_depth`),
-    /// leaving the runs of `audited_team` out of the calibration sample.
+    /// leaving the runs of `audited_team` out of the calibration sample; documents beyond the
+    /// pool's reach are treated as `beyond_pool` says.
     ///
     /// # Errors
     /// When a logistic fit fails.
@@ -86,7 +94,7 @@ impl<'c> AuditBasis<'c> {
         collection: &'c Collection,
         judgments: Judgments,
         measures: &[Measure],
-        pool_depth: usize,
+        (pool_depth, beyond_pool): (usize, BeyondPool),
         audited_team: &str,
         evidence: LeaveOutEvidence,
     ) -> Result<Self> {
@@ -109,11 +117,14 @@ impl<'c> AuditBasis<'c> {
             })
             .collect::<Result<Vec<_>>>()?;
         let calibration = calibrate(
-            collection,
-            &judgments,
-            &models,
-            pool_depth,
-            audited_team,
+            &CalibrationInput {
+                collection,
+                grades: &judgments,
+                models: &models,
+                pool_depth,
+                audited_team,
+                beyond_pool,
+            },
             evidence,
         )?;
         Ok(Self {
@@ -124,27 +135,17 @@ impl<'c> AuditBasis<'c> {
             scores,
             models,
             calibration,
+            beyond_pool,
         })
     }
 
-    /// The calibrated probability of relevance of `doc` of topic `topic` at `rank` in the
-    /// audited run, whose judged precision on the topic has log-odds `run_precision`;
-    /// `is_in_pool` when the document is in the pool's reach.
-    pub fn probability(
-        &self,
-        topic: usize,
-        doc: DocId,
-        rank: usize,
-        run_precision: f64,
-        is_in_pool: bool,
-    ) -> f64 {
-        let raw = self.models[topic]
+    /// The raw probability of `doc` of topic `topic` under the topic's judge model.
+    pub fn raw_probability(&self, topic: usize, doc: DocId) -> f64 {
+        self.models[topic]
             .probabilities
             .get(&doc)
             .copied()
-            .unwrap_or(0.0);
-        self.calibration
-            .probability(topic, raw, rank, run_precision, is_in_pool)
+            .unwrap_or(0.0)
     }
 
     /// The log-odds of run `run`'s judged precision on topic `topic`: the relevant share of
@@ -167,13 +168,36 @@ impl<'c> AuditBasis<'c> {
             .collect()
     }
 
+    /// Whether the audit treats run `run` as pooled, so that its own top `pool_depth` is in
+    /// the pool's reach: a run new to the task always (the audit asks what the collection
+    /// would say had it taken part); a task run when it was pooled, or when the audit
+    /// extrapolates beyond the pool (it then asks what judging the run's documents would
+    /// find, not how the collection treated the run).
+    pub fn counts_as_pooled(&self, run: usize) -> bool {
+        let info = &self.collection.runs[run];
+        info.is_pooled
+            || info.team == super::AUDITED_TEAM
+            || self.beyond_pool == BeyondPool::Extrapolated
+    }
+
     /// Audits run `run` (a collection run index) on every topic it ranks.
     pub fn audit(&self, run: usize, rules: &AuditRules) -> RunAudit {
+        self.audit_within(run, rules, None)
+    }
+
+    /// Audits run `run` with every unjudged document outside `only` (per topic, collection
+    /// order; `None`: no restriction) non-relevant for certain: what the audit expects of the
+    /// documents a deeper judging did grade, to be compared with their grades.
+    pub fn audit_within(
+        &self,
+        run: usize,
+        rules: &AuditRules,
+        only: Option<&Judgments>,
+    ) -> RunAudit {
         let collection = self.collection;
-        // A run new to the task counts as pooled: the audit asks what the collection would
-        // say had it taken part.
         let info = &collection.runs[run];
-        let counts_as_pooled = info.is_pooled || info.team == super::AUDITED_TEAM;
+        let counts_as_pooled = self.counts_as_pooled(run);
+        let run_shifts = run_effects(self.calibration.run_sd, &info.tag);
         let outcomes: Vec<TopicOutcome> = collection
             .topics
             .par_iter()
@@ -185,18 +209,41 @@ impl<'c> AuditBasis<'c> {
                 if counts_as_pooled {
                     in_pool.extend(topic.pool_rankings[run].iter().take(self.pool_depth));
                 }
+                let best_ranks = BestPooledRanks::new(collection, topic);
                 let input = TopicInput {
                     topic,
                     judgments: &self.judgments[index],
                     ranking: &topic.rankings[run],
                     relevance_level: collection.relevance_level,
                     is_model_fitted: self.models[index].is_fitted,
+                    topic_sd: self.calibration.topic_sd[index],
+                    run_shifts: &run_shifts,
                 };
                 audit_topic(
                     &input,
                     &self.measures,
                     &|doc, rank| {
-                        self.probability(index, doc, rank, run_precision, in_pool.contains(&doc))
+                        let is_in_pool = in_pool.contains(&doc);
+                        let evidence = DocumentEvidence {
+                            raw: self.raw_probability(index, doc),
+                            rank,
+                            run_precision,
+                            is_in_pool,
+                            best_pooled_rank: best_ranks.without(doc, &info.team),
+                        };
+                        let excluded = only.is_some_and(|only| !only[index].contains_key(&doc));
+                        let replicates = self.calibration.replicates.len().max(1);
+                        let log_odds = (0..replicates)
+                            .map(|replicate| {
+                                if excluded {
+                                    f64::NEG_INFINITY
+                                } else {
+                                    self.calibration
+                                        .replicate_log_odds(index, &evidence, replicate)
+                                }
+                            })
+                            .collect();
+                        (log_odds, !is_in_pool)
                     },
                     &|doc| collection.docs.name(doc).to_string(),
                 )
@@ -224,7 +271,7 @@ impl<'c> AuditBasis<'c> {
             &at_risk,
             rules.settle_threshold,
             rules.rank_margin,
-            None,
+            rules.list_per_topic,
         );
         let candidates = listed.len();
         let limit = rules.budget.unwrap_or(usize::MAX).min(candidates);
@@ -243,6 +290,7 @@ impl<'c> AuditBasis<'c> {
                     probability: doc.probability,
                     priority: entry.priority,
                     remaining_risk: entry.remaining,
+                    is_beyond_pool: doc.is_beyond_pool,
                 }
             })
             .collect();
@@ -271,6 +319,17 @@ impl<'c> AuditBasis<'c> {
     }
 }
 
+/// The log-odds shift of each Monte-Carlo sample that every document of run `tag` shares:
+/// normal with standard deviation `run_sd`, from a ChaCha8 stream seeded by
+/// ([`super::AUDIT_SEED`], the run's tag), so that a run's samples do not depend on the other
+/// runs audited beside it.
+fn run_effects(run_sd: f64, tag: &str) -> Vec<f64> {
+    let mut rng = crate::base::seed::topic_rng(super::AUDIT_SEED, tag);
+    (0..super::SAMPLES)
+        .map(|_| run_sd * rng.sample::<f64, _>(rand_distr::StandardNormal))
+        .collect()
+}
+
 /// One measure's overall figures.
 fn measure_audit(
     outcomes: &[TopicOutcome],
@@ -295,6 +354,7 @@ fn measure_audit(
             median: quantile(&sampled, 0.5),
             sample_low: quantile(&sampled, 0.05),
             sample_high: quantile(&sampled, 0.95),
+            extrapolated: topic_mean(outcomes, |t| t.audit.scores[m].extrapolated),
         },
         rank: others.rank(lower),
         rank_best: others.rank(lower.max(upper)),

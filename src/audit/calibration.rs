@@ -31,7 +31,9 @@ use std::collections::BTreeSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
+use super::bootstrap::{replicate_fits, ClusteredRows};
 use super::model::TopicModel;
+use super::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
 use super::trials::TrialJudgments;
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
@@ -56,6 +58,9 @@ pub const RAW_PROBABILITY_FLOOR: f64 = 1e-6;
 /// How the model's raw probabilities map to calibrated ones.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Calibration {
+    /// How documents beyond the pool's reach are treated, and so which rows the fit learned
+    /// from and which features it has.
+    pub beyond_pool: BeyondPool,
     /// The intercept of the calibration fit.
     pub intercept: f64,
     /// The weight of the model's raw log-odds.
@@ -64,19 +69,40 @@ pub struct Calibration {
     pub log_rank_weight: f64,
     /// The weight of the log-odds of the run's judged precision.
     pub run_precision_weight: f64,
-    /// The weight of being in the pool's reach: in the top `pool_depth` of a pooled run.
+    /// The weight of being in the pool's reach: in the top `pool_depth` of a pooled run
+    /// (0 when extrapolating, whose rows are all in some team's reach).
     pub in_pool_weight: f64,
     /// The weight of ln(rank) for a document in the pool's reach, beside `log_rank_weight`:
-    /// how fast relevance falls with depth differs between what pooling reached and the rest.
+    /// how fast relevance falls with depth differs between what pooling reached and the rest
+    /// (0 when extrapolating).
     pub in_pool_log_rank_weight: f64,
+    /// The weight of ln(the document's best rank in another team's pooled run), capped at
+    /// [`BEST_RANK_CAP`] (0 when beyond the pool counts as non-relevant): how far the other
+    /// teams' pool was from reaching it.
+    pub best_pooled_rank_weight: f64,
     /// Per topic (collection order), the log-odds added for the topic: how many relevant
     /// documents its own rows held against how many the fit expected there, each with
     /// [`TOPIC_PRIOR_RELEVANT`] added (see [`topic_offset`]).
     pub topic_offsets: Vec<f64>,
+    /// Per topic, the standard deviation of its log-odds correction, about 1/sqrt(O + 1) for
+    /// O relevant rows: the uncertainty every document of the topic shares.
+    pub topic_sd: Vec<f64>,
+    /// The standard deviation of a run's own log-odds effect, estimated from how far the
+    /// sample's runs' relevant counts stray from the fit beyond counting noise: the
+    /// uncertainty every document of a run shares.
+    pub run_sd: f64,
+    /// The fit repeated on bootstrap samples of the calibration's teams
+    /// ([`super::bootstrap`]): each replicate's intercept, then its weights in the order of
+    /// the named weights above (the four of the features in force).
+    pub replicates: Vec<Vec<f64>>,
     /// Rows in the calibration sample (run, document).
     pub sample_size: usize,
     /// Of which judged relevant (unique relevant documents of the runs' teams).
     pub sample_relevant: usize,
+    /// Documents left out of the sample because the collection never judged them, so that
+    /// their relevance is unknown (only when extrapolating; otherwise they are rows presumed
+    /// non-relevant).
+    pub unlabelled: usize,
 }
 
 /// The run-level feature of the calibration: the log-odds of a run's judged precision on a
@@ -103,39 +129,158 @@ pub fn judged_precision(
     run_precision_log_odds(relevant, judged)
 }
 
+/// What the calibration knows of one unjudged document of a run's top.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DocumentEvidence {
+    /// The judge model's raw probability.
+    pub raw: f64,
+    /// Its 1-based rank in the run.
+    pub rank: usize,
+    /// The log-odds of the run's judged precision on the topic.
+    pub run_precision: f64,
+    /// Whether it is in the pool's reach.
+    pub is_in_pool: bool,
+    /// Its best rank in another team's pooled run (capped at [`BEST_RANK_CAP`]).
+    pub best_pooled_rank: usize,
+}
+
+impl DocumentEvidence {
+    /// The calibration's features of the document under `beyond_pool`.
+    fn features(&self, beyond_pool: BeyondPool) -> [f64; FEATURES] {
+        let log_rank = (self.rank as f64).ln();
+        match beyond_pool {
+            BeyondPool::NonRelevant => {
+                let in_pool = f64::from(u8::from(self.is_in_pool));
+                [
+                    raw_log_odds(self.raw),
+                    log_rank,
+                    self.run_precision,
+                    in_pool,
+                    in_pool * log_rank,
+                ]
+            }
+            BeyondPool::Extrapolated => [
+                raw_log_odds(self.raw),
+                log_rank,
+                self.run_precision,
+                (self.best_pooled_rank.min(BEST_RANK_CAP) as f64).ln(),
+                0.0,
+            ],
+        }
+    }
+
+    fn row(&self, beyond_pool: BeyondPool) -> SparseVec {
+        let pairs = self
+            .features(beyond_pool)
+            .iter()
+            .enumerate()
+            .filter(|(_, value)| **value != 0.0)
+            .map(|(index, &value)| (index as u32, value as f32))
+            .collect();
+        SparseVec::from_pairs(pairs).expect("distinct finite features")
+    }
+}
+
+/// The number of calibration features.
+const FEATURES: usize = 5;
+
 impl Calibration {
-    /// The calibrated probability of a document with raw model probability `raw` at 1-based
-    /// `rank` in a run whose judged precision has log-odds `run_precision`; `is_in_pool` when
-    /// the document is in the top `pool_depth` of a pooled run (the audited one included when
-    /// it counts as pooled).
-    pub fn probability(
+    /// The calibrated log-odds of relevance of a document of topic `topic`.
+    pub fn log_odds(&self, topic: usize, evidence: &DocumentEvidence) -> f64 {
+        self.topic_offsets[topic] + self.collection_log_odds(evidence)
+    }
+
+    /// The calibrated log-odds of a document of topic `topic` under bootstrap replicate
+    /// `replicate` of the fit (the point fit when there are none).
+    pub fn replicate_log_odds(
         &self,
         topic: usize,
-        raw: f64,
-        rank: usize,
-        run_precision: f64,
-        is_in_pool: bool,
+        evidence: &DocumentEvidence,
+        replicate: usize,
     ) -> f64 {
-        let log_odds = self.topic_offsets[topic]
-            + self.collection_log_odds(raw, rank, run_precision, is_in_pool);
-        1.0 / (1.0 + (-log_odds).exp())
+        let Some(fit) = self.replicates.get(replicate) else {
+            return self.log_odds(topic, evidence);
+        };
+        let weights = match self.beyond_pool {
+            BeyondPool::NonRelevant => [fit[1], fit[2], fit[3], fit[4], fit[5]],
+            BeyondPool::Extrapolated => [fit[1], fit[2], fit[3], fit[4], 0.0],
+        };
+        self.topic_offsets[topic]
+            + fit[0]
+            + evidence
+                .features(self.beyond_pool)
+                .iter()
+                .zip(weights)
+                .map(|(x, w)| x * w)
+                .sum::<f64>()
+    }
+
+    /// The calibrated probability of relevance of a document of topic `topic`.
+    pub fn probability(&self, topic: usize, evidence: &DocumentEvidence) -> f64 {
+        sigmoid(self.log_odds(topic, evidence))
+    }
+
+    /// The weights in the order of [`DocumentEvidence::features`].
+    fn weights(&self) -> [f64; FEATURES] {
+        match self.beyond_pool {
+            BeyondPool::NonRelevant => [
+                self.log_odds_weight,
+                self.log_rank_weight,
+                self.run_precision_weight,
+                self.in_pool_weight,
+                self.in_pool_log_rank_weight,
+            ],
+            BeyondPool::Extrapolated => [
+                self.log_odds_weight,
+                self.log_rank_weight,
+                self.run_precision_weight,
+                self.best_pooled_rank_weight,
+                0.0,
+            ],
+        }
     }
 
     /// The log-odds of the collection-wide fit, before the topic's correction.
-    fn collection_log_odds(
-        &self,
-        raw: f64,
-        rank: usize,
-        run_precision: f64,
-        is_in_pool: bool,
-    ) -> f64 {
+    fn collection_log_odds(&self, evidence: &DocumentEvidence) -> f64 {
         self.intercept
-            + self.log_odds_weight * raw_log_odds(raw)
-            + self.log_rank_weight * (rank as f64).ln()
-            + self.run_precision_weight * run_precision
-            + f64::from(u8::from(is_in_pool))
-                * (self.in_pool_weight + self.in_pool_log_rank_weight * (rank as f64).ln())
+            + evidence
+                .features(self.beyond_pool)
+                .iter()
+                .zip(self.weights())
+                .map(|(x, w)| x * w)
+                .sum::<f64>()
     }
+
+    /// A calibration from a fitted model's weights (in feature order).
+    fn from_fit(beyond_pool: BeyondPool, model: &LogisticModel) -> Self {
+        let w = &model.weights;
+        let (in_pool, in_pool_log_rank, best) = match beyond_pool {
+            BeyondPool::NonRelevant => (w[3], w[4], 0.0),
+            BeyondPool::Extrapolated => (0.0, 0.0, w[3]),
+        };
+        Self {
+            beyond_pool,
+            intercept: model.intercept,
+            log_odds_weight: w[0],
+            log_rank_weight: w[1],
+            run_precision_weight: w[2],
+            in_pool_weight: in_pool,
+            in_pool_log_rank_weight: in_pool_log_rank,
+            best_pooled_rank_weight: best,
+            topic_offsets: Vec::new(),
+            topic_sd: Vec::new(),
+            run_sd: 0.0,
+            replicates: Vec::new(),
+            sample_size: 0,
+            sample_relevant: 0,
+            unlabelled: 0,
+        }
+    }
+}
+
+/// The logistic function.
+pub fn sigmoid(log_odds: f64) -> f64 {
+    1.0 / (1.0 + (-log_odds).exp())
 }
 
 /// The log-odds correction of a topic whose calibration rows held `observed` relevant
@@ -148,23 +293,30 @@ pub fn topic_offset(observed: usize, expected: f64) -> f64 {
     ((observed as f64 + TOPIC_PRIOR_RELEVANT) / (expected + TOPIC_PRIOR_RELEVANT)).ln()
 }
 
+/// The standard deviation of a run effect on the log-odds, by the method of moments: the mean
+/// squared log-ratio of each run's observed to expected relevant rows (each plus
+/// [`TOPIC_PRIOR_RELEVANT`]) less what counting noise alone gives, about 1 / (expected + 1).
+pub fn run_effect_sd(counts: &[(usize, f64)]) -> f64 {
+    if counts.is_empty() {
+        return 0.0;
+    }
+    let n = counts.len() as f64;
+    let spread: f64 = counts
+        .iter()
+        .map(|&(o, e)| topic_offset(o, e).powi(2))
+        .sum::<f64>()
+        / n;
+    let noise: f64 = counts
+        .iter()
+        .map(|&(_, e)| 1.0 / (e + TOPIC_PRIOR_RELEVANT))
+        .sum::<f64>()
+        / n;
+    (spread - noise).max(0.0).sqrt()
+}
+
 fn raw_log_odds(raw: f64) -> f64 {
     let p = raw.clamp(RAW_PROBABILITY_FLOOR, 1.0 - RAW_PROBABILITY_FLOOR);
     (p / (1.0 - p)).ln()
-}
-
-/// The calibration features of a document.
-fn features(raw: f64, rank: usize, run_precision: f64, is_in_pool: bool) -> SparseVec {
-    let in_pool = f32::from(u8::from(is_in_pool));
-    let log_rank = (rank as f64).ln() as f32;
-    SparseVec::from_pairs(vec![
-        (0, raw_log_odds(raw) as f32),
-        (1, log_rank),
-        (2, run_precision as f32),
-        (3, in_pool),
-        (4, in_pool * log_rank),
-    ])
-    .expect("distinct finite features")
 }
 
 /// The documents of `topic` in the top `pool_depth` (NIST's pooling order) of a pooled run
@@ -200,48 +352,202 @@ pub enum LeaveOutEvidence<'a> {
     Trials(&'a TrialJudgments),
 }
 
-/// Fits the calibration of `models` (one per topic of `collection`) on the leave-team-out
-/// sample of the judgments `grades`, whose pool was taken to `pool_depth`, with the team's
-/// absence read from `evidence`. The runs of `audited_team` stay out of the sample: their
-/// documents are what the audit asks about.
+/// The calibration sample: rows with their label, topic and run.
+#[derive(Default)]
+struct Sample {
+    positives: Vec<SparseVec>,
+    negatives: Vec<SparseVec>,
+    /// (topic, run) of each row of `positives`, then of `negatives`.
+    positive_groups: Vec<(usize, usize)>,
+    negative_groups: Vec<(usize, usize)>,
+    unlabelled: usize,
+}
+
+/// The calibration's inputs besides the sample's source.
+pub struct CalibrationInput<'a> {
+    /// The collection.
+    pub collection: &'a Collection,
+    /// The judgments the audit is made against (collection topic order).
+    pub grades: &'a [FxHashMap<DocId, Grade>],
+    /// One judge model per topic.
+    pub models: &'a [TopicModel],
+    /// The depth the judgments' pool was taken to.
+    pub pool_depth: usize,
+    /// The team whose runs stay out of the sample.
+    pub audited_team: &'a str,
+    /// How documents beyond the pool's reach are treated.
+    pub beyond_pool: BeyondPool,
+}
+
+/// Fits the calibration of `input.models` on the leave-team-out sample of the judgments, with
+/// the team's absence read from `evidence`. The runs of the audited team stay out of the
+/// sample: their documents are what the audit asks about. When extrapolating beyond the pool,
+/// a document the collection never judged has no known label and stays out of the fit; when
+/// not, it is a row presumed non-relevant, as the collection presumes it.
 ///
 /// # Errors
 /// When the logistic fit fails.
-pub fn calibrate(
-    collection: &Collection,
-    grades: &[FxHashMap<DocId, Grade>],
-    models: &[TopicModel],
-    pool_depth: usize,
-    audited_team: &str,
-    evidence: LeaveOutEvidence,
-) -> Result<Calibration> {
+pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result<Calibration> {
+    let sample = collect_sample(input, evidence);
+    let beyond_pool = input.beyond_pool;
+    let sample_size = sample.positives.len() + sample.negatives.len();
+    let sample_relevant = sample.positives.len();
+    let model = if sample.positives.is_empty() || sample.negatives.is_empty() {
+        // Nothing to separate: every document gets the sample's smoothed base rate.
+        let rate = (sample_relevant as f64 + 0.5) / (sample_size as f64 + 1.0);
+        LogisticModel {
+            weights: vec![0.0; FEATURES],
+            intercept: (rate / (1.0 - rate)).ln(),
+        }
+    } else {
+        let training = TrainingSet::new(
+            sample.positives.iter().collect(),
+            sample.negatives.iter().collect(),
+            FEATURES,
+        );
+        fit_logistic(
+            &training,
+            CALIBRATION_ALPHA,
+            super::model::AUDIT_MAX_ITERATIONS,
+        )?
+    };
+    let topic_count = input.collection.topics.len();
+    let run_count = input.collection.runs.len();
+    let mut observed = vec![0usize; topic_count];
+    let mut expected = vec![0.0f64; topic_count];
+    for &(topic, _) in &sample.positive_groups {
+        observed[topic] += 1;
+    }
+    let rows = || {
+        sample
+            .positives
+            .iter()
+            .zip(&sample.positive_groups)
+            .chain(sample.negatives.iter().zip(&sample.negative_groups))
+    };
+    for (row, &(topic, _)) in rows() {
+        expected[topic] += model.probability(row);
+    }
+    let mut calibration = Calibration::from_fit(beyond_pool, &model);
+    calibration.topic_offsets = observed
+        .iter()
+        .zip(&expected)
+        .map(|(&o, &e)| topic_offset(o, e))
+        .collect();
+    calibration.topic_sd = observed
+        .iter()
+        .map(|&o| (1.0 / (o as f64 + TOPIC_PRIOR_RELEVANT)).sqrt())
+        .collect();
+    // Each run's relevant rows against what the fit, topic corrections included, expects.
+    let mut run_counts = vec![(0usize, 0.0f64, false); run_count];
+    for (row, &(topic, run)) in rows() {
+        let shifted =
+            sigmoid(calibration.topic_offsets[topic] + model.intercept + dot(&model.weights, row));
+        run_counts[run].1 += shifted;
+        run_counts[run].2 = true;
+    }
+    for &(_, run) in &sample.positive_groups {
+        run_counts[run].0 += 1;
+    }
+    let counts: Vec<(usize, f64)> = run_counts
+        .iter()
+        .filter(|(_, _, present)| *present)
+        .map(|&(o, e, _)| (o, e))
+        .collect();
+    calibration.run_sd = run_effect_sd(&counts);
+    calibration.replicates = bootstrap_replicates(input, &sample)?;
+    calibration.sample_size = sample_size;
+    calibration.sample_relevant = sample_relevant;
+    calibration.unlabelled = sample.unlabelled;
+    Ok(calibration)
+}
+
+/// The calibration fit on bootstrap samples of the sample's teams: each replicate as its
+/// intercept, then its weights in [`Calibration::weights`]'s order.
+fn bootstrap_replicates(input: &CalibrationInput, sample: &Sample) -> Result<Vec<Vec<f64>>> {
+    let mut teams: Vec<&str> = input
+        .collection
+        .runs
+        .iter()
+        .map(|run| run.team.as_str())
+        .collect();
+    teams.sort_unstable();
+    teams.dedup();
+    let cluster = |groups: &[(usize, usize)]| -> Vec<usize> {
+        groups
+            .iter()
+            .map(|&(_, run)| {
+                let team = input.collection.runs[run].team.as_str();
+                teams.binary_search(&team).expect("a run's team is listed")
+            })
+            .collect()
+    };
+    let fits = replicate_fits(
+        &ClusteredRows {
+            positives: &sample.positives,
+            positive_clusters: &cluster(&sample.positive_groups),
+            negatives: &sample.negatives,
+            negative_clusters: &cluster(&sample.negative_groups),
+            clusters: teams.len(),
+            dimension: FEATURES,
+        },
+        CALIBRATION_ALPHA,
+        super::model::AUDIT_MAX_ITERATIONS,
+    )?;
+    Ok(fits
+        .iter()
+        .map(|fit| {
+            let named = Calibration::from_fit(input.beyond_pool, fit);
+            std::iter::once(named.intercept)
+                .chain(named.weights()[..4].iter().copied())
+                .chain(
+                    (input.beyond_pool == BeyondPool::NonRelevant)
+                        .then_some(named.in_pool_log_rank_weight),
+                )
+                .collect()
+        })
+        .collect())
+}
+
+fn dot(weights: &[f64], row: &SparseVec) -> f64 {
+    row.iter()
+        .map(|(feature, value)| weights[feature as usize] * f64::from(value))
+        .sum()
+}
+
+/// The calibration sample of `input` under `evidence`.
+fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sample {
+    let collection = input.collection;
     let level = collection.relevance_level;
     let pooled_teams: BTreeSet<&str> = collection
         .runs
         .iter()
-        .filter(|run| run.is_pooled && run.team != audited_team)
+        .filter(|run| run.is_pooled && run.team != input.audited_team)
         .map(|run| run.team.as_str())
         .collect();
-    let mut positives = Vec::new();
-    let mut negatives = Vec::new();
-    // The topic of each row, in the order of `positives` and of `negatives`.
-    let (mut positive_topics, mut negative_topics) = (Vec::new(), Vec::new());
-    for (index, ((topic, topic_grades), model)) in
-        collection.topics.iter().zip(grades).zip(models).enumerate()
+    let mut sample = Sample::default();
+    for (index, ((topic, topic_grades), model)) in collection
+        .topics
+        .iter()
+        .zip(input.grades)
+        .zip(input.models)
+        .enumerate()
     {
         let owners = match evidence {
             LeaveOutEvidence::Pool(rule) => Some(collection.sole_teams(topic, &rule)),
             LeaveOutEvidence::Trials(_) => None,
         };
-        let in_pool = pooled_tops(collection, topic, pool_depth, audited_team);
+        let in_pool = pooled_tops(collection, topic, input.pool_depth, input.audited_team);
+        let best_ranks = BestPooledRanks::new(collection, topic);
         // Runs of teams without a pooled run have no contribution to take out: only rows of
         // the collection's own presumption, which would teach nothing about pooling.
         let pooled = collection
             .runs
             .iter()
+            .enumerate()
             .zip(&topic.rankings)
-            .filter(|(run, _)| pooled_teams.contains(run.team.as_str()));
-        for (run, ranking) in pooled {
+            .filter(|((_, run), _)| pooled_teams.contains(run.team.as_str()));
+        for ((run_index, run), ranking) in pooled {
             let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
             let mut add_rows = |grade_without: &dyn Fn(DocId) -> Option<Grade>| {
                 let run_precision = judged_precision(top, level, grade_without);
@@ -249,19 +555,27 @@ pub fn calibrate(
                     if grade_without(doc).is_some() {
                         continue;
                     }
-                    let raw = model.probabilities.get(&doc).copied().unwrap_or(0.0);
-                    let row = features(raw, pos + 1, run_precision, in_pool.contains(&doc));
+                    let label = topic_grades.get(&doc).map(|&g| is_relevant(g, level));
+                    if label.is_none() && input.beyond_pool == BeyondPool::Extrapolated {
+                        sample.unlabelled += 1;
+                        continue;
+                    }
+                    let evidence = DocumentEvidence {
+                        raw: model.probabilities.get(&doc).copied().unwrap_or(0.0),
+                        rank: pos + 1,
+                        run_precision,
+                        is_in_pool: in_pool.contains(&doc),
+                        best_pooled_rank: best_ranks.without(doc, &run.team),
+                    };
+                    let row = evidence.row(input.beyond_pool);
                     // Unjudged by the collection too: presumed non-relevant, as its scores
                     // presume.
-                    match topic_grades.get(&doc) {
-                        Some(&grade) if is_relevant(grade, level) => {
-                            positives.push(row);
-                            positive_topics.push(index);
-                        }
-                        _ => {
-                            negatives.push(row);
-                            negative_topics.push(index);
-                        }
+                    if label == Some(true) {
+                        sample.positives.push(row);
+                        sample.positive_groups.push((index, run_index));
+                    } else {
+                        sample.negatives.push(row);
+                        sample.negative_groups.push((index, run_index));
                     }
                 }
             };
@@ -284,52 +598,7 @@ pub fn calibrate(
             }
         }
     }
-    let sample_size = positives.len() + negatives.len();
-    let sample_relevant = positives.len();
-    let model = if positives.is_empty() || negatives.is_empty() {
-        // Nothing to separate: every document gets the sample's smoothed base rate.
-        let rate = (sample_relevant as f64 + 0.5) / (sample_size as f64 + 1.0);
-        LogisticModel {
-            weights: vec![0.0; 5],
-            intercept: (rate / (1.0 - rate)).ln(),
-        }
-    } else {
-        let training = TrainingSet::new(positives.iter().collect(), negatives.iter().collect(), 5);
-        fit_logistic(
-            &training,
-            CALIBRATION_ALPHA,
-            super::model::AUDIT_MAX_ITERATIONS,
-        )?
-    };
-    let topic_count = collection.topics.len();
-    let mut observed = vec![0usize; topic_count];
-    let mut expected = vec![0.0f64; topic_count];
-    for &topic in &positive_topics {
-        observed[topic] += 1;
-    }
-    let rows = positives
-        .iter()
-        .zip(&positive_topics)
-        .chain(negatives.iter().zip(&negative_topics));
-    for (row, &topic) in rows {
-        expected[topic] += model.probability(row);
-    }
-    let LogisticModel { weights, intercept } = model;
-    Ok(Calibration {
-        intercept,
-        log_odds_weight: weights[0],
-        log_rank_weight: weights[1],
-        run_precision_weight: weights[2],
-        in_pool_weight: weights[3],
-        in_pool_log_rank_weight: weights[4],
-        topic_offsets: observed
-            .iter()
-            .zip(&expected)
-            .map(|(&o, &e)| topic_offset(o, e))
-            .collect(),
-        sample_size,
-        sample_relevant,
-    })
+    sample
 }
 
 #[cfg(test)]
@@ -339,41 +608,50 @@ mod tests {
     #[test]
     fn calibrated_probabilities_follow_the_fitted_log_odds() {
         let calibration = Calibration {
+            beyond_pool: BeyondPool::NonRelevant,
             intercept: -1.0,
             log_odds_weight: 0.5,
             log_rank_weight: -1.0,
             run_precision_weight: 1.0,
             in_pool_weight: 2.0,
             in_pool_log_rank_weight: 0.0,
+            best_pooled_rank_weight: 0.0,
             topic_offsets: vec![0.0, -1.0],
+            topic_sd: vec![0.5, 0.5],
+            run_sd: 0.0,
+            replicates: Vec::new(),
             sample_size: 10,
             sample_relevant: 1,
+            unlabelled: 0,
+        };
+        let probability = |topic: usize, raw: f64, rank: usize, run_precision: f64, is_in_pool| {
+            calibration.probability(
+                topic,
+                &DocumentEvidence {
+                    raw,
+                    rank,
+                    run_precision,
+                    is_in_pool,
+                    best_pooled_rank: BEST_RANK_CAP,
+                },
+            )
         };
         // raw 0.5 (log-odds 0) at rank 1 (ln 1 = 0), precision 1/2 (log-odds 0), out of the
         // pool: sigmoid(-1).
         let even = run_precision_log_odds(1, 2);
         assert!(even.abs() < 1e-12, "(1 + 0.5) / (2 + 1) is not 1/2: {even}");
         let expected = 1.0 / (1.0 + 1f64.exp());
-        assert!((calibration.probability(0, 0.5, 1, even, false) - expected).abs() < 1e-12);
+        assert!((probability(0, 0.5, 1, even, false) - expected).abs() < 1e-12);
         // Deeper is less probable with a negative rank weight, a better run more probable.
-        assert!(
-            calibration.probability(0, 0.5, 50, 0.0, false)
-                < calibration.probability(0, 0.5, 2, 0.0, false)
-        );
-        assert!(
-            calibration.probability(0, 0.5, 2, 1.0, false)
-                > calibration.probability(0, 0.5, 2, 0.0, false)
-        );
-        assert!(
-            calibration.probability(0, 0.5, 2, 0.0, true)
-                > calibration.probability(0, 0.5, 2, 0.0, false)
-        );
+        assert!(probability(0, 0.5, 50, 0.0, false) < probability(0, 0.5, 2, 0.0, false));
+        assert!(probability(0, 0.5, 2, 1.0, false) > probability(0, 0.5, 2, 0.0, false));
+        assert!(probability(0, 0.5, 2, 0.0, true) > probability(0, 0.5, 2, 0.0, false));
         // The second topic's correction takes 1 off the log-odds: sigmoid(-2).
         let corrected = 1.0 / (1.0 + 2f64.exp());
-        assert!((calibration.probability(1, 0.5, 1, even, false) - corrected).abs() < 1e-12);
+        assert!((probability(1, 0.5, 1, even, false) - corrected).abs() < 1e-12);
         // Raw probabilities of 0 and 1 stay finite.
-        assert!(calibration.probability(0, 0.0, 1, 0.0, false) > 0.0);
-        assert!(calibration.probability(0, 1.0, 1, 0.0, true) < 1.0);
+        assert!(probability(0, 0.0, 1, 0.0, false) > 0.0);
+        assert!(probability(0, 1.0, 1, 0.0, true) < 1.0);
     }
 
     #[test]
@@ -385,5 +663,72 @@ mod tests {
         // More found than expected raises the probabilities; few rows change little.
         assert!(topic_offset(9, 4.0) > 0.0);
         assert!(topic_offset(0, 0.1).abs() < 0.1);
+    }
+}
+
+#[cfg(test)]
+mod extrapolation_tests {
+    use super::*;
+
+    #[test]
+    fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
+        let calibration = Calibration {
+            beyond_pool: BeyondPool::Extrapolated,
+            intercept: 0.0,
+            log_odds_weight: 0.0,
+            log_rank_weight: 0.0,
+            run_precision_weight: 0.0,
+            in_pool_weight: 0.0,
+            in_pool_log_rank_weight: 0.0,
+            best_pooled_rank_weight: -1.0,
+            topic_offsets: vec![0.0],
+            topic_sd: vec![0.0],
+            run_sd: 0.0,
+            replicates: Vec::new(),
+            sample_size: 0,
+            sample_relevant: 0,
+            unlabelled: 0,
+        };
+        let at = |best_pooled_rank: usize, is_in_pool: bool| {
+            calibration.log_odds(
+                0,
+                &DocumentEvidence {
+                    raw: 0.5,
+                    rank: 3,
+                    run_precision: 0.0,
+                    is_in_pool,
+                    best_pooled_rank,
+                },
+            )
+        };
+        assert!((at(20, false) + 20f64.ln()).abs() < 1e-12);
+        assert_eq!(at(20, false), at(20, true));
+        // Capped: a document no other pooled run retrieved counts as at the cap.
+        assert_eq!(at(BEST_RANK_CAP * 5, false), at(BEST_RANK_CAP, false));
+        // A bootstrap replicate carries its own intercept and weights; past the last replicate
+        // the point fit answers.
+        let evidence = DocumentEvidence {
+            raw: 0.5,
+            rank: 3,
+            run_precision: 0.0,
+            is_in_pool: false,
+            best_pooled_rank: 20,
+        };
+        let replicate = calibration.replicate_log_odds(0, &evidence, 0);
+        assert!((replicate - (1.0 - 20f64.ln())).abs() < 1e-12);
+        assert_eq!(
+            calibration.replicate_log_odds(0, &evidence, 1),
+            at(20, false)
+        );
+    }
+
+    #[test]
+    fn run_effects_count_only_the_spread_beyond_counting_noise() {
+        // Every run as expected: no run effect.
+        assert_eq!(run_effect_sd(&[(4, 4.0), (9, 9.0), (0, 0.0)]), 0.0);
+        // Runs far from their expectation in both directions: a clear effect.
+        let sd = run_effect_sd(&[(0, 20.0), (40, 20.0), (1, 20.0), (39, 20.0)]);
+        assert!(sd > 1.0, "{sd}");
+        assert_eq!(run_effect_sd(&[]), 0.0);
     }
 }

@@ -31,9 +31,11 @@
 //! How far these figures can be trusted on a collection is measured by `reusesim backtest`.
 
 pub mod basis;
+pub mod bootstrap;
 pub mod calibration;
 pub mod markdown;
 pub mod model;
+pub mod reach;
 pub mod report;
 pub mod risk;
 pub mod study;
@@ -52,6 +54,7 @@ use crate::io::teams::TeamEntry;
 pub use basis::{AuditBasis, Judgments, RunAudit};
 pub use calibration::LeaveOutEvidence;
 pub use markdown::write_markdown;
+pub use reach::BeyondPool;
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
 pub use study::{LouDrop, StudyComparison, StudySource};
 pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
@@ -85,6 +88,13 @@ pub const SETTLE_THRESHOLD: f64 = 0.1;
 /// checks a settled rank by.
 pub const RANK_MARGIN: f64 = 2.0;
 
+/// At most this many documents of one topic in the list to judge: an assessor's share per
+/// topic. Beyond the pool's reach a run's unjudged documents are many and each is rarely
+/// relevant, so settling a deep measure such as MAP could take the whole top; the list then
+/// stops at the documents that settle most per topic, and the verdict gives the probability
+/// that remains.
+pub const LIST_PER_TOPIC: usize = 5;
+
 /// Seeds of a study run on the spot.
 pub const SPOT_STUDY_SEEDS: u64 = 2;
 
@@ -108,6 +118,10 @@ pub struct AuditRules {
     pub rank_margin: f64,
     /// At most this many documents to judge.
     pub budget: Option<usize>,
+    /// How documents beyond the pool's reach are treated.
+    pub beyond_pool: BeyondPool,
+    /// At most this many documents of one topic in the list (None: no cap).
+    pub list_per_topic: Option<usize>,
 }
 
 impl Default for AuditRules {
@@ -117,6 +131,8 @@ impl Default for AuditRules {
             settle_threshold: SETTLE_THRESHOLD,
             rank_margin: RANK_MARGIN,
             budget: None,
+            beyond_pool: BeyondPool::Extrapolated,
+            list_per_topic: Some(LIST_PER_TOPIC),
         }
     }
 }
@@ -279,7 +295,7 @@ pub fn audit_run(
         &collection,
         judgments,
         &settings.measures,
-        task.pool_depth,
+        (task.pool_depth, settings.rules.beyond_pool),
         &audited_team,
         evidence,
     )?;
@@ -292,7 +308,7 @@ pub fn audit_run(
             .map(|drop| drop.max_score_drop);
     }
     let report = AuditReport {
-        verdict: verdict(&audit),
+        verdict: verdict(&audit, task.pool_depth),
         task: task.manifest.name.clone(),
         run: run_tag,
         run_file,
@@ -329,15 +345,18 @@ fn settings_summary(
         settle_threshold: settings.rules.settle_threshold,
         rank_margin: settings.rules.rank_margin,
         evidence: settings.evidence.to_string(),
+        beyond_pool: settings.rules.beyond_pool.to_string(),
         calibration: basis.calibration.clone(),
         budget: settings.rules.budget,
     }
 }
 
 /// The one-line verdict: "no extra judgments needed", or how many documents to judge with the
-/// evidence: the largest probability of a rank move before and after, and each at-risk
-/// measure's score on the collection and expected score.
-pub fn verdict(audit: &RunAudit) -> String {
+/// evidence: the largest probability of a rank move before and after, each at-risk measure's
+/// score on the collection and expected score, and how many of the documents lie beyond the
+/// pool's reach (below `pool_depth` in every pooled run), where the collection has no evidence
+/// and their probabilities are extrapolated.
+pub fn verdict(audit: &RunAudit, pool_depth: usize) -> String {
     let at_risk: Vec<&MeasureAudit> = audit.measures.iter().filter(|m| m.is_at_risk).collect();
     if at_risk.is_empty() {
         return "no extra judgments needed".to_string();
@@ -363,8 +382,20 @@ pub fn verdict(audit: &RunAudit) -> String {
             )
         })
         .collect();
+    let beyond = audit
+        .to_judge
+        .iter()
+        .filter(|entry| entry.is_beyond_pool)
+        .count();
+    let evidence = if beyond == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {beyond} of them beyond depth {pool_depth}, where the collection has no evidence"
+        )
+    };
     format!(
-        "judge {documents} (P(rank moves) {before:.2} → {after:.2}); {}",
+        "judge {documents} (P(rank moves) {before:.2} → {after:.2}); {}{evidence}",
         scores.join(", ")
     )
 }

@@ -51,6 +51,8 @@ pub struct PoolEntry {
     /// The largest probability, over the at-risk measures, that the rank still moves once this
     /// document and every one before it are judged.
     pub remaining_risk: f64,
+    /// Whether it lies beyond the pool's reach, its probability extrapolated.
+    pub is_beyond_pool: bool,
 }
 
 /// The settings in force, for the report.
@@ -79,6 +81,8 @@ pub struct AuditSettingsSummary {
     /// Where the calibration learned what a team's absence leaves unjudged: `pool` or
     /// `trials`.
     pub evidence: String,
+    /// How documents beyond the pool's reach are treated: `extrapolate` or `non-relevant`.
+    pub beyond_pool: String,
     /// The calibration of the judge model.
     pub calibration: super::calibration::Calibration,
     /// The budget, if any.

@@ -112,15 +112,16 @@ pub(super) struct ListedDoc {
 }
 
 /// The documents to judge, in priority order: the shortest prefix after which every at-risk
-/// measure's remaining probability of a rank move is at most `threshold`, at most `budget`
-/// documents. `at_risk[m]` names the measures the list serves.
+/// measure's remaining probability of a rank move is at most `threshold`, with at most
+/// `per_topic` documents of any one topic (a document of a topic already served is passed
+/// over). `at_risk[m]` names the measures the list serves.
 pub(super) fn judging_list(
     outcomes: &[TopicOutcome],
     risks: &[MeasureRisk],
     at_risk: &[bool],
     threshold: f64,
     rank_margin: f64,
-    budget: Option<usize>,
+    per_topic: Option<usize>,
 ) -> Vec<ListedDoc> {
     let measures: Vec<usize> = (0..risks.len()).filter(|&m| at_risk[m]).collect();
     if measures.is_empty() {
@@ -143,12 +144,17 @@ pub(super) fn judging_list(
         .iter()
         .map(|&m| risks[m].probability_rank_moves)
         .fold(0.0, f64::max);
-    let limit = budget.unwrap_or(usize::MAX);
+    let limit = per_topic.unwrap_or(usize::MAX);
+    let mut served = vec![0usize; outcomes.len()];
     let mut listed = Vec::new();
     for candidate in candidates.drain(..) {
-        if current <= threshold || listed.len() >= limit {
+        if current <= threshold {
             break;
         }
+        if served[candidate.topic] >= limit {
+            continue;
+        }
+        served[candidate.topic] += 1;
         let outcome = &outcomes[candidate.topic];
         current = 0.0;
         for (&m, left) in measures.iter().zip(&mut remaining) {

@@ -7,6 +7,7 @@ use rand::Rng;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use super::calibration::sigmoid;
 use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::TopicData;
@@ -38,8 +39,12 @@ pub struct UnjudgedDoc {
     pub docid: String,
     /// Its 1-based rank in the run.
     pub rank: usize,
-    /// Its calibrated probability of relevance.
+    /// Its calibrated probability of relevance (the mean over the Monte-Carlo samples, whose
+    /// topic and run effects spread it).
     pub probability: f64,
+    /// Whether it lies beyond the pool's reach (no pooled run, nor the audited run when it
+    /// counts as pooled, put it in its top `pool_depth`): its probability is extrapolated.
+    pub is_beyond_pool: bool,
 }
 
 /// One measure's figures on one topic, or overall.
@@ -60,6 +65,9 @@ pub struct ScoreInterval {
     pub sample_low: f64,
     /// The 95% quantile of the sampled scores.
     pub sample_high: f64,
+    /// The part of `expected − lower` that documents beyond the pool's reach bring (first
+    /// order): what rests on extrapolation.
+    pub extrapolated: f64,
 }
 
 /// The audit of one topic.
@@ -292,23 +300,36 @@ impl<'m> TopicScenarios<'m> {
             .collect()
     }
 
-    /// [`SAMPLES`] scenarios: each unjudged document relevant with its probability, with a
-    /// grade drawn by the chances of `grades`. Returns the scores and the draws.
+    /// [`SAMPLES`] scenarios: in sample s each unjudged document is relevant with the
+    /// probability of its log-odds under calibration replicate s mod (replicates) shifted by
+    /// the sample's effects (the run's `run_shifts[s]` and a topic effect drawn with standard
+    /// deviation `topic_sd`), with a grade drawn by the chances of `grades`. Returns the scores, the draws and each document's mean
+    /// probability over the samples.
     fn samples(
         &self,
         topic_id: &str,
-        probabilities: &[f64],
+        log_odds: &[Vec<f64>],
+        effects: (f64, &[f64]),
         grades: &[(Grade, f64)],
-    ) -> (Vec<Vec<f64>>, Vec<Vec<u8>>) {
+    ) -> (Vec<Vec<f64>>, Vec<Vec<u8>>, Vec<f64>) {
+        let (topic_sd, run_shifts) = effects;
         let mut rng = crate::base::seed::topic_rng(AUDIT_SEED, topic_id);
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
+        let mut mean_probabilities = vec![0.0; drawn.len()];
         let mut all_draws = Vec::with_capacity(SAMPLES);
         let scores = (0..SAMPLES)
-            .map(|_| {
+            .map(|sample| {
+                let shift = run_shifts.get(sample).copied().unwrap_or(0.0)
+                    + topic_sd * rng.sample::<f64, _>(rand_distr::StandardNormal);
                 let mut draws = vec![0u8; drawn.len()];
-                for ((slot, code), &probability) in
-                    drawn.iter_mut().zip(&mut draws).zip(probabilities)
+                for (((slot, code), log_odds), mean) in drawn
+                    .iter_mut()
+                    .zip(&mut draws)
+                    .zip(log_odds)
+                    .zip(&mut mean_probabilities)
                 {
+                    let probability = sigmoid(log_odds[sample % log_odds.len()] + shift);
+                    *mean += probability / SAMPLES as f64;
                     *slot = None;
                     if rng.random::<f64>() < probability {
                         let index = pick(grades, rng.random::<f64>());
@@ -320,7 +341,7 @@ impl<'m> TopicScenarios<'m> {
                 self.score(&drawn)
             })
             .collect();
-        (scores, all_draws)
+        (scores, all_draws, mean_probabilities)
     }
 }
 
@@ -348,14 +369,19 @@ pub(super) struct TopicInput<'a> {
     pub(super) relevance_level: Grade,
     /// Whether the topic's judge model could be fitted.
     pub(super) is_model_fitted: bool,
+    /// The standard deviation of the topic's log-odds effect.
+    pub(super) topic_sd: f64,
+    /// The run's log-odds effect in each sample (shared by every topic of the run).
+    pub(super) run_shifts: &'a [f64],
 }
 
-/// Audits one topic, with `probability(doc, rank)` the calibrated probability of relevance of
-/// an unjudged document at a 1-based rank and `name(doc)` its document id.
+/// Audits one topic, with `judge(doc, rank)` the calibrated log-odds of relevance of an
+/// unjudged document at a 1-based rank under each replicate of the calibration (at least one)
+/// and whether it lies beyond the pool's reach, and `name(doc)` its document id.
 pub(super) fn audit_topic(
     input: &TopicInput,
     measures: &[Measure],
-    probability: &dyn Fn(DocId, usize) -> f64,
+    judge: &dyn Fn(DocId, usize) -> (Vec<f64>, bool),
     name: &dyn Fn(DocId) -> String,
 ) -> TopicOutcome {
     let TopicInput {
@@ -364,6 +390,8 @@ pub(super) fn audit_topic(
         ranking,
         relevance_level: level,
         is_model_fitted,
+        topic_sd,
+        run_shifts,
     } = *input;
     let scenarios = TopicScenarios::new(judgments, ranking, measures, level);
     let unjudged_ids: Vec<DocId> = scenarios
@@ -371,25 +399,28 @@ pub(super) fn audit_topic(
         .iter()
         .map(|&p| ranking[p])
         .collect();
-    let probabilities: Vec<f64> = scenarios
+    let (log_odds, beyond): (Vec<Vec<f64>>, Vec<bool>) = scenarios
         .unjudged_positions
         .iter()
-        .map(|&pos| probability(ranking[pos], pos + 1))
-        .collect();
+        .map(|&pos| judge(ranking[pos], pos + 1))
+        .unzip();
     let lower = score_topic(measures, &scenarios.judged_ranking(), level);
     let grades = scenarios.relevant_grade_chances();
     let top_grade = grades.iter().map(|&(g, _)| g).max().unwrap_or(level);
     let upper = scenarios.score(&vec![Some(top_grade); unjudged_ids.len()]);
     let gains = scenarios.single_gains(&grades, &lower);
-    let (samples, draws) = scenarios.samples(&topic.id, &probabilities, &grades);
+    let (samples, draws, probabilities) =
+        scenarios.samples(&topic.id, &log_odds, (topic_sd, run_shifts), &grades);
     let unjudged = scenarios
         .unjudged_positions
         .iter()
         .zip(&probabilities)
-        .map(|(&pos, &probability)| UnjudgedDoc {
+        .zip(&beyond)
+        .map(|((&pos, &probability), &is_beyond_pool)| UnjudgedDoc {
             docid: name(ranking[pos]),
             rank: pos + 1,
             probability,
+            is_beyond_pool,
         })
         .collect();
     let mut outcome = TopicOutcome {
@@ -412,6 +443,9 @@ pub(super) fn audit_topic(
         .map(|(index, measure)| {
             let mut sampled: Vec<f64> = outcome.samples.iter().map(|s| s[index]).collect();
             let expected = expected_score(&outcome, lower[index], index);
+            let extrapolated = first_order(&outcome, index, |doc| {
+                outcome.audit.unjudged[doc].is_beyond_pool
+            });
             sampled.sort_by(f64::total_cmp);
             ScoreInterval {
                 measure: measure.to_string(),
@@ -421,18 +455,18 @@ pub(super) fn audit_topic(
                 median: quantile(&sampled, 0.5),
                 sample_low: quantile(&sampled, 0.05),
                 sample_high: quantile(&sampled, 0.95),
+                extrapolated,
             }
         })
         .collect();
     outcome
 }
 
-/// The expected score of `measure` with the first-order effect as a control variate: the sum
-/// of each document's probability times its expected gain is exact, and only what documents
-/// do together (MAP's R and nDCG's ideal growing with several of them) is left to the samples.
-/// With few probable documents the samples then add almost no noise.
-fn expected_score(outcome: &TopicOutcome, lower: f64, measure: usize) -> f64 {
-    let first_order: f64 = (0..outcome.unjudged_ids.len())
+/// The first-order expected gain of `measure` from the unjudged documents that `counted`
+/// selects: each one's probability times its mean gain over grades.
+fn first_order(outcome: &TopicOutcome, measure: usize, counted: impl Fn(usize) -> bool) -> f64 {
+    (0..outcome.unjudged_ids.len())
+        .filter(|&doc| counted(doc))
         .map(|doc| {
             let mean_gain: f64 = outcome
                 .grades
@@ -442,7 +476,15 @@ fn expected_score(outcome: &TopicOutcome, lower: f64, measure: usize) -> f64 {
                 .sum();
             outcome.audit.unjudged[doc].probability * mean_gain
         })
-        .sum();
+        .sum()
+}
+
+/// The expected score of `measure` with the first-order effect as a control variate: the sum
+/// of each document's probability times its expected gain is exact, and only what documents
+/// do together (MAP's R and nDCG's ideal growing with several of them) is left to the samples.
+/// With few probable documents the samples then add almost no noise.
+fn expected_score(outcome: &TopicOutcome, lower: f64, measure: usize) -> f64 {
+    let first_order = first_order(outcome, measure, |_| true);
     let residual: f64 = (0..outcome.samples.len())
         .map(|sample| {
             let linear: f64 = (0..outcome.unjudged_ids.len())
@@ -506,8 +548,11 @@ mod tests {
             ranking: &data.rankings[0],
             relevance_level: 1,
             is_model_fitted: true,
+            topic_sd: 0.0,
+            run_shifts: &[],
         };
-        audit_topic(&input, &measures, &|_, _| probability, &|doc| {
+        let log_odds = (probability / (1.0 - probability)).ln();
+        audit_topic(&input, &measures, &|_, _| (vec![log_odds], false), &|doc| {
             format!("d{doc}")
         })
     }

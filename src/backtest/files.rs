@@ -102,9 +102,12 @@ pub fn summary_table(summary: &BacktestSummary) -> String {
         text,
         "| measure | MAE collection | MAE expected | MAE Webber & Park | MAE anti-precision | \
          signed error expected | runs moving >= 2 | verdict precision / recall (>= 2) | no \
-         judgments when rank stays | within 1 rank before / after list |"
+         judgments when rank stays | within 1 rank before / after list | 90% range holds truth |"
     );
-    let _ = writeln!(text, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        text,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for m in &summary.measures {
         let mae = |name: &str| {
             m.errors
@@ -119,7 +122,7 @@ pub fn summary_table(summary: &BacktestSummary) -> String {
             .map_or(0.0, |e| e.mean_signed_error);
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {} | {} | {signed:+.4} | {} | {} / {} | {} | {:.2} / {:.2} |",
+            "| {} | {} | {} | {} | {} | {signed:+.4} | {} | {} / {} | {} | {:.2} / {:.2} | {:.2} |",
             m.measure,
             mae("collection"),
             mae("expected"),
@@ -130,7 +133,8 @@ pub fn summary_table(summary: &BacktestSummary) -> String {
             option(m.verdict_moves_2.recall),
             option(m.no_judgments_when_rank_stays),
             m.within_one_rank_before,
-            m.within_one_rank_after
+            m.within_one_rank_after,
+            m.sample_coverage
         );
     }
     let _ = writeln!(
@@ -141,6 +145,21 @@ pub fn summary_table(summary: &BacktestSummary) -> String {
         summary.list.mean_per_run,
         summary.list.runs_with_list,
         option(summary.no_judgments_when_ranks_stay)
+    );
+    let _ = writeln!(
+        text,
+        "The truth's grades cover {:.0}% of the audited runs' unjudged tops. Of the unjudged \
+         documents it judged, by rank: {}.",
+        100.0 * summary.truth_coverage,
+        summary
+            .truth_judged_by_rank
+            .iter()
+            .map(|bin| format!(
+                "{} {} documents, predicted {:.3}, relevant {:.3}",
+                bin.bin, bin.documents, bin.predicted, bin.observed
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
     );
     text
 }

@@ -17,101 +17,31 @@
 
 pub mod corrections;
 pub mod files;
+pub mod settings;
 pub mod summary;
-
-use std::path::PathBuf;
+mod worlds;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::audit::trials::{read_kept_trials, trial_path, TrialJudgments};
-use crate::audit::{rank_among, AuditBasis, AuditRules, Judgments, RunAudit, AUDIT_DEPTH};
+use crate::audit::trials::TrialJudgments;
+use crate::audit::{rank_among, AuditBasis, Judgments, RunAudit, AUDIT_DEPTH};
 use crate::audit::{Evidence, LeaveOutEvidence};
-use crate::base::choice::choice_enum;
-use crate::base::error::{Error, Result};
+use crate::base::error::Result;
 use crate::base::{DocId, Grade};
-use crate::collection::{CandidateSource, Collection, FeatureChoice, UniqueRule};
-use crate::eval::{Family, Measure};
+use crate::collection::{CandidateSource, Collection, UniqueRule};
+use crate::eval::Family;
 use crate::io::task::Task;
-use crate::judge::settings::{JudgeSettings, Withhold};
 use crate::sim::analysis::files::TableRow;
 use crate::sim::scoring::RunScorer;
-use crate::sim::study::{held_out_teams, run_study, StudySettings};
 
+pub use settings::{BacktestSettings, TrialSource, World};
 pub use summary::{BacktestSummary, MeasureSummary};
-
-choice_enum! {
-    /// How the collection without a team is built.
-    pub enum World {
-        /// The official qrels less the team's unique documents.
-        Classic = "classic",
-        /// The qrels of the team's leave-out trial.
-        Simulated = "simulated",
-    }
-}
-
-impl World {
-    /// The calibration's evidence that mirrors how the world was judged: the pool in the
-    /// classic world, the other teams' trials in the simulated one.
-    pub fn default_evidence(self) -> Evidence {
-        match self {
-            World::Classic => Evidence::Pool,
-            World::Simulated => Evidence::Trials,
-        }
-    }
-}
-
-/// Where the simulated world's trial qrels come from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TrialSource {
-    /// `DIR/qrels/{team}-s{seed}.qrels`, written by `simulate --keep-qrels --out DIR`.
-    Results {
-        /// The results folder.
-        dir: PathBuf,
-        /// The seed whose trials are used.
-        seed: u64,
-    },
-    /// A study judged here: `--withhold uniques`, seed 1, with this judge.
-    Study(JudgeSettings),
-}
-
-/// What the backtest does.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BacktestSettings {
-    /// The world.
-    pub world: World,
-    /// The measures.
-    pub measures: Vec<Measure>,
-    /// The audit's features.
-    pub features: FeatureChoice,
-    /// The audit's verdict rules.
-    pub rules: AuditRules,
-    /// The teams to leave out (default: every team with a pooled run).
-    pub teams: Option<Vec<String>>,
-    /// With the simulated world: where its qrels come from.
-    pub trials: TrialSource,
-    /// Where the audit's calibration learns what a team's absence loses: the pool, or (in the
-    /// simulated world) the other teams' trials.
-    pub evidence: Evidence,
-}
-
-impl BacktestSettings {
-    /// Checks the settings.
-    ///
-    /// # Errors
-    /// [`Error::Invalid`] for trials as evidence in the classic world, which has none.
-    pub fn check(self) -> Result<Self> {
-        if self.world == World::Classic && self.evidence == Evidence::Trials {
-            return Err(Error::Invalid(
-                "expected the simulated world for a calibration on trials: the classic world \
-                 has no trials"
-                    .into(),
-            ));
-        }
-        Ok(self)
-    }
-}
+use worlds::{
+    audited_runs, classic_worlds, read_truth, simulated_trials, simulated_worlds,
+    CLASSIC_WORLD_RULE,
+};
 
 /// One audited run and measure: a row of `backtest.tsv`, its fields the columns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -158,6 +88,20 @@ pub struct BacktestRow {
     pub judged_score: f64,
     /// Its rank among all runs scored on the world plus the judged list.
     pub judged_rank: f64,
+    /// The share of the run's unjudged top [`AUDIT_DEPTH`] (over its topics) that the truth's
+    /// grades cover; the rest count as non-relevant in the truth.
+    pub truth_coverage: f64,
+    /// The part of the expected score that documents beyond the pool's reach bring: what rests
+    /// on extrapolation.
+    pub expected_extrapolated: f64,
+    /// In the deeper world, the audit's expected score with only the unjudged documents that
+    /// the truth's grades cover allowed to be relevant: its estimate of the true score, which
+    /// counts the others non-relevant.
+    pub truth_judged_expected: Option<f64>,
+    /// The 5% quantile of the audit's sampled scores so restricted.
+    pub truth_judged_sample_low: Option<f64>,
+    /// The 95% quantile.
+    pub truth_judged_sample_high: Option<f64>,
 }
 
 impl TableRow for BacktestRow {
@@ -172,8 +116,10 @@ pub struct ProbabilityOutcome {
     pub probability: f64,
     /// Its rank in the run.
     pub rank: usize,
-    /// Whether the official qrels judge it relevant.
+    /// Whether the truth's grades judge it relevant (not judged: not relevant).
     pub is_relevant: bool,
+    /// Whether the truth's grades judge it at all.
+    pub is_judged: bool,
 }
 
 /// Everything the backtest found.
@@ -206,35 +152,51 @@ pub fn run_backtest(
     let use_text =
         crate::judge::resolve_features(task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(task, &task.qrels, use_text)?;
-    let teams = held_out_teams(task, settings.teams.as_deref())?;
     let official: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
-    let (trials, worlds) = match settings.world {
+    let (teams, audited) = audited_runs(task, &collection, settings)?;
+    let (trials, worlds, truth) = match settings.world {
         World::Classic => (
             TrialJudgments::new(),
             classic_worlds(&collection, &official, &teams),
+            official.clone(),
         ),
         World::Simulated => {
             let trials = simulated_trials(task, &collection, settings, &teams, progress)?;
             let worlds = simulated_worlds(&trials, &teams);
-            (trials, worlds)
+            (trials, worlds, official.clone())
+        }
+        World::Deeper => {
+            let path = settings
+                .truth_qrels
+                .as_deref()
+                .expect("checked: the deeper world has a truth file");
+            let truth = read_truth(&collection, path)?;
+            (
+                TrialJudgments::new(),
+                vec![official.clone(); teams.len()],
+                truth,
+            )
         }
     };
-    let evidence = match settings.evidence {
-        Evidence::Pool => LeaveOutEvidence::Pool(CLASSIC_WORLD_RULE),
-        Evidence::Trials => LeaveOutEvidence::Trials(&trials),
+    let evidence = match (settings.evidence, settings.world) {
+        (Evidence::Pool, World::Deeper) => {
+            LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth))
+        }
+        (Evidence::Pool, _) => LeaveOutEvidence::Pool(CLASSIC_WORLD_RULE),
+        (Evidence::Trials, _) => LeaveOutEvidence::Trials(&trials),
     };
     let mut rows = Vec::new();
     let mut probabilities = Vec::new();
-    for (done, (team, world)) in teams.iter().zip(worlds).enumerate() {
+    for (done, ((team, world), runs)) in teams.iter().zip(worlds).zip(&audited).enumerate() {
         let basis = AuditBasis::new(
             &collection,
             world,
             &settings.measures,
-            task.pool_depth,
+            (task.pool_depth, settings.rules.beyond_pool),
             team,
             evidence,
         )?;
-        let (team_rows, team_probabilities) = backtest_team(&basis, &official, team, settings);
+        let (team_rows, team_probabilities) = backtest_team(&basis, &truth, team, runs, settings);
         rows.extend(team_rows);
         probabilities.extend(team_probabilities);
         progress("teams", done + 1, teams.len());
@@ -247,111 +209,6 @@ pub fn run_backtest(
         rows,
         probabilities,
     })
-}
-
-/// What the classic world removes of a team: its judged documents that a run of the team
-/// retrieved at any depth and no other team's run retrieved. A calibration on the pool learns
-/// from the same rule.
-const CLASSIC_WORLD_RULE: UniqueRule = UniqueRule::any_run_any_depth();
-
-/// The classic world of each team: the official judgments less its unique documents.
-fn classic_worlds(
-    collection: &Collection,
-    official: &Judgments,
-    teams: &[String],
-) -> Vec<Judgments> {
-    let rule = CLASSIC_WORLD_RULE;
-    let owners: Vec<_> = collection
-        .topics
-        .iter()
-        .map(|topic| collection.sole_teams(topic, &rule))
-        .collect();
-    teams
-        .iter()
-        .map(|team| {
-            official
-                .iter()
-                .zip(&owners)
-                .map(|(grades, owners)| {
-                    let mut world = grades.clone();
-                    for doc in owners.unique_documents(team, grades) {
-                        world.remove(&doc);
-                    }
-                    world
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The simulated world of each team: its leave-out trial's qrels.
-fn simulated_worlds(trials: &TrialJudgments, teams: &[String]) -> Vec<Judgments> {
-    teams.iter().map(|team| trials[team][0].clone()).collect()
-}
-
-/// The leave-out trials of the simulated world: the kept trials of one seed in a results
-/// folder (every team's, the calibration's evidence included), or a 1-seed study of `teams`
-/// judged here.
-fn simulated_trials(
-    task: &Task,
-    collection: &Collection,
-    settings: &BacktestSettings,
-    teams: &[String],
-    progress: &(dyn Fn(&str, usize, usize) + Sync),
-) -> Result<TrialJudgments> {
-    match &settings.trials {
-        TrialSource::Results { dir, seed } => {
-            if let Some(missing) = teams
-                .iter()
-                .map(|team| trial_path(dir, team, *seed))
-                .find(|path| !path.is_file())
-            {
-                return Err(Error::Invalid(format!(
-                    "{}: expected the kept qrels of a leave-out trial (`reusesim simulate \
-                     --withhold uniques --keep-qrels --out {}`), found none",
-                    missing.display(),
-                    dir.display()
-                )));
-            }
-            read_kept_trials(collection, dir, Some(*seed))
-        }
-        TrialSource::Study(judge) => {
-            let study_settings = StudySettings {
-                seeds: 1,
-                measures: settings.measures.clone(),
-                teams: Some(teams.to_vec()),
-                judge: JudgeSettings {
-                    withhold: Withhold::Uniques,
-                    ..judge.clone()
-                }
-                .check()?,
-                budget: None,
-                keep_qrels: true,
-                budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
-                strategies: Vec::new(),
-            };
-            let outcome = run_study(
-                task,
-                collection,
-                &study_settings,
-                teams.to_vec(),
-                &|done, total| {
-                    progress("judging units", done, total);
-                },
-            )?;
-            Ok(teams
-                .iter()
-                .map(|team| {
-                    let trial = outcome.trial(1, Some(team));
-                    let mut world: Judgments = vec![FxHashMap::default(); collection.topics.len()];
-                    for judging in trial.judgings.as_ref().expect("the study keeps its qrels") {
-                        world[judging.topic].extend(judging.judgments.iter().copied());
-                    }
-                    (team.clone(), vec![world])
-                })
-                .collect())
-        }
-    }
 }
 
 /// The judgments `world` plus the official grade of each of `docs` (0 for a document the
@@ -377,25 +234,32 @@ fn with_official(
         .collect()
 }
 
-/// Audits every run of `team` against its world (`basis`) and compares with the truth.
+/// Audits the runs `team_runs` of `team` against its world (`basis`) and compares with the
+/// truth, whose grades come from `truth` (the official judgments, or a deeper file's).
 fn backtest_team(
     basis: &AuditBasis,
-    official: &Judgments,
+    truth: &Judgments,
     team: &str,
+    team_runs: &[usize],
     settings: &BacktestSettings,
 ) -> (Vec<BacktestRow>, Vec<ProbabilityOutcome>) {
     let collection = basis.collection;
     let corrections = corrections::Corrections::new(basis, team);
     let scorer = RunScorer::new(collection, settings.measures.clone());
-    let team_runs: Vec<usize> = (0..collection.runs.len())
-        .filter(|&run| collection.runs[run].team == team)
-        .collect();
     let per_run: Vec<(Vec<BacktestRow>, Vec<ProbabilityOutcome>)> = team_runs
         .par_iter()
         .map(|&run| {
             let audit = basis.audit(run, &settings.rules);
-            let rows = run_rows(basis, &scorer, official, &corrections, team, run, &audit);
-            (rows, probability_outcomes(&audit, official, collection))
+            let mut rows = run_rows(basis, &scorer, truth, &corrections, team, run, &audit);
+            if settings.world == World::Deeper {
+                let within_truth = basis.audit_within(run, &settings.rules, Some(truth));
+                for (row, figures) in rows.iter_mut().zip(&within_truth.measures) {
+                    row.truth_judged_sample_low = Some(figures.score.sample_low);
+                    row.truth_judged_sample_high = Some(figures.score.sample_high);
+                    row.truth_judged_expected = Some(figures.score.expected);
+                }
+            }
+            (rows, probability_outcomes(&audit, truth, collection))
         })
         .collect();
     let (rows, probabilities): (Vec<_>, Vec<_>) = per_run.into_iter().unzip();
@@ -464,6 +328,7 @@ fn run_rows(
         |_| true,
     );
     let needs_judging = audit.measures.iter().any(|m| m.is_at_risk);
+    let truth_coverage = coverage_of(&basis.judgments, official, &tops);
     basis
         .measures
         .iter()
@@ -493,13 +358,35 @@ fn run_rows(
                 list_size: audit.to_judge.len(),
                 judged_score: judged.summary[run][m],
                 judged_rank: rank_in(&judged.summary, run, m),
+                truth_coverage,
+                expected_extrapolated: figures.score.extrapolated,
+                truth_judged_expected: None,
+                truth_judged_sample_low: None,
+                truth_judged_sample_high: None,
             }
         })
         .collect()
 }
 
-/// The unjudged documents of an audited run's top with their probabilities and official
-/// relevance.
+/// The share of the documents of `tops` (per topic) unjudged in `world` that `truth` judges
+/// (1 when none is unjudged).
+fn coverage_of(world: &Judgments, truth: &Judgments, tops: &[Vec<DocId>]) -> f64 {
+    let (mut unjudged, mut covered) = (0usize, 0usize);
+    for ((world, truth), top) in world.iter().zip(truth).zip(tops) {
+        for doc in top.iter().filter(|doc| !world.contains_key(doc)) {
+            unjudged += 1;
+            covered += usize::from(truth.contains_key(doc));
+        }
+    }
+    if unjudged == 0 {
+        1.0
+    } else {
+        covered as f64 / unjudged as f64
+    }
+}
+
+/// The unjudged documents of an audited run's top with their probabilities and their
+/// relevance under the truth's grades.
 fn probability_outcomes(
     audit: &RunAudit,
     official: &Judgments,
@@ -523,6 +410,7 @@ fn probability_outcomes(
                     is_relevant: official[index].get(&id).is_some_and(|&grade| {
                         crate::base::is_relevant(grade, collection.relevance_level)
                     }),
+                    is_judged: official[index].contains_key(&id),
                 }
             })
         })

@@ -16,6 +16,9 @@ pub const PROBABILITY_BINS: [f64; 8] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.7, 1.
 /// The upper ends of the reliability table's rank bins.
 pub const RANK_BINS: [usize; 4] = [10, 20, 50, 100];
 
+/// The upper ends of the rank bands of the table of documents the truth judged.
+pub const JUDGED_RANK_BANDS: [usize; 3] = [10, 30, 100];
+
 /// Counts of a yes/no prediction against what happened.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Confusion {
@@ -101,6 +104,15 @@ pub struct MeasureSummary {
     pub interval_coverage: f64,
     /// The share of runs whose true score lies in the 90% sample range.
     pub sample_coverage: f64,
+    /// The share of runs whose true score lies in the 90% sample range of the audit restricted
+    /// to the documents the truth's grades cover (the others certainly non-relevant, as the
+    /// truth counts them): the coverage that a truth which is only a lower bound can check
+    /// (deeper world only).
+    pub truth_judged_sample_coverage: Option<f64>,
+    /// The restricted audit's expected score: mean absolute error against the true score.
+    pub truth_judged_mae: Option<f64>,
+    /// And its mean signed error.
+    pub truth_judged_mean_signed_error: Option<f64>,
     /// The share of runs within 1 rank of the truth on the collection.
     pub within_one_rank_before: f64,
     /// After judging the audit's list.
@@ -140,7 +152,7 @@ pub struct ListSummary {
 pub struct BacktestSummary {
     /// The task.
     pub task: String,
-    /// `classic` or `simulated`.
+    /// `classic`, `simulated` or `deeper`.
     pub world: String,
     /// Where the audit's calibration learned what a team's absence loses: `pool` or `trials`.
     pub evidence: String,
@@ -165,6 +177,12 @@ pub struct BacktestSummary {
     pub reliability: Vec<ReliabilityBin>,
     /// And by rank bin.
     pub reliability_by_rank: Vec<ReliabilityBin>,
+    /// The mean share of an audited run's unjudged top that the truth's grades cover.
+    pub truth_coverage: f64,
+    /// Among the unjudged documents the truth judged, by rank band (1-10, 11-30, 31-100): the
+    /// audit's mean probability and the share judged relevant. In the deeper world these
+    /// documents were chosen by later pools, which favoured likely relevant ones.
+    pub truth_judged_by_rank: Vec<ReliabilityBin>,
     /// Wall time.
     pub elapsed_seconds: f64,
 }
@@ -197,6 +215,26 @@ fn error(
         mae: mean(rows.iter().map(|r| (estimate(r) - r.true_score).abs())),
         mean_signed_error: mean(rows.iter().map(|r| estimate(r) - r.true_score)),
     }
+}
+
+/// The mean of `value(row, low, high, expected)` over the rows' restricted audits (deeper
+/// world); None when the rows have none.
+fn restricted(
+    rows: &[&BacktestRow],
+    value: impl Fn(&BacktestRow, f64, f64, f64) -> f64,
+) -> Option<f64> {
+    let values: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| {
+            let (low, high, expected) = (
+                r.truth_judged_sample_low?,
+                r.truth_judged_sample_high?,
+                r.truth_judged_expected?,
+            );
+            Some(value(r, low, high, expected))
+        })
+        .collect();
+    (!values.is_empty()).then(|| mean(values.into_iter()))
 }
 
 fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
@@ -256,6 +294,15 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
                 .map(|r| (r.sample_low - 1e-12..=r.sample_high + 1e-12).contains(&r.true_score)),
         )
         .unwrap_or(0.0),
+        truth_judged_sample_coverage: restricted(rows, |r, low, high, _| {
+            f64::from(u8::from(
+                (low - 1e-12..=high + 1e-12).contains(&r.true_score),
+            ))
+        }),
+        truth_judged_mae: restricted(rows, |r, _, _, expected| (expected - r.true_score).abs()),
+        truth_judged_mean_signed_error: restricted(rows, |r, _, _, expected| {
+            expected - r.true_score
+        }),
         within_one_rank_before: within(|r| r.collection_rank),
         within_one_rank_after: within(|r| r.judged_rank),
         judged_mae: mean(rows.iter().map(|r| (r.judged_score - r.true_score).abs())),
@@ -368,9 +415,34 @@ impl BacktestSummary {
                 let low = if bin == 0 { 1 } else { RANK_BINS[bin - 1] + 1 };
                 format!("rank {low}-{}", RANK_BINS[bin])
             }),
+            truth_coverage: mean(per_run.iter().map(|r| r.truth_coverage)),
+            truth_judged_by_rank: judged_by_rank(&outcome.probabilities),
             elapsed_seconds,
         }
     }
+}
+
+/// [`BacktestSummary::truth_judged_by_rank`].
+fn judged_by_rank(probabilities: &[ProbabilityOutcome]) -> Vec<ReliabilityBin> {
+    let judged: Vec<ProbabilityOutcome> = probabilities
+        .iter()
+        .filter(|p| p.is_judged)
+        .cloned()
+        .collect();
+    let band = |p: &ProbabilityOutcome| {
+        JUDGED_RANK_BANDS
+            .iter()
+            .position(|&upper| p.rank <= upper)
+            .unwrap_or(JUDGED_RANK_BANDS.len() - 1)
+    };
+    reliability(&judged, &JUDGED_RANK_BANDS, band, |bin| {
+        let low = if bin == 0 {
+            1
+        } else {
+            JUDGED_RANK_BANDS[bin - 1] + 1
+        };
+        format!("rank {low}-{}", JUDGED_RANK_BANDS[bin])
+    })
 }
 
 #[cfg(test)]

@@ -663,9 +663,10 @@ fn a_calibration_on_trials_learns_from_what_each_kept_trial_left_unjudged() {
     ]);
     assert_eq!(report["settings"]["evidence"], "trials");
     // The sample, counted here from the files: per pooled team, the documents of its run's
-    // top that its own trial left unjudged, relevant when the official qrels say so.
+    // top that its own trial left unjudged and the official qrels judge, relevant when they
+    // say so. Those the official qrels never judged have no known label and stay out of it.
     let official = read_qrels_map(&dir.path().join("qrels"));
-    let (mut rows, mut relevant) = (0, 0);
+    let (mut rows, mut relevant, mut unlabelled) = (0, 0, 0);
     for line in std::fs::read_to_string(dir.path().join("teams.tsv"))
         .unwrap()
         .lines()
@@ -681,14 +682,20 @@ fn a_calibration_on_trials_learns_from_what_each_kept_trial_left_unjudged() {
                 {
                     continue;
                 }
-                rows += 1;
-                relevant += usize::from(official[&topic].get(doc).is_some_and(|&g| g >= 1));
+                match official[&topic].get(doc) {
+                    Some(&grade) => {
+                        rows += 1;
+                        relevant += usize::from(grade >= 1);
+                    }
+                    None => unlabelled += 1,
+                }
             }
         }
     }
     let calibration = &report["settings"]["calibration"];
     assert_eq!(number(&calibration["sample_size"]) as usize, rows);
     assert_eq!(number(&calibration["sample_relevant"]) as usize, relevant);
+    assert_eq!(number(&calibration["unlabelled"]) as usize, unlabelled);
     // The pool's sample is another: each team's top 3 (what it alone pooled) is unjudged
     // without it, 3 relevant documents per topic for each of the 4 good teams; the trials'
     // judge finds some of them again with its one judgment beyond the pool, not all.

@@ -372,3 +372,211 @@ fn trec_covid_classic_truths_equal_nists_precision_at_5() {
     assert!(mae("expected_score") <= mae("collection_score") + 1e-3);
     assert!(out.join("backtest_P_5.png").is_file());
 }
+
+/// A task built so that its deeper truth is known: pooled runs a1, b1 and c1 (pool depth 2),
+/// and two runs that were not pooled, a2 (team A) and b2 (team B). Each of a2 and b2 starts
+/// with two pooled documents and continues with eight documents no pooled run retrieved; the
+/// deeper qrels judge a2's eight relevant and b2's eight non-relevant. Returns the task, the
+/// deeper qrels and the runs folder.
+fn write_deeper_task(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let runs_dir = dir.join("runs");
+    std::fs::create_dir_all(&runs_dir).unwrap();
+    let topics = ["1", "2", "3"];
+    let mut runs: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    runs.insert(
+        "a1",
+        ["r1", "r2", "n1", "r3", "n2"].map(String::from).to_vec(),
+    );
+    runs.insert(
+        "b1",
+        ["r2", "r3", "r1", "n3", "n1"].map(String::from).to_vec(),
+    );
+    runs.insert(
+        "c1",
+        ["r3", "n1", "r2", "n2", "n3"].map(String::from).to_vec(),
+    );
+    fn tail(prefix: &'static str) -> impl Iterator<Item = String> {
+        (1..=8).map(move |i| format!("{prefix}{i}"))
+    }
+    runs.insert(
+        "a2",
+        ["r1", "n1"]
+            .map(String::from)
+            .into_iter()
+            .chain(tail("ax"))
+            .collect(),
+    );
+    runs.insert(
+        "b2",
+        ["r2", "n2"]
+            .map(String::from)
+            .into_iter()
+            .chain(tail("bx"))
+            .collect(),
+    );
+    for (tag, docs) in &runs {
+        let text: String = topics
+            .iter()
+            .flat_map(|topic| {
+                docs.iter().enumerate().map(move |(pos, doc)| {
+                    format!("{topic} Q0 {doc} {} {} {tag}\n", pos + 1, 100 - pos)
+                })
+            })
+            .collect();
+        std::fs::write(runs_dir.join(tag), text).unwrap();
+    }
+    // The official pool: the top 2 of a1, b1 and c1, plus deeper judgments of their tops
+    // so that the judged documents are not all relevant.
+    let official: String = topics
+        .iter()
+        .flat_map(|topic| {
+            [
+                ("r1", 1),
+                ("r2", 2),
+                ("r3", 1),
+                ("n1", 0),
+                ("n2", 0),
+                ("n3", 0),
+            ]
+            .map(|(doc, grade)| format!("{topic} 0 {doc} {grade}\n"))
+        })
+        .collect();
+    std::fs::write(dir.join("qrels"), official).unwrap();
+    let deeper: String = topics
+        .iter()
+        .flat_map(|topic| {
+            tail("ax")
+                .map(move |doc| format!("{topic} 0 {doc} 1\n"))
+                .chain(tail("bx").map(move |doc| format!("{topic} 0 {doc} 0\n")))
+        })
+        .collect();
+    let deeper_path = dir.join("deeper.qrels");
+    std::fs::write(&deeper_path, deeper).unwrap();
+    std::fs::write(
+        dir.join("teams.tsv"),
+        "a1\tA\na2\tA\tno\nb1\tB\nb2\tB\tno\nc1\tC\n",
+    )
+    .unwrap();
+    let task = dir.join("task.toml");
+    std::fs::write(
+        &task,
+        "name = \"deeper\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"qrels\"\n\
+         pool_depth = 2\n",
+    )
+    .unwrap();
+    (task, deeper_path, runs_dir)
+}
+
+#[test]
+fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let (task, deeper, _) = write_deeper_task(dir.path());
+    let backtest = |world: &str, extra: &[&str]| {
+        let out = dir.path().join(world);
+        let mut args = vec![
+            "backtest",
+            "--task",
+            task.to_str().unwrap(),
+            "--world",
+            world,
+            "--measures",
+            "map,P_10",
+            "--format",
+            "png",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run_ok(args);
+        let rows = read_tsv(&out.join("backtest.tsv"));
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("backtest.json")).unwrap())
+                .unwrap();
+        (rows, summary)
+    };
+    let value = |row: &BTreeMap<String, String>, column: &str| row[column].parse::<f64>().unwrap();
+    let gain = |rows: &[BTreeMap<String, String>], run: &str, measure: &str| {
+        let row = rows
+            .iter()
+            .find(|r| r["run"] == run && r["measure"] == measure)
+            .unwrap_or_else(|| panic!("no row of {run} {measure}"));
+        value(row, "true_score") - value(row, "collection_score")
+    };
+    // Deeper: the unpooled runs are audited by default; a2's documents below the pool are
+    // relevant and b2's are not, so only a2's truth rises (P@10 by 8 of 10 documents).
+    let (rows, summary) = backtest("deeper", &["--truth-qrels", deeper.to_str().unwrap()]);
+    let audited: BTreeSet<&str> = rows.iter().map(|r| r["run"].as_str()).collect();
+    assert_eq!(audited, BTreeSet::from(["a2", "b2"]));
+    assert!((gain(&rows, "a2", "P_10") - 0.8).abs() < 1e-9);
+    assert!(gain(&rows, "a2", "map") > 0.1);
+    for measure in ["map", "P_10"] {
+        assert_eq!(gain(&rows, "b2", measure), 0.0);
+    }
+    for row in &rows {
+        assert_eq!(value(row, "truth_coverage"), 1.0, "{row:?}");
+        // The audit extrapolates beyond the pool: its documents below depth 2 are there.
+        assert!(value(row, "expected_extrapolated") >= 0.0, "{row:?}");
+    }
+    assert_eq!(summary["world"], "deeper");
+    assert_eq!(summary["truth_coverage"], 1.0);
+    // Classic: every run of teams A and B, whose truth is the official grades; a2's and b2's
+    // documents below the pool were never judged, so neither truth moves.
+    let (rows, _) = backtest("classic", &["--teams", "A,B"]);
+    let audited: BTreeSet<&str> = rows.iter().map(|r| r["run"].as_str()).collect();
+    assert_eq!(audited, BTreeSet::from(["a1", "a2", "b1", "b2"]));
+    for run in ["a2", "b2"] {
+        for measure in ["map", "P_10"] {
+            assert_eq!(gain(&rows, run, measure), 0.0, "{run} {measure}");
+        }
+    }
+}
+
+#[test]
+fn the_deeper_world_refuses_what_it_cannot_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let (task, deeper, _) = write_deeper_task(dir.path());
+    let task = task.to_str().unwrap();
+    let err = |args: &[&str]| {
+        let out = run(args.iter().copied());
+        assert!(!out.status.success(), "{args:?} succeeded");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let text = err(&["backtest", "--task", task, "--world", "deeper"]);
+    assert!(text.contains("expected --truth-qrels FILE"), "{text}");
+    let deeper = deeper.to_str().unwrap();
+    let text = err(&["backtest", "--task", task, "--truth-qrels", deeper]);
+    assert!(
+        text.contains("expected the deeper world for a truth qrels file"),
+        "{text}"
+    );
+    let text = err(&[
+        "backtest",
+        "--task",
+        task,
+        "--world",
+        "deeper",
+        "--truth-qrels",
+        deeper,
+        "--runs",
+        "zz",
+    ]);
+    assert!(
+        text.contains("expected a run of task deeper, found \"zz\""),
+        "{text}"
+    );
+    let foreign = dir.path().join("foreign.qrels");
+    std::fs::write(&foreign, "99 0 d1 1\n").unwrap();
+    let text = err(&[
+        "backtest",
+        "--task",
+        task,
+        "--world",
+        "deeper",
+        "--truth-qrels",
+        foreign.to_str().unwrap(),
+    ]);
+    assert!(
+        text.contains("foreign.qrels") && text.contains("none of them"),
+        "{text}"
+    );
+}
