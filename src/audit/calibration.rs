@@ -684,7 +684,7 @@ mod extrapolation_tests {
             topic_offsets: vec![0.0],
             topic_sd: vec![0.0],
             run_sd: 0.0,
-            replicates: Vec::new(),
+            replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0]],
             sample_size: 0,
             sample_relevant: 0,
             unlabelled: 0,
