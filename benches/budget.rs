@@ -38,6 +38,7 @@ fn settings(task: &Task, seeds: u64, budget_fractions: &[f64]) -> StudySettings 
         budget: None,
         keep_qrels: false,
         budget_fractions: budget_fractions.to_vec(),
+        strategies: Vec::new(),
     }
 }
 

@@ -18,9 +18,10 @@ use reusesim::judge::settings::{
     Carried, JudgeSettings, LearnerChoice, Withhold, DEFAULT_CARRIED, DEFAULT_WITHHOLD,
     RANDOM_NEGATIVES,
 };
+use reusesim::judge::strategies::Strategy;
 use reusesim::report::plots::FigureFormat;
 use reusesim::report::PlotFormat;
-use reusesim::sim::settings::check_budget_fractions;
+use reusesim::sim::settings::{check_budget_fractions, check_strategies};
 use reusesim::sim::shard::ShardSpec;
 use reusesim::sim::study::StudySettings;
 
@@ -356,6 +357,11 @@ pub struct SimulateArgs {
     /// summary.json, budget figures and a report section. The judging is done once.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "1")]
     pub budget_fractions: Vec<f64>,
+    /// Also judge every trial with these judging strategies (comma-separated: hical, depth,
+    /// mtf, bandit) and compare them: strategies.tsv, a strategies block in summary.json,
+    /// strategy figures and a report section. Without it the study judges with hical alone.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = choice::<Strategy>())]
+    pub strategies: Vec<Strategy>,
     /// The judge's options.
     #[command(flatten)]
     pub judge: JudgeArgs,
@@ -566,6 +572,7 @@ impl SimulateArgs {
             budget: self.judge.budget,
             keep_qrels: self.keep_qrels,
             budget_fractions: check_budget_fractions(&self.budget_fractions)?,
+            strategies: check_strategies(&self.strategies)?,
         };
         Ok((settings, use_text))
     }

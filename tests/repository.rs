@@ -1,6 +1,6 @@
 //! Checks on the repository itself rather than on the program's behaviour: the module layers of
-//! `docs/architecture.md` (imports point down, no import circle), the size of source files, and
-//! the links of the README and the guide.
+//! `docs/architecture.md` (imports point down, no import circle), the size of source files, the
+//! links of the README and the guide, and the source paths they name.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -95,6 +95,87 @@ fn crate_paths(source: &str) -> Vec<Vec<String>> {
     paths
 }
 
+/// The module path of a source file (`src/sim/study.rs` → `sim::study`, `src/sim/mod.rs` →
+/// `sim`).
+fn module_of(file: &Path) -> Vec<String> {
+    let relative = file
+        .strip_prefix(root().join("src"))
+        .unwrap()
+        .with_extension("");
+    let mut segments: Vec<String> = (relative.components())
+        .map(|part| part.as_os_str().to_string_lossy().to_string())
+        .collect();
+    if segments.last().is_some_and(|last| last == "mod") {
+        segments.pop();
+    }
+    segments
+}
+
+/// The paths a `use` tree names, each as its segments after `prefix` (`a::{b, c::d}` gives
+/// `a::b` and `a::c::d`).
+fn use_tree_paths(prefix: &[String], tree: &str) -> Vec<Vec<String>> {
+    let tree = tree.trim();
+    let (head, group) = match tree.find('{') {
+        Some(open) => (
+            &tree[..open],
+            Some(&tree[open + 1..tree.rfind('}').unwrap()]),
+        ),
+        None => (tree, None),
+    };
+    let mut path = prefix.to_vec();
+    path.extend(
+        head.split("::")
+            .map(|segment| segment.split(" as ").next().unwrap().trim())
+            .filter(|segment| !segment.is_empty() && *segment != "*" && *segment != "self")
+            .map(str::to_string),
+    );
+    let Some(group) = group else {
+        return vec![path];
+    };
+    // Split the group at its top-level commas.
+    let (mut depth, mut start, mut paths) = (0, 0, Vec::new());
+    for (pos, c) in group.char_indices().chain([(group.len(), ',')]) {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if !group[start..pos].trim().is_empty() {
+                    paths.extend(use_tree_paths(&path, &group[start..pos]));
+                }
+                start = pos + 1;
+            }
+            _ => {}
+        }
+    }
+    paths
+}
+
+/// The module paths a file's top-level `use super::…` items name, resolved from its own module
+/// (`use super::rows::X` in `src/a/b.rs` names `a::rows::X`). Indented `use`s belong to inline
+/// modules, whose `super` is the file itself, and are left out.
+fn super_paths(file: &Path, source: &str) -> Vec<Vec<String>> {
+    let module = module_of(file);
+    let mut paths = Vec::new();
+    let mut lines = source.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("use super::") else {
+            continue;
+        };
+        let mut statement = rest.to_string();
+        while !statement.contains(';') {
+            statement.push_str(lines.next().unwrap_or(";"));
+        }
+        let mut parent = module[..module.len().saturating_sub(1)].to_vec();
+        let mut tree = statement.trim_end().trim_end_matches(';');
+        while let Some(up) = tree.strip_prefix("super::") {
+            parent.pop();
+            tree = up;
+        }
+        paths.extend(use_tree_paths(&parent, tree));
+    }
+    paths
+}
+
 /// The top-level module a source file belongs to (`src/sim/study.rs` → `sim`).
 fn top_module(file: &Path) -> String {
     let relative = file.strip_prefix(root().join("src")).unwrap();
@@ -152,7 +233,11 @@ fn no_import_circle_between_source_files() {
             continue;
         }
         let targets = edges.entry(file.clone()).or_default();
-        for path in crate_paths(&read(&file)) {
+        let source = read(&file);
+        for path in crate_paths(&source)
+            .into_iter()
+            .chain(super_paths(&file, &source))
+        {
             let segments: Vec<&str> = path.iter().map(String::as_str).collect();
             if let Some(target) = module_file(&segments) {
                 // A file naming its own parent module (`mod.rs`) is the module's own business.
@@ -307,6 +392,84 @@ fn every_relative_link_and_image_of_the_readme_and_the_guide_resolves() {
         }
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The repository paths (under `src/`, `tests/`, `benches/`, `python/`, `examples/`,
+/// `scripts/`) a Markdown page names, each with its line number.
+fn source_paths(markdown: &str) -> Vec<(usize, String)> {
+    const ROOTS: [&str; 6] = [
+        "src/",
+        "tests/",
+        "benches/",
+        "python/",
+        "examples/",
+        "scripts/",
+    ];
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+    let mut paths = Vec::new();
+    for (pos, line) in markdown.lines().enumerate() {
+        for start in 0..line.len() {
+            let starts_path = line.is_char_boundary(start)
+                && ROOTS.iter().any(|root| line[start..].starts_with(root))
+                && !line[..start].chars().next_back().is_some_and(is_path_char);
+            if starts_path {
+                let rest = &line[start..];
+                let end = rest.find(|c: char| !is_path_char(c)).unwrap_or(rest.len());
+                let path = rest[..end].trim_end_matches(['.', ',']);
+                paths.push((pos + 1, path.to_string()));
+            }
+        }
+    }
+    paths
+}
+
+#[test]
+fn every_source_path_the_readme_and_the_guide_name_exists() {
+    let mut pages = vec![root().join("README.md")];
+    pages.extend(files_under(&root().join("docs"), ".md"));
+    let mut named = 0;
+    let mut missing = Vec::new();
+    for page in &pages {
+        for (line, path) in source_paths(&read(page)) {
+            named += 1;
+            if !root().join(&path).exists() {
+                missing.push(format!("{}:{line}: {path}", page.display()));
+            }
+        }
+    }
+    assert!(
+        named > 10,
+        "only {named} source paths found: the scan is broken"
+    );
+    assert!(missing.is_empty(), "no such path:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn source_paths_are_found_where_prose_names_them() {
+    let text = "See `src/collection.rs` and (tests/cli/audit.rs). Not xsrc/a.rs; ok src/lib.rs.";
+    let paths: Vec<String> = source_paths(text).into_iter().map(|(_, p)| p).collect();
+    assert_eq!(
+        paths,
+        ["src/collection.rs", "tests/cli/audit.rs", "src/lib.rs"]
+    );
+}
+
+#[test]
+fn use_super_items_resolve_from_the_files_own_module() {
+    let file = root().join("src/sim/analysis/files/domains.rs");
+    let source = "use super::rows::CONTROL;\nuse super::{\n    a::B,\n    c::{d, e as f},\n};\n\
+                  mod tests {\n    use super::*;\n}\nuse super::super::budget;\n";
+    let paths: Vec<String> = (super_paths(&file, source).iter())
+        .map(|path| path.join("::"))
+        .collect();
+    let expected = [
+        "sim::analysis::files::rows::CONTROL",
+        "sim::analysis::files::a::B",
+        "sim::analysis::files::c::d",
+        "sim::analysis::files::c::e",
+        "sim::analysis::budget",
+    ];
+    assert_eq!(paths, expected);
 }
 
 #[test]

@@ -62,5 +62,6 @@ pub fn study_settings(task: &Task, seeds: u64) -> StudySettings {
         budget: None,
         keep_qrels: false,
         budget_fractions: reusesim::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+        strategies: Vec::new(),
     }
 }

@@ -259,7 +259,7 @@ def _judge_options(arguments: dict) -> dict:
 
 
 #: Columns of the result tables that hold names, kept as strings even when they look numeric.
-_NAME_COLUMNS = {"run", "team", "measure", "held_out", "trial"}
+_NAME_COLUMNS = {"run", "team", "measure", "held_out", "trial", "strategy"}
 
 
 def _read_table(path: Path) -> pd.DataFrame:
@@ -298,6 +298,10 @@ class StudyResult:
     #: ``budget.tsv`` (studies with ``budget_fractions``): every trial's tau_b, tau_ap, paired
     #: tau_b, recall and overlap at every budget fraction; ``None`` without a budget curve.
     budget: Optional[pd.DataFrame] = None
+    #: ``strategies.tsv`` (studies with ``strategies``): per strategy, budget fraction and
+    #: measure, the control and paired tau_b, the held-out runs' rank change, recall, the
+    #: unofficial share and judgments per topic; ``None`` without a comparison.
+    strategies: Optional[pd.DataFrame] = None
     _folder: Optional[tempfile.TemporaryDirectory] = field(default=None, repr=False)
 
     @classmethod
@@ -305,6 +309,7 @@ class StudyResult:
         """Reads a results folder written by ``reusesim simulate --out`` or :func:`simulate`."""
         out_dir = Path(out_dir)
         budget = out_dir / "budget.tsv"
+        strategies = out_dir / "strategies.tsv"
         with open(out_dir / "summary.json", encoding="utf-8") as summary:
             return cls(
                 out_dir=out_dir,
@@ -315,6 +320,7 @@ class StudyResult:
                 heldout=_read_table(out_dir / "heldout.tsv"),
                 lou=_read_table(out_dir / "lou.tsv"),
                 budget=_read_table(budget) if budget.exists() else None,
+                strategies=_read_table(strategies) if strategies.exists() else None,
                 _folder=folder,
             )
 
@@ -351,6 +357,7 @@ def simulate(
     threads: Optional[int] = None,
     progress: Optional[bool] = None,
     budget_fractions: Optional[Sequence[float]] = None,
+    strategies: Optional[Sequence[str]] = None,
 ) -> StudyResult:
     """Runs the leave-team-out study of ``task`` (a :class:`Task` or a ``task.toml`` path), as
     ``reusesim simulate`` does, and writes its outputs into ``out_dir`` (a temporary folder
@@ -364,7 +371,9 @@ def simulate(
     ``train_level``, ``carried`` (``train``, ``ignore``); ``threads`` (default all cores; results
     do not depend on it); ``budget_fractions`` (each in (0, 1]: the study is also evaluated with
     each topic's judgments cut to these fractions of its budget, in ``.budget``; default: the
-    whole budget alone). An option
+    whole budget alone); ``strategies`` (judging strategies compared on the same trials:
+    ``hical``, ``depth``, ``mtf``, ``bandit``, in ``.strategies``; default: none, the study
+    judges with ``hical`` alone). An option
     left as ``None`` takes the command line's default (HiCAL's settings, the task's pool depth).
     ``progress`` shows a tqdm bar (default: when tqdm is installed).
     """
@@ -386,6 +395,7 @@ def simulate(
             threads,
             bar.callback(),
             None if budget_fractions is None else [float(f) for f in budget_fractions],
+            None if strategies is None else [str(s) for s in strategies],
         )
     return StudyResult.read(out_dir, folder)
 

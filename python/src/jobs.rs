@@ -14,11 +14,12 @@ use reusesim::base::choice::Choice;
 use reusesim::collection::{Collection, FeatureChoice};
 use reusesim::eval::{self, EvalOptions, Evaluator};
 use reusesim::judge::settings::JudgeSettings;
+use reusesim::judge::strategies::Strategy;
 use reusesim::report::plots::FigureFormat;
 use reusesim::report::PlotFormat;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
 use reusesim::sim::lock::FolderAccess;
-use reusesim::sim::settings::{check_budget_fractions, OFFICIAL_BUDGET_ONLY};
+use reusesim::sim::settings::{check_budget_fractions, check_strategies, OFFICIAL_BUDGET_ONLY};
 use reusesim::sim::study::StudySettings;
 
 use crate::data::{qrels_columns, Qrels, Runs, Task};
@@ -143,10 +144,18 @@ impl JudgeOptions {
     }
 }
 
+/// The judging strategies called `names`, checked as the command line checks them.
+fn strategy_list(names: &[String]) -> reusesim::Result<Vec<Strategy>> {
+    let strategies = (names.iter())
+        .map(|name| choice("strategy", Some(name), Strategy::Hical))
+        .collect::<reusesim::Result<Vec<_>>>()?;
+    check_strategies(&strategies)
+}
+
 /// Runs the leave-team-out study of `task` and writes every output (`summary.json`, the
 /// tables, `report.md`, the figures) into `out_dir`, as `reusesim simulate --out` does.
 #[pyfunction]
-#[pyo3(signature = (task, out_dir, seeds, measures, teams, keep_qrels, judge, threads, progress, budget_fractions=None))]
+#[pyo3(signature = (task, out_dir, seeds, measures, teams, keep_qrels, judge, threads, progress, budget_fractions=None, strategies=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
     py: Python<'_>,
@@ -160,6 +169,7 @@ fn simulate(
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
     budget_fractions: Option<Vec<f64>>,
+    strategies: Option<Vec<String>>,
 ) -> PyResult<()> {
     let task = &task.task;
     if seeds == 0 {
@@ -177,6 +187,7 @@ fn simulate(
             &budget_fractions.unwrap_or_else(|| OFFICIAL_BUDGET_ONLY.to_vec()),
         )
         .map_err(to_py_err)?,
+        strategies: strategy_list(&strategies.unwrap_or_default()).map_err(to_py_err)?,
     };
     work::run(py, threads, progress, |progress| {
         let report = |done, total| progress.report(done, total);

@@ -116,6 +116,7 @@ fn spot_study(
         budget: None,
         keep_qrels: false,
         budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+        strategies: Vec::new(),
     };
     let outcome = run_study(task, collection, &study_settings, held_out, &|_, _| {})?;
     let summary_settings = SettingsSummary::new(task, &study_settings, &outcome);

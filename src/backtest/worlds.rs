@@ -181,6 +181,7 @@ pub(super) fn simulated_trials(
                 budget: None,
                 keep_qrels: true,
                 budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+                strategies: Vec::new(),
             };
             let outcome = run_study(
                 task,

@@ -480,7 +480,7 @@ fn run_cal(state: &mut TopicState, budget: usize, memory: &mut FitMemory) -> Res
 /// The official judgments of documents outside `candidates` (sorted): HiCAL found them through
 /// their text, no run retrieved them, so no team owns them; they are carried over unchanged,
 /// except withheld ones.
-fn carried_judgments(
+pub(crate) fn carried_judgments(
     topic: &TopicData,
     candidates: &[DocId],
     withheld: &[DocId],

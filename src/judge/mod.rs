@@ -15,6 +15,7 @@ pub mod logistic;
 pub mod pegasos;
 pub mod schedule;
 pub mod settings;
+pub mod strategies;
 
 use crate::base::error::LearnerError;
 use crate::base::sparse::SparseVec;

@@ -4,7 +4,7 @@
 use crate::judge::settings::Withhold;
 use crate::report::document::{Align, Block, Document, Figure, ListItem, Table};
 use crate::report::plots::{figure_list, FigureKind};
-use crate::sim::analysis::{RankRow, RunRow, StudySummary};
+use crate::sim::analysis::{RankRow, RunRow, StrategyRow, StudySummary};
 use crate::stats::Spread;
 
 fn fmt_spread(spread: &Option<Spread>) -> String {
@@ -34,6 +34,8 @@ pub struct ReportRows<'r> {
     pub runs: &'r [RunRow],
     /// Rows of `ranks.tsv`.
     pub ranks: &'r [RankRow],
+    /// Rows of `strategies.tsv` (none without a comparison of strategies).
+    pub strategies: &'r [StrategyRow],
 }
 
 /// The study's report: the settings and what to read first, the paired statistics, the ranks
@@ -51,6 +53,12 @@ pub fn study_document(summary: &StudySummary, rows: ReportRows<'_>) -> Document 
     blocks.extend(swapped_pairs(summary));
     if let Some(budget) = &summary.budget {
         blocks.extend(super::budget::budget_section(budget));
+    }
+    if let Some(strategies) = &summary.strategies {
+        blocks.extend(super::strategies::strategies_section(
+            strategies,
+            rows.strategies,
+        ));
     }
     blocks.extend(figures(summary, rows));
     blocks.extend(settings(summary));
@@ -504,14 +512,20 @@ fn settings(summary: &StudySummary) -> Vec<Block> {
 fn figures(summary: &StudySummary, rows: ReportRows<'_>) -> Vec<Block> {
     let has_truth = rows.runs.iter().any(|run| run.truth_score.is_some());
     let has_budget = summary.budget.is_some();
-    let figures = figure_list(&summary.settings.measures, has_truth, has_budget)
-        .into_iter()
-        .map(|(kind, measure)| Figure {
-            title: figure_title(kind).to_string(),
-            kind,
-            measure,
-        })
-        .collect();
+    let has_strategies = summary.strategies.is_some();
+    let figures = figure_list(
+        &summary.settings.measures,
+        has_truth,
+        has_budget,
+        has_strategies,
+    )
+    .into_iter()
+    .map(|(kind, measure)| Figure {
+        title: figure_title(kind).to_string(),
+        kind,
+        measure,
+    })
+    .collect();
     vec![
         heading(2, "Figures"),
         paragraph("PNG and SVG in `figures/` (redraw with `reusesim plot <this folder>`)."),
@@ -528,5 +542,6 @@ fn figure_title(kind: FigureKind) -> &'static str {
         FigureKind::Truth => "official and LOU rankings against the truth",
         FigureKind::RankSpread => "every run's rank over all trials, dominant rank ringed",
         FigureKind::Budget => "tau_b and recall against the fraction of the budget",
+        FigureKind::Strategies => "judging strategies against the fraction of the budget",
     }
 }

@@ -8,6 +8,7 @@ pub mod content;
 pub mod document;
 pub mod html;
 pub mod plots;
+pub mod strategies;
 
 use std::path::{Path, PathBuf};
 
@@ -126,6 +127,7 @@ fn render(
     let rows = content::ReportRows {
         runs: &summary.runs,
         ranks: &summary.ranks,
+        strategies: &summary.strategy_rows,
     };
     let page = write_page(out, &summary, rows, &results)?;
     Ok(StudyReport {
@@ -191,6 +193,7 @@ pub fn write_results_page(results_dir: &Path, out: &Path) -> Result<PathBuf> {
     let rows = content::ReportRows {
         runs: &results.runs,
         ranks: &results.ranks,
+        strategies: &results.strategies,
     };
     write_page(out, &summary, rows, &results)
 }
@@ -247,9 +250,13 @@ pub fn write_study(
     if summary.budget.is_some() {
         write_table(dir, &summary.budget_rows)?;
     }
+    if summary.strategies.is_some() {
+        write_table(dir, &summary.strategy_rows)?;
+    }
     let rows = content::ReportRows {
         runs: &summary.runs,
         ranks: &summary.ranks,
+        strategies: &summary.strategy_rows,
     };
     write_atomically(&dir.join("report.md"), |out| {
         content::study_document(summary, rows).write_markdown(out)

@@ -24,7 +24,10 @@ use crate::io::task::Task;
 use crate::judge::pegasos::Precision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
-use crate::sim::settings::{check_budget_fractions, StudySettings, OFFICIAL_BUDGET_ONLY};
+use crate::judge::strategies::Strategy;
+use crate::sim::settings::{
+    check_budget_fractions, check_strategies, StudySettings, OFFICIAL_BUDGET_ONLY,
+};
 use crate::sim::unit::hex;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
@@ -74,6 +77,9 @@ pub struct StudyRecipe {
         skip_serializing_if = "is_official_budget_only"
     )]
     pub budget_fractions: Vec<f64>,
+    /// The judging strategies compared (written only when the study compares any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strategies: Vec<String>,
     /// The task's pool depth, `auto` resolved.
     pub task_pool_depth: usize,
 }
@@ -90,6 +96,7 @@ impl StudyRecipe {
             budget,
             keep_qrels,
             budget_fractions,
+            strategies,
         } = settings;
         let JudgeSettings {
             seed: _,
@@ -124,6 +131,7 @@ impl StudyRecipe {
             budget: *budget,
             keep_qrels: *keep_qrels,
             budget_fractions: budget_fractions.clone(),
+            strategies: strategies.iter().map(|s| s.name().to_string()).collect(),
             task_pool_depth: task.pool_depth,
         }
     }
@@ -186,6 +194,11 @@ impl StudyRecipe {
             budget: self.budget,
             keep_qrels: self.keep_qrels,
             budget_fractions: check_budget_fractions(&self.budget_fractions)?,
+            strategies: check_strategies(
+                &(self.strategies.iter())
+                    .map(|name| named::<Strategy>("judging strategy", name))
+                    .collect::<Result<Vec<_>>>()?,
+            )?,
         };
         Ok((settings, use_text))
     }
@@ -330,9 +343,13 @@ impl Fingerprint {
             settings(&self.settings.judging()),
             settings(&other.settings.judging()),
         );
-        for (name, value) in &ours {
-            if theirs.get(name) != Some(value) {
-                let other = theirs.get(name).unwrap_or(&serde_json::Value::Null);
+        // A setting written only when it is not its default is missing on the other side.
+        let names: std::collections::BTreeSet<&String> = ours.keys().chain(theirs.keys()).collect();
+        for name in names {
+            let (value, other) = (ours.get(name), theirs.get(name));
+            if value != other {
+                let null = serde_json::Value::Null;
+                let (value, other) = (value.unwrap_or(&null), other.unwrap_or(&null));
                 differences.push(format!("setting {name} ({value} vs {other})"));
             }
         }
@@ -389,6 +406,7 @@ mod tests {
             budget: None,
             keep_qrels: false,
             budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
+            strategies: Vec::new(),
         }
     }
 

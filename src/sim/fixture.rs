@@ -40,6 +40,7 @@ pub(crate) fn small_study(withhold: Withhold, budget: Option<usize>) -> StudySet
         budget,
         keep_qrels: true,
         budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+        strategies: Vec::new(),
     }
 }
 

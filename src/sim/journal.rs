@@ -383,6 +383,7 @@ mod tests {
             budget: None,
             keep_qrels: false,
             budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+            strategies: Vec::new(),
         };
         let recipe = crate::sim::fingerprint::StudyRecipe::new(&task, &settings, false);
         JournalHeader {

@@ -1,10 +1,12 @@
 //! What a study does: its seeds, measures, held-out teams, judge, budget, the fractions of the
-//! budget it is also evaluated at, and whether it keeps the simulated qrels. The plain settings type sits below everything that reads it (the study's
-//! plan, its fingerprint, its shards), so that those import in one direction only.
+//! budget it is also evaluated at, whether it keeps the simulated qrels, and the judging
+//! strategies it compares. The plain settings type sits below everything that reads it (the
+//! study's plan, its fingerprint, its shards), so that those import in one direction only.
 
 use crate::base::error::{Error, Result};
 use crate::eval::Measure;
 use crate::judge::settings::JudgeSettings;
+use crate::judge::strategies::Strategy;
 
 /// What the study does.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +27,9 @@ pub struct StudySettings {
     /// (0, 1]; see [`crate::sim::budget`]). [`OFFICIAL_BUDGET_ONLY`] evaluates the budget itself
     /// and nothing more.
     pub budget_fractions: Vec<f64>,
+    /// The judging strategies compared on the study's trials (see
+    /// [`crate::judge::strategies`]); empty: no comparison, the study judges with `hical` alone.
+    pub strategies: Vec<Strategy>,
 }
 
 /// The default budget fractions: the whole budget alone, no budget curve.
@@ -73,6 +78,21 @@ pub fn check_budget_fractions(fractions: &[f64]) -> Result<Vec<f64>> {
     Ok(ascending)
 }
 
+/// Checks a list of judging strategies: none named twice.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the strategy given twice.
+pub fn check_strategies(strategies: &[Strategy]) -> Result<Vec<Strategy>> {
+    for (pos, strategy) in strategies.iter().enumerate() {
+        if strategies[..pos].contains(strategy) {
+            return Err(Error::Invalid(format!(
+                "judging strategy {strategy} is given twice"
+            )));
+        }
+    }
+    Ok(strategies.to_vec())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +115,16 @@ mod tests {
         assert!(message(&[f64::NAN]).contains("above 0"));
         assert!(message(&[0.5, 0.5]).contains("0.5 is given twice"));
         assert!(message(&[]).contains("at least one"));
+    }
+
+    #[test]
+    fn a_strategy_is_compared_once() {
+        let both = [Strategy::Depth, Strategy::Mtf];
+        assert_eq!(check_strategies(&both).unwrap(), both);
+        let error = check_strategies(&[Strategy::Mtf, Strategy::Depth, Strategy::Mtf]);
+        assert!(error
+            .unwrap_err()
+            .to_string()
+            .contains("mtf is given twice"));
     }
 }

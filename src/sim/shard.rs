@@ -226,6 +226,7 @@ mod tests {
             budget: None,
             keep_qrels: false,
             budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+            strategies: Vec::new(),
         };
         let recipe = StudyRecipe::new(&task, &settings, false);
         let path = dir.path().join("task.toml");

@@ -2,22 +2,28 @@
 //! out) and one trial per team with a pooled run; the judging of each (trial, topic) is a work unit, and
 //! units whose inputs are identical (same topic, pool, features and seed) are computed once.
 //! Every run is then scored on every trial's simulated qrels, on the official qrels, on the
-//! classic leave-out-uniques qrels, and on the truth when the task has one.
+//! classic leave-out-uniques qrels, and on the truth when the task has one. A study that
+//! compares judging strategies also judges each trial's topics with every strategy it names
+//! besides `hical`, as units of their own, and scores the trials each strategy's qrels give.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::base::choice::Choice;
 use crate::base::error::Result;
 use crate::base::DocId;
 use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
-use crate::judge::cal::{judge_topic, pool_of, withheld_documents, TopicJudging};
+use crate::judge::cal::{pool_of, withheld_documents, TopicJudging};
 use crate::judge::settings::JudgeSettings;
+use crate::judge::strategies::{drawn_runs, judge_topic_with, Strategy};
 use crate::sim::agreement::agreement;
 pub use crate::sim::agreement::Agreement;
-use crate::sim::budget::{budget_cuts, judged_share, pools_over_budget, topic_budget};
+use crate::sim::budget::{
+    budget_cuts, fraction_of_budget, judged_share, pools_over_budget, topic_budget, within_budget,
+};
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 pub use crate::sim::settings::StudySettings;
 use crate::sim::unit::UnitId;
@@ -78,6 +84,32 @@ pub struct StudyOutcome<'c> {
     /// Judgments of documents the official qrels never judged (graded 0 by the simulated
     /// assessor), over every (trial, topic) unit.
     pub unofficial_judgments: usize,
+    /// The judging strategies compared, in the order asked (none without a comparison).
+    pub strategies: Vec<StrategyOutcome>,
+}
+
+/// One judging strategy's trials at each budget fraction.
+#[derive(Debug)]
+pub struct StrategyOutcome {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// At each budget fraction of the study, ascending (the whole budget alone without a
+    /// budget curve).
+    pub points: Vec<StrategyPoint>,
+}
+
+/// One strategy's trials at one budget fraction.
+#[derive(Debug)]
+pub struct StrategyPoint {
+    /// The fraction of each topic's budget.
+    pub fraction: f64,
+    /// Every trial, in the study's order, scored on the strategy's cut qrels.
+    pub trials: Vec<TrialOutcome>,
+    /// Judgments (carried ones included) per (trial, topic) unit.
+    pub judgments_per_topic: f64,
+    /// The share of the judged (not carried) documents that the official qrels never judged
+    /// (0 when nothing was judged).
+    pub unofficial_share: f64,
 }
 
 /// Every trial scored on its simulated qrels cut to a fraction of each topic's budget.
@@ -140,17 +172,41 @@ pub fn held_out_teams(task: &Task, requested: Option<&[String]>) -> Result<Vec<S
     }
 }
 
-/// The study's work: its trials and its distinct (trial, topic) judging units.
+/// One distinct judging unit: a trial's topic judged with a strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlannedUnit {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// The first trial that needs the unit.
+    pub trial: usize,
+    /// The topic.
+    pub topic: usize,
+}
+
+/// The units of one compared strategy.
+#[derive(Debug)]
+pub struct StrategyUnits {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// unit_of[trial][topic]: the distinct unit that judges the trial's topic this way.
+    pub unit_of: Vec<Vec<usize>>,
+}
+
+/// The study's work: its trials and its distinct (trial, topic) judging units, those of
+/// `hical` first.
 #[derive(Debug)]
 pub struct StudyPlan {
     /// Every trial, seed by seed, the control first.
     pub trials: Vec<Trial>,
-    /// The (trial, topic) of each distinct unit: the first trial that needs it.
-    pub units: Vec<(usize, usize)>,
+    /// Each distinct unit.
+    pub units: Vec<PlannedUnit>,
     /// Each distinct unit's stable id (its home shard's key).
     pub ids: Vec<UnitId>,
-    /// unit_of[trial][topic]: the distinct unit that trial's topic shares.
+    /// unit_of[trial][topic]: the distinct `hical` unit that trial's topic shares.
     pub unit_of: Vec<Vec<usize>>,
+    /// The strategies compared, in the order asked, with their units (`hical`'s are
+    /// `unit_of`).
+    pub compared: Vec<StrategyUnits>,
 }
 
 impl StudyPlan {
@@ -166,6 +222,16 @@ impl StudyPlan {
         let mut keys: BTreeMap<UnitId, usize> = BTreeMap::new();
         let mut units = Vec::new();
         let mut ids = Vec::new();
+        // The unit of `id`, added when new.
+        let mut add_unit = |unit: PlannedUnit, id: UnitId| {
+            let next = units.len();
+            let found = *keys.entry(id).or_insert(next);
+            if found == next {
+                units.push(unit);
+                ids.push(id);
+            }
+            found
+        };
         let mut unit_of = Vec::with_capacity(trials.len());
         for (trial_index, trial) in trials.iter().enumerate() {
             let mut row = Vec::with_capacity(collection.topics.len());
@@ -193,23 +259,76 @@ impl StudyPlan {
                     &withheld,
                     feature_variant,
                 );
-                let next = units.len();
-                let unit = *keys.entry(id).or_insert(next);
-                if unit == next {
-                    units.push((trial_index, topic_index));
-                    ids.push(id);
-                }
-                row.push(unit);
+                row.push(add_unit(
+                    PlannedUnit {
+                        strategy: Strategy::Hical,
+                        trial: trial_index,
+                        topic: topic_index,
+                    },
+                    id,
+                ));
             }
             unit_of.push(row);
         }
+        let compared = (settings.strategies.iter())
+            .map(|&strategy| StrategyUnits {
+                strategy,
+                unit_of: if strategy.is_learning() {
+                    unit_of.clone()
+                } else {
+                    strategy_units(collection, settings, &trials, strategy, &mut add_unit)
+                },
+            })
+            .collect();
         Self {
             trials,
             units,
             ids,
             unit_of,
+            compared,
         }
     }
+}
+
+/// unit_of[trial][topic] for `strategy` (one without learning), each distinct unit added by
+/// `add_unit`.
+fn strategy_units(
+    collection: &Collection,
+    settings: &StudySettings,
+    trials: &[Trial],
+    strategy: Strategy,
+    add_unit: &mut impl FnMut(PlannedUnit, UnitId) -> usize,
+) -> Vec<Vec<usize>> {
+    trials
+        .iter()
+        .enumerate()
+        .map(|(trial_index, trial)| {
+            let runs = drawn_runs(collection, &trial.excluded_runs);
+            (collection.topics.iter().enumerate())
+                .map(|(topic_index, topic)| {
+                    let withheld = withheld_documents(
+                        collection,
+                        topic,
+                        &trial.excluded_runs,
+                        &settings.judge,
+                    );
+                    let id = UnitId::for_strategy(
+                        collection,
+                        topic_index,
+                        strategy.name(),
+                        &runs,
+                        &withheld,
+                    );
+                    let unit = PlannedUnit {
+                        strategy,
+                        trial: trial_index,
+                        topic: topic_index,
+                    };
+                    add_unit(unit, id)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Runs the study. `progress(done, total)` is called as each distinct unit starts and as it
@@ -279,29 +398,41 @@ pub fn study_outcome<'c>(
         .filter(|step| !step.is_official)
         .count();
     let units = plan.unit_of.len() * collection.topics.len();
-    let trials = score_trials(
+    let scoring = TrialScoring {
         collection,
-        settings.keep_qrels,
-        &settings.judge,
-        &scorer,
-        plan,
-        &judgings,
-    );
+        judge: &settings.judge,
+        scorer: &scorer,
+        trials: &plan.trials,
+    };
+    let trials = scoring.score(&plan.unit_of, &judgings, settings.keep_qrels);
     let budget = budget_cuts(collection, settings, &judgings)
         .map(|(fraction, cut)| BudgetOutcome {
             fraction,
-            trials: score_trials(collection, false, &settings.judge, &scorer, plan, &cut),
+            trials: scoring.score(&plan.unit_of, &cut, false),
             pools_over_budget: pools_over_budget(&plan.unit_of, &cut),
             judged_share: judged_share(&plan.unit_of, &cut, &judgings),
         })
         .collect();
+    let strategies = plan
+        .compared
+        .iter()
+        .map(|compared| StrategyOutcome {
+            strategy: compared.strategy,
+            points: strategy_points(collection, settings, &scoring, &compared.unit_of, &judgings),
+        })
+        .collect();
     StudyOutcome {
         units,
-        distinct_units: judgings.len(),
+        distinct_units: plan
+            .units
+            .iter()
+            .filter(|unit| unit.strategy == Strategy::Hical)
+            .count(),
         retrains: judgings.iter().map(|j| j.retrains).sum(),
         pools_over_budget: pools_over_budget(&plan.unit_of, &judgings),
         budget,
         unofficial_judgments,
+        strategies,
         collection,
         held_out_teams,
         official,
@@ -330,16 +461,17 @@ pub fn judge_units(
     todo.par_iter()
         .map(|&unit| {
             starting();
-            let (trial_index, topic_index) = plan.units[unit];
-            let trial = &plan.trials[trial_index];
+            let planned = plan.units[unit];
+            let trial = &plan.trials[planned.trial];
             let judge = JudgeSettings {
                 seed: trial.seed,
                 ..settings.judge.clone()
             };
-            let budget = topic_budget(collection, settings.budget, topic_index);
-            let judging = judge_topic(
+            let budget = topic_budget(collection, settings.budget, planned.topic);
+            let judging = judge_topic_with(
+                planned.strategy,
                 collection,
-                topic_index,
+                planned.topic,
                 &trial.excluded_runs,
                 budget,
                 &judge,
@@ -350,43 +482,124 @@ pub fn judge_units(
         .collect()
 }
 
-/// Every run scored on every trial's simulated qrels, with the trial's agreement with the
-/// official qrels; `keep_qrels` keeps each trial's judgings in its outcome.
-fn score_trials(
+/// What scoring a study's trials needs.
+struct TrialScoring<'a> {
+    collection: &'a Collection,
+    judge: &'a JudgeSettings,
+    scorer: &'a RunScorer,
+    trials: &'a [Trial],
+}
+
+/// One compared strategy's trials at each budget fraction of the study (the whole budget
+/// alone without a budget curve), its units `unit_of[trial][topic]` among `judgings` (made at
+/// each topic's whole budget).
+fn strategy_points(
     collection: &Collection,
-    keep_qrels: bool,
-    judge: &JudgeSettings,
-    scorer: &RunScorer,
-    plan: &StudyPlan,
+    settings: &StudySettings,
+    scoring: &TrialScoring,
+    unit_of: &[Vec<usize>],
     judgings: &[TopicJudging],
-) -> Vec<TrialOutcome> {
-    plan.trials
-        .par_iter()
-        .zip(&plan.unit_of)
-        .map(|(trial, units)| {
-            let topic_judgings: Vec<&TopicJudging> = units.iter().map(|&u| &judgings[u]).collect();
-            let grades: QrelsGrades = topic_judgings
+) -> Vec<StrategyPoint> {
+    let fractions: &[f64] = if settings.has_budget_curve() {
+        &settings.budget_fractions
+    } else {
+        &crate::sim::settings::OFFICIAL_BUDGET_ONLY
+    };
+    // The strategy's own units, renumbered 0.. so that only they are cut.
+    let used: Vec<usize> = unit_of
+        .iter()
+        .flatten()
+        .copied()
+        .collect::<BTreeSet<usize>>()
+        .into_iter()
+        .collect();
+    let own_unit_of: Vec<Vec<usize>> = unit_of
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|unit| used.binary_search(unit).expect("a used unit"))
+                .collect()
+        })
+        .collect();
+    fractions
+        .iter()
+        .map(|&fraction| {
+            let cut: Vec<TopicJudging> = used
                 .iter()
-                .zip(&collection.topics)
-                .map(|(judging, topic)| {
-                    TopicGrades::new(
-                        &topic.retrieved,
-                        judging
-                            .judgments
-                            .iter()
-                            .map(|&(doc, grade)| (Some(doc), grade)),
-                    )
+                .map(|&unit| {
+                    let budget = topic_budget(collection, settings.budget, judgings[unit].topic);
+                    within_budget(&judgings[unit], fraction_of_budget(budget, fraction))
                 })
                 .collect();
-            TrialOutcome {
-                scores: scorer.score(&grades, |_| true),
-                judgings: keep_qrels.then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
-                agreement: agreement(collection, judge, &trial.excluded_runs, &topic_judgings),
-                withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
-                trial: trial.clone(),
+            let steps = || {
+                own_unit_of
+                    .iter()
+                    .flatten()
+                    .flat_map(|&unit| &cut[unit].trace)
+            };
+            let judged = steps().count();
+            let unofficial = steps().filter(|step| !step.is_official).count();
+            let units = own_unit_of.iter().map(Vec::len).sum::<usize>().max(1);
+            let judgments: usize = own_unit_of
+                .iter()
+                .flatten()
+                .map(|&unit| cut[unit].judgments.len())
+                .sum();
+            StrategyPoint {
+                fraction,
+                trials: scoring.score(&own_unit_of, &cut, false),
+                judgments_per_topic: judgments as f64 / units as f64,
+                unofficial_share: if judged == 0 {
+                    0.0
+                } else {
+                    unofficial as f64 / judged as f64
+                },
             }
         })
         .collect()
+}
+
+impl TrialScoring<'_> {
+    /// Every run scored on every trial's simulated qrels (`unit_of[trial][topic]` naming its
+    /// judging in `judgings`), with the trial's agreement with the official qrels;
+    /// `keep_qrels` keeps each trial's judgings in its outcome.
+    fn score(
+        &self,
+        unit_of: &[Vec<usize>],
+        judgings: &[TopicJudging],
+        keep_qrels: bool,
+    ) -> Vec<TrialOutcome> {
+        let (collection, judge, scorer) = (self.collection, self.judge, self.scorer);
+        self.trials
+            .par_iter()
+            .zip(unit_of)
+            .map(|(trial, units)| {
+                let topic_judgings: Vec<&TopicJudging> =
+                    units.iter().map(|&u| &judgings[u]).collect();
+                let grades: QrelsGrades = topic_judgings
+                    .iter()
+                    .zip(&collection.topics)
+                    .map(|(judging, topic)| {
+                        TopicGrades::new(
+                            &topic.retrieved,
+                            judging
+                                .judgments
+                                .iter()
+                                .map(|&(doc, grade)| (Some(doc), grade)),
+                        )
+                    })
+                    .collect();
+                TrialOutcome {
+                    scores: scorer.score(&grades, |_| true),
+                    judgings: keep_qrels
+                        .then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
+                    agreement: agreement(collection, judge, &trial.excluded_runs, &topic_judgings),
+                    withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
+                    trial: trial.clone(),
+                }
+            })
+            .collect()
+    }
 }
 
 /// Per seed 1..=seeds: the control trial, then one trial per held-out team.

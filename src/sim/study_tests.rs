@@ -2,7 +2,9 @@
 //! task.
 
 use super::*;
+use crate::judge::cal::judge_topic;
 use crate::judge::settings::{Carried, Withhold};
+use crate::judge::strategies::{judge_topic_with, Strategy};
 use crate::sim::fixture::{hand_task, small_study as settings};
 use crate::sim::settings::OFFICIAL_BUDGET_ONLY;
 
@@ -186,6 +188,7 @@ fn unit_ids_do_not_depend_on_the_other_trials() {
         budget: None,
         keep_qrels: false,
         budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
+        strategies: Vec::new(),
     };
     let plan = |teams: &[&str]| {
         let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();
@@ -392,4 +395,96 @@ fn recall_found_counts_what_the_pool_and_cal_judged_of_what_they_could_judge() {
     assert_eq!(trial_a.recall, 8.0 / 10.0);
     assert_eq!(trial_a.overlap_found, 1.0);
     assert_eq!(trial_a.recall_found, 1.0);
+}
+
+#[test]
+fn depth_deepens_the_trials_pool_and_skips_withheld_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = hand_task(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let judge = settings(Withhold::Uniques, None).judge;
+    let names = |judging: &TopicJudging| -> Vec<String> {
+        let steps = judging.trace.iter();
+        steps
+            .map(|step| collection.doc_name(step.doc).to_string())
+            .collect()
+    };
+    let judge_with = |excluded: &[bool], budget: usize| {
+        judge_topic_with(Strategy::Depth, &collection, 0, excluded, budget, &judge).unwrap()
+    };
+    // Control, pooled runs a1 a2 b1 c1 (d1 is not pooled). Depth 1: s1 (a1; a2's too), s2,
+    // s3. Depth 2: a2's ua2 (a1's s2, b1's s3, c1's s1 are judged). Depth 3: ua, sh, ub, n6.
+    // Depth 4: n1, n4 (the budget of 10 cuts it in run order).
+    let control = judge_with(&[false; 5], 10);
+    let expected = ["s1", "s2", "s3", "ua2", "ua", "sh", "ub", "n6", "n1", "n4"];
+    assert_eq!(names(&control), expected);
+    // n6 and n4 have no official grade: judged 0 and unofficial.
+    let unofficial: Vec<&str> = (control.trace.iter())
+        .filter(|step| !step.is_official)
+        .map(|step| collection.doc_name(step.doc))
+        .collect();
+    assert_eq!(unofficial, ["n6", "n4"]);
+    assert_eq!(
+        (control.pool_size, control.retrains, control.carried),
+        (0, 0, 0)
+    );
+    // A held out: only b1 and c1, and A's unique relevant ua and ua2 are withheld. b1's s2,
+    // c1's s3; c1's s1 (b1's s3 is judged); b1's ub, c1's n6; n5, n7; b1's sh. Every
+    // document is judged before the budget of 10 is met.
+    let a_out: Vec<bool> = task.runs.iter().map(|r| r.tag.starts_with('a')).collect();
+    let held_out = judge_with(&a_out, 10);
+    assert_eq!(
+        names(&held_out),
+        ["s2", "s3", "s1", "ub", "n6", "n5", "n7", "sh"]
+    );
+    assert_eq!(held_out.withheld, 2);
+    assert_eq!(names(&judge_with(&a_out, 3)), ["s2", "s3", "s1"]);
+}
+
+#[test]
+fn strategies_without_learning_share_their_units_across_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = hand_task(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let mut study = settings(Withhold::Uniques, None);
+    study.seeds = 3;
+    let teams = held_out_teams(&task, None).unwrap();
+    let hical_units = StudyPlan::new(&task, &collection, &study, &teams)
+        .units
+        .len();
+    study.strategies = vec![Strategy::Hical, Strategy::Depth, Strategy::Bandit];
+    let plan = StudyPlan::new(&task, &collection, &study, &teams);
+    // hical's units come first and are the study's own.
+    assert!(plan.units[..hical_units]
+        .iter()
+        .all(|unit| unit.strategy == Strategy::Hical));
+    assert_eq!(plan.compared[0].unit_of, plan.unit_of);
+    // One unit per (team or control, topic) and strategy, whatever the seeds.
+    let per_strategy = (1 + teams.len()) * collection.topics.len();
+    assert_eq!(plan.units.len(), hical_units + 2 * per_strategy);
+    let depth = &plan.compared[1].unit_of;
+    let trials_per_seed = 1 + teams.len();
+    assert_eq!(depth[0], depth[trials_per_seed]);
+    assert_eq!(depth[1], depth[2 * trials_per_seed + 1]);
+    assert_ne!(depth[0], plan.compared[2].unit_of[0]);
+}
+
+#[test]
+fn every_strategy_carries_the_official_judgments_no_run_retrieved() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = crate::sim::fixture::hand_task_with_carried(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let judge = settings(Withhold::Uniques, None).judge;
+    let x1 = collection.doc_id("x1").unwrap();
+    for strategy in [Strategy::Depth, Strategy::Mtf, Strategy::Bandit] {
+        // Topic 1 has 11 official judgments now: x1 carried, then 10 judged.
+        let judging = judge_topic_with(strategy, &collection, 0, &[false; 5], 11, &judge).unwrap();
+        assert_eq!(judging.carried, 1, "{strategy}");
+        assert_eq!(judging.judgments[0], (x1, 1), "{strategy}");
+        assert_eq!(judging.trace.len(), 10, "{strategy}");
+        assert!(judging.trace.iter().all(|step| step.doc != x1));
+        // A budget below the carried judgments keeps them and judges nothing.
+        let none = judge_topic_with(strategy, &collection, 0, &[false; 5], 0, &judge).unwrap();
+        assert_eq!((none.judgments.len(), none.is_pool_over_budget), (1, true));
+    }
 }

@@ -5,6 +5,9 @@
 //! seed, the pool's and the withheld documents' names (sorted), and the held-out team when run
 //! features depend on it. It does not depend on thread counts, on the order units are found
 //! in, or on the study's other trials, so any process planning the same study agrees on it.
+//! A unit judged by a strategy without learning ([`UnitId::for_strategy`]) has no seed and no
+//! features: its id names the strategy, the topic, the pooled runs it draws from and the
+//! withheld documents, so the trials of every seed share it.
 
 use sha2::{Digest, Sha256};
 
@@ -44,6 +47,38 @@ impl UnitId {
         match feature_variant {
             None => text(b"-"),
             Some(team) => text(format!("+{team}").as_bytes()),
+        }
+        Self(hasher.finalize().into())
+    }
+
+    /// The id of judging topic `topic` of `collection` with the strategy called `strategy`
+    /// (one without learning), from the pooled runs tagged `drawn_runs` and without the
+    /// `withheld` documents.
+    pub fn for_strategy(
+        collection: &Collection,
+        topic: usize,
+        strategy: &str,
+        drawn_runs: &[&str],
+        withheld: &[DocId],
+    ) -> Self {
+        let mut hasher = Sha256::new();
+        let mut text = |bytes: &[u8]| {
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        };
+        text(b"reusesim strategy unit 1");
+        text(strategy.as_bytes());
+        text(collection.topics[topic].id.as_bytes());
+        let mut runs = drawn_runs.to_vec();
+        runs.sort_unstable();
+        let mut withheld_names: Vec<&str> = withheld
+            .iter()
+            .map(|&doc| collection.docs.name(doc))
+            .collect();
+        withheld_names.sort_unstable();
+        for names in [runs, withheld_names] {
+            text(&(names.len() as u64).to_le_bytes());
+            names.iter().for_each(|name| text(name.as_bytes()));
         }
         Self(hasher.finalize().into())
     }

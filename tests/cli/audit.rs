@@ -628,10 +628,10 @@ fn the_verdict_and_the_list_tell_a_run_with_relevant_unjudged_documents_from_one
     assert_eq!(bad["to_judge"].as_array().unwrap().len(), 0);
     let rise = |m: &serde_json::Value| number(&m["expected"]) - number(&m["lower"]);
     assert!(
-        rise(&bad_p10) < 0.15 * rise(&good_p10),
+        rise(bad_p10) < 0.15 * rise(good_p10),
         "{} against {}",
-        rise(&bad_p10),
-        rise(&good_p10)
+        rise(bad_p10),
+        rise(good_p10)
     );
 }
 

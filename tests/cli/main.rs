@@ -16,4 +16,5 @@ mod plot;
 mod shard;
 mod simulate;
 mod store;
+mod strategies;
 mod synth;

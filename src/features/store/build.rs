@@ -17,7 +17,8 @@ use super::format::{CorpusFile, Header, LayoutRecord, Sections, Span, STORE_FORM
 use super::table::{home_bits, home_slot, name_hash, Placed, Region, REGION_SLOTS};
 use super::FeatureStore;
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
-use crate::features::text::pass::{CorpusPass, DocumentSink, Refusal, Vocabulary};
+use crate::features::text::pass::{CorpusPass, DocumentSink, Refusal};
+use crate::features::text::weighting::Vocabulary;
 use crate::features::text::FEATURE_RULES_VERSION;
 use crate::io::corpus::{corpus_files, CorpusLayout, Place};
 

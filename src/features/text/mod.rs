@@ -44,7 +44,7 @@
 mod builder;
 pub(crate) mod pass;
 mod tokens;
-mod weighting;
+pub(crate) mod weighting;
 
 #[cfg(test)]
 mod tests;

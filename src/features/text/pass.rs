@@ -12,8 +12,8 @@ use std::sync::mpsc::{self, SyncSender};
 use rayon::prelude::*;
 
 use super::tokens::{for_each_token, StemTable, DROPPED, UNKNOWN};
-use super::weighting::{document_vector, hical_idf};
-use super::{FeaturePairs, MIN_DOCUMENT_FREQUENCY};
+use super::weighting::{hical_idf, Vocabulary};
+use super::MIN_DOCUMENT_FREQUENCY;
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::io::corpus::{
     for_each_document, for_each_document_digested, CorpusLayout, FileDigest, Place,
@@ -335,33 +335,5 @@ impl CorpusPass {
             feature_of_stem,
             document_count: self.document_count,
         })
-    }
-}
-
-/// The vocabulary a corpus pass fixes: the features (stems with df >= 2 in byte order) with
-/// their document frequencies and idf, and the map from the pass's stem ids to features.
-#[derive(Debug)]
-pub(crate) struct Vocabulary {
-    /// Feature index to stem, in byte order.
-    pub(crate) terms: Vec<Box<str>>,
-    /// Feature index to df.
-    pub(crate) document_frequencies: Vec<u32>,
-    /// Feature index to `ln(N / df)`.
-    pub(crate) inverse_document_frequencies: Vec<f64>,
-    /// Stem id to feature index, or [`DROPPED`] for a stem with df < 2.
-    feature_of_stem: Vec<u32>,
-    /// N: every document of the corpus.
-    pub(crate) document_count: u32,
-}
-
-impl Vocabulary {
-    /// The L2-normalised tf-idf vector of a document whose terms the pass gave as
-    /// `(stem id, tf)` in first-occurrence order (the order the norm is summed in).
-    pub(crate) fn document_vector(&self, terms: &[(u32, u32)]) -> FeaturePairs {
-        let pairs = terms.iter().filter_map(|&(stem_id, term_frequency)| {
-            let feature = self.feature_of_stem[stem_id as usize];
-            (feature != DROPPED).then_some((feature, term_frequency))
-        });
-        document_vector(pairs, &self.inverse_document_frequencies)
     }
 }

@@ -6,8 +6,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::pass::Vocabulary;
-use super::tokens::stemmed_terms;
+use super::tokens::{stemmed_terms, DROPPED};
 use super::{FeaturePairs, TextFeatureBuilder, MIN_DOCUMENT_FREQUENCY};
 use crate::base::error::{Error, Result};
 use crate::base::ids::Interner;
@@ -44,6 +43,34 @@ pub(super) fn document_vector(
     }
     vector.sort_unstable_by_key(|&(feature, _)| feature);
     vector
+}
+
+/// The vocabulary a corpus pass fixes: the features (stems with df >= 2 in byte order) with
+/// their document frequencies and idf, and the map from the pass's stem ids to features.
+#[derive(Debug)]
+pub(crate) struct Vocabulary {
+    /// Feature index to stem, in byte order.
+    pub(crate) terms: Vec<Box<str>>,
+    /// Feature index to df.
+    pub(crate) document_frequencies: Vec<u32>,
+    /// Feature index to `ln(N / df)`.
+    pub(crate) inverse_document_frequencies: Vec<f64>,
+    /// Stem id to feature index, or [`DROPPED`] for a stem with df < 2.
+    pub(super) feature_of_stem: Vec<u32>,
+    /// N: every document of the corpus.
+    pub(crate) document_count: u32,
+}
+
+impl Vocabulary {
+    /// The L2-normalised tf-idf vector of a document whose terms the pass gave as
+    /// `(stem id, tf)` in first-occurrence order (the order the norm is summed in).
+    pub(crate) fn document_vector(&self, terms: &[(u32, u32)]) -> FeaturePairs {
+        let pairs = terms.iter().filter_map(|&(stem_id, term_frequency)| {
+            let feature = self.feature_of_stem[stem_id as usize];
+            (feature != DROPPED).then_some((feature, term_frequency))
+        });
+        document_vector(pairs, &self.inverse_document_frequencies)
+    }
 }
 
 /// Text features of a corpus: the vocabulary with its document frequencies, and the vectors

@@ -23,6 +23,7 @@ mod rank_change;
 mod rank_spread;
 mod run_axis;
 mod scatter;
+mod strategies;
 mod tau;
 mod truth;
 
@@ -137,6 +138,8 @@ pub enum FigureKind {
     RankSpread,
     /// tau_b and recall against the fraction of the budget.
     Budget,
+    /// Each judging strategy's paired rank change and tau_b against the budget fraction.
+    Strategies,
 }
 
 impl FigureKind {
@@ -148,6 +151,7 @@ impl FigureKind {
             Self::Truth => "truth",
             Self::RankSpread => "rank_spread",
             Self::Budget => "budget",
+            Self::Strategies => "strategies",
         }
     }
 }
@@ -170,11 +174,13 @@ pub fn figure_stem(kind: FigureKind, measure: &str) -> String {
 }
 
 /// The figures of a study, in drawing order: per measure, rank change, rank spread, tau_b,
-/// scores, (with a truth file) truth and (with a budget curve) budget.
+/// scores, (with a truth file) truth, (with a budget curve) budget and (with a comparison of
+/// judging strategies) strategies.
 pub fn figure_list(
     measures: &[String],
     has_truth: bool,
     has_budget: bool,
+    has_strategies: bool,
 ) -> Vec<(FigureKind, String)> {
     let mut kinds = vec![
         FigureKind::RankChange,
@@ -187,6 +193,9 @@ pub fn figure_list(
     }
     if has_budget {
         kinds.push(FigureKind::Budget);
+    }
+    if has_strategies {
+        kinds.push(FigureKind::Strategies);
     }
     measures
         .iter()
@@ -221,6 +230,7 @@ pub fn draw_figures(
         &results.measures,
         results.has_truth(),
         !results.budget.is_empty(),
+        !results.strategies.is_empty(),
     );
     // Figures are independent; `collect` keeps their order.
     let written: Vec<Vec<PathBuf>> = figures
@@ -365,6 +375,7 @@ fn draw_figure<DB: DrawingBackend>(
         FigureKind::Truth => truth::draw(root, results, measure, spots),
         FigureKind::RankSpread => rank_spread::draw(root, results, measure, spots),
         FigureKind::Budget => budget::draw(root, results, measure),
+        FigureKind::Strategies => strategies::draw(root, results, measure),
     }
 }
 

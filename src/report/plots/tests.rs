@@ -139,6 +139,7 @@ fn results() -> StudyResults {
         trials: Vec::<TrialRow>::new(),
         ranks,
         budget: Vec::new(),
+        strategies: Vec::new(),
     }
 }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::figures::MeasureFigures;
 use super::{ControlSummary, LouSummary, PairedSummary, TrialsSummary};
 use crate::sim::analysis::files::BudgetRow;
-use crate::sim::study::{BudgetOutcome, StudyOutcome};
+use crate::sim::study::{BudgetOutcome, StudyOutcome, TrialOutcome};
 
 /// The tau_b two rankings must reach to be called equivalent (Voorhees 2000).
 pub const EQUIVALENT_TAU_B: f64 = 0.9;
@@ -127,20 +127,31 @@ pub(super) fn budget_curve(
 /// The study as it would have been at `budget`'s fraction: its trials in place of the
 /// whole budget's.
 fn outcome_at<'c>(outcome: &StudyOutcome<'c>, budget: &BudgetOutcome) -> StudyOutcome<'c> {
+    with_trials(outcome, budget.trials.clone(), budget.pools_over_budget)
+}
+
+/// The study with `trials` in place of its own (and `pools_over_budget` units whose pool
+/// exceeded their budget), for statistics of other judgings of the same trials.
+pub(super) fn with_trials<'c>(
+    outcome: &StudyOutcome<'c>,
+    trials: Vec<TrialOutcome>,
+    pools_over_budget: usize,
+) -> StudyOutcome<'c> {
     StudyOutcome {
         collection: outcome.collection,
         held_out_teams: outcome.held_out_teams.clone(),
         official: outcome.official.clone(),
         truth: outcome.truth.clone(),
         classic_lou: outcome.classic_lou.clone(),
-        trials: budget.trials.clone(),
+        trials,
         units: outcome.units,
         distinct_units: outcome.distinct_units,
         retrains: outcome.retrains,
-        pools_over_budget: budget.pools_over_budget,
+        pools_over_budget,
         budget: Vec::new(),
-        // The deviations are the whole study's: no statistic at a fraction reads them.
+        // The deviations are the whole study's: no statistic of other trials reads them.
         unofficial_judgments: outcome.unofficial_judgments,
+        strategies: Vec::new(),
     }
 }
 

@@ -95,6 +95,7 @@ fn outcome(collection: &Collection) -> StudyOutcome<'_> {
         pools_over_budget: 0,
         budget: Vec::new(),
         unofficial_judgments: 0,
+        strategies: Vec::new(),
     }
 }
 

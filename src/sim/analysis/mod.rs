@@ -8,6 +8,7 @@
 pub mod budget;
 mod figures;
 pub mod files;
+pub mod strategies;
 
 use std::collections::BTreeMap;
 
@@ -22,7 +23,10 @@ use crate::sim::study::{StudyOutcome, StudySettings};
 use crate::stats::Spread;
 use budget::BudgetSummary;
 use figures::MeasureFigures;
-pub use files::{BudgetRow, HeldOutRow, LouRow, RankRow, RunRow, StudyResults, TrialRow};
+pub use files::{
+    BudgetRow, HeldOutRow, LouRow, RankRow, RunRow, StrategyRow, StudyResults, TrialRow,
+};
+use strategies::StrategiesSummary;
 
 /// The seed of the randomization tests' sign flips (fixed, so reports are reproducible).
 pub const RANDOMIZATION_SEED: u64 = 2021;
@@ -224,6 +228,9 @@ pub struct StudySummary {
     /// The budget curve, when the study has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget: Option<BudgetSummary>,
+    /// The comparison of judging strategies, when the study makes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategies: Option<StrategiesSummary>,
     /// Rows of runs.tsv.
     #[serde(skip)]
     pub runs: Vec<RunRow>,
@@ -242,6 +249,9 @@ pub struct StudySummary {
     /// Rows of budget.tsv (none without a budget curve).
     #[serde(skip)]
     pub budget_rows: Vec<BudgetRow>,
+    /// Rows of strategies.tsv (none without a comparison of strategies).
+    #[serde(skip)]
+    pub strategy_rows: Vec<StrategyRow>,
 }
 
 impl StudySummary {
@@ -269,6 +279,8 @@ impl StudySummary {
             ranks.extend(rank_rows);
         }
         let (budget, budget_rows) = budget::budget_curve(outcome, &settings.measures);
+        let (strategies, strategy_rows) =
+            strategies::compare_strategies(outcome, &settings.measures);
         Self {
             task: task_name.to_string(),
             settings,
@@ -282,12 +294,14 @@ impl StudySummary {
             },
             elapsed_seconds,
             budget,
+            strategies,
             runs,
             lou,
             trials,
             held_out,
             ranks,
             budget_rows,
+            strategy_rows,
         }
     }
 }

@@ -12,7 +12,8 @@ use std::ops::RangeInclusive;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serializer};
 
-use super::rows::CONTROL;
+/// The name of the control trial in the tables and in kept qrels' file names.
+pub const CONTROL: &str = "control";
 
 /// The spelling of an undefined number.
 const NOT_AVAILABLE: &str = "NA";
@@ -121,6 +122,12 @@ optional_number!(
     tau,
     -1.0..=1.0,
     "a correlation between -1 and 1, or NA"
+);
+optional_number!(
+    /// A change between two ranks, or `NA` where there is none to take.
+    optional_change,
+    f64::MIN..=f64::MAX,
+    "a finite number, or NA"
 );
 optional_number!(
     /// A score, or `NA` (the truth score of a task without a truth file).

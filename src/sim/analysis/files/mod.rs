@@ -6,6 +6,8 @@
 //!   `heldout.tsv` ([`HeldOutRow`]), `ranks.tsv` ([`RankRow`]): tables, found by their header
 //!   names on reading, so a file with extra columns still reads;
 //! - `budget.tsv` ([`BudgetRow`]), with a budget curve: every trial at every budget fraction;
+//! - `strategies.tsv` ([`StrategyRow`]), with a comparison of judging strategies: each
+//!   strategy at each budget fraction;
 //! - `summary.json`: written by serde from [`super::StudySummary`]; [`StudyResults::read`] takes
 //!   back the few fields the figures need;
 //! - with kept qrels: each trial's simulated qrels ([`to_qrels`]) and trace ([`write_traces`]).
@@ -17,6 +19,7 @@ mod domains;
 mod kept;
 mod results;
 mod rows;
+mod strategies;
 mod table;
 
 #[cfg(test)]
@@ -31,9 +34,11 @@ use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 
 pub use budget::BudgetRow;
+pub use domains::CONTROL;
 pub use kept::{to_qrels, write_traces};
 pub use results::StudyResults;
-pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow, CONTROL};
+pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow};
+pub use strategies::StrategyRow;
 
 use results::unnumbered;
 

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::table::read_text;
 use super::{
-    read_numbered_table, read_table, BudgetRow, LouRow, RankRow, RunRow, TableRow, TrialRow,
+    read_numbered_table, read_table, BudgetRow, LouRow, RankRow, RunRow, StrategyRow, TableRow,
+    TrialRow,
 };
 use crate::base::error::{ParseError, ParseErrorKind, Result};
 
@@ -31,6 +32,9 @@ pub struct StudyResults {
     pub ranks: Vec<RankRow>,
     /// Rows of `budget.tsv`; none when the study has no budget curve (and no such file).
     pub budget: Vec<BudgetRow>,
+    /// Rows of `strategies.tsv`; none when the study compares no judging strategies (and no
+    /// such file).
+    pub strategies: Vec<StrategyRow>,
 }
 
 impl StudyResults {
@@ -65,11 +69,8 @@ impl StudyResults {
             lou: unnumbered(lou),
             trials: read_table(dir)?,
             ranks: unnumbered(ranks),
-            budget: if dir.join(BudgetRow::FILE).exists() {
-                read_table(dir)?
-            } else {
-                Vec::new()
-            },
+            budget: read_optional_table(dir)?,
+            strategies: read_optional_table(dir)?,
             ..summary
         })
     }
@@ -96,6 +97,15 @@ impl StudyResults {
     /// Whether `runs.tsv` holds truth scores (a synthetic task with a truth file).
     pub fn has_truth(&self) -> bool {
         self.runs.iter().any(|r| r.truth_score.is_some())
+    }
+}
+
+/// The rows of the table `T::FILE` in `dir`, none when there is no such file.
+fn read_optional_table<T: TableRow>(dir: &Path) -> Result<Vec<T>> {
+    if dir.join(T::FILE).exists() {
+        read_table(dir)
+    } else {
+        Ok(Vec::new())
     }
 }
 
@@ -216,5 +226,6 @@ fn read_summary(path: &Path) -> Result<StudyResults> {
         trials: Vec::new(),
         ranks: Vec::new(),
         budget: Vec::new(),
+        strategies: Vec::new(),
     })
 }

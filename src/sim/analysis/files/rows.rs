@@ -8,9 +8,6 @@ use super::domains;
 use super::TableRow;
 use crate::stats::Spread;
 
-/// The name of the control trial in the tables and in kept qrels' file names.
-pub const CONTROL: &str = "control";
-
 /// One run's figures for one measure (`runs.tsv`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(from = "RunRecord", into = "RunRecord")]

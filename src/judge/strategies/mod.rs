@@ -1,0 +1,201 @@
+//! Judging strategies: the ways a study may spend a topic's judgment budget (see
+//! docs/strategies.md). `hical` is the CAL loop ([`crate::judge::cal`]); the others order the
+//! documents of the trial's pooled runs without learning, one run at a time:
+//!
+//! - `depth` ([`depth`]): a depth-k pool deepened until the budget is met, depth by depth;
+//! - `mtf` ([`mtf`]): move-to-front pooling (Cormack, Palmer & Clarke, SIGIR 1998);
+//! - `bandit` ([`bandit`]): non-stationary MaxMean bandits, MM-NS (Losada, Parapar & Barreiro,
+//!   IP&M 2017).
+//!
+//! Every strategy judges with the same simulated assessor as the CAL loop (the official
+//! grade, else 0 and "unofficial"), never judges a document the trial withholds, and carries
+//! the same official judgments of documents no run retrieved. This module owns the choice of a
+//! run and the judging order; the study decides which trials and topics are judged.
+
+pub mod bandit;
+pub mod depth;
+pub mod mtf;
+
+use crate::base::choice::choice_enum;
+use crate::base::error::Result;
+use crate::base::{is_relevant, DocId};
+use crate::collection::{CandidateSource, Collection};
+use crate::judge::cal::{
+    carried_judgments, judge_topic, withheld_documents, TopicJudging, TraceStep,
+};
+use crate::judge::settings::JudgeSettings;
+
+choice_enum! {
+    /// How a topic's judgment budget is spent.
+    pub enum Strategy {
+        /// HiCAL's continuous active learning: the depth-k pool, then the model's picks.
+        Hical = "hical",
+        /// The pooled runs' documents depth by depth, each depth in run order.
+        Depth = "depth",
+        /// Move-to-front pooling: a run keeps being judged while its documents are relevant.
+        Mtf = "mtf",
+        /// MM-NS bandits: the run with the highest discounted mean relevance is judged next.
+        Bandit = "bandit",
+    }
+}
+
+impl Strategy {
+    /// Whether the strategy learns a model (and so uses the trial's seed).
+    pub fn is_learning(self) -> bool {
+        self == Self::Hical
+    }
+}
+
+/// One pooled run a strategy may still judge from: its position among the strategy's runs and
+/// the 1-based rank of its next document that is neither judged nor withheld.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenRun {
+    /// The run's position among the runs the strategy draws from.
+    pub arm: usize,
+    /// The rank of the run's next judgeable document.
+    pub next_rank: usize,
+}
+
+/// A rule that picks the run whose next document is judged, and learns from the outcome.
+pub trait RunChooser {
+    /// The position in `open` (never empty, ascending by arm) of the run to judge from.
+    fn choose(&self, open: &[OpenRun]) -> usize;
+    /// Records that the document judged from run `arm` was relevant or not.
+    fn observe(&mut self, arm: usize, is_relevant: bool);
+}
+
+/// The documents a run chooser judges, in order: at most `limit` documents of `rankings` (one
+/// ranking per arm), skipping those `is_available` refuses and those already judged; each
+/// judged document's relevance comes from `is_relevant_doc` and is fed back to the chooser.
+pub fn judging_order(
+    rankings: &[&[DocId]],
+    is_available: impl Fn(DocId) -> bool,
+    mut is_relevant_doc: impl FnMut(DocId) -> bool,
+    limit: usize,
+    chooser: &mut dyn RunChooser,
+) -> Vec<DocId> {
+    let mut judged = rustc_hash::FxHashSet::default();
+    let mut cursors = vec![0usize; rankings.len()];
+    let mut order = Vec::new();
+    let mut open = Vec::with_capacity(rankings.len());
+    while order.len() < limit {
+        open.clear();
+        for (arm, ranking) in rankings.iter().enumerate() {
+            let cursor = &mut cursors[arm];
+            while *cursor < ranking.len()
+                && (judged.contains(&ranking[*cursor]) || !is_available(ranking[*cursor]))
+            {
+                *cursor += 1;
+            }
+            if *cursor < ranking.len() {
+                open.push(OpenRun {
+                    arm,
+                    next_rank: *cursor + 1,
+                });
+            }
+        }
+        if open.is_empty() {
+            break;
+        }
+        let arm = open[chooser.choose(&open)].arm;
+        let doc = rankings[arm][cursors[arm]];
+        judged.insert(doc);
+        order.push(doc);
+        chooser.observe(arm, is_relevant_doc(doc));
+    }
+    order
+}
+
+/// The chooser of a strategy without learning.
+///
+/// # Panics
+/// For [`Strategy::Hical`], which judges with the CAL loop instead.
+fn chooser(strategy: Strategy, arms: usize) -> Box<dyn RunChooser> {
+    match strategy {
+        Strategy::Hical => unreachable!("hical judges with the CAL loop"),
+        Strategy::Depth => Box::new(depth::DepthFirst),
+        Strategy::Mtf => Box::new(mtf::MoveToFront::new(arms)),
+        Strategy::Bandit => Box::new(bandit::MaxMeanNonStationary::new(arms)),
+    }
+}
+
+/// Judges one topic for one trial with `strategy`: as [`judge_topic`] for `hical`; otherwise
+/// the carried judgments, then the documents of the pooled runs not excluded (each in NIST's
+/// pooling order) in the strategy's order, until the carried judgments and those judged reach
+/// `budget` or no document is left. Such a judging has no pool batch and no retrain.
+///
+/// # Errors
+/// As [`judge_topic`].
+pub fn judge_topic_with(
+    strategy: Strategy,
+    collection: &Collection,
+    topic_index: usize,
+    excluded_runs: &[bool],
+    budget: usize,
+    settings: &JudgeSettings,
+) -> Result<TopicJudging> {
+    if strategy == Strategy::Hical {
+        return judge_topic(collection, topic_index, excluded_runs, budget, settings);
+    }
+    let topic = &collection.topics[topic_index];
+    let withheld = withheld_documents(collection, topic, excluded_runs, settings);
+    let carried = match settings.candidates {
+        CandidateSource::Retrieved => carried_judgments(topic, &topic.retrieved, &withheld),
+        CandidateSource::Corpus => Vec::new(),
+    };
+    let rankings: Vec<&[DocId]> = topic
+        .pool_rankings
+        .iter()
+        .enumerate()
+        .filter(|&(run, _)| collection.runs[run].is_pooled && !excluded_runs[run])
+        .map(|(_, ranking)| ranking.as_slice())
+        .collect();
+    let grade_of = |doc: DocId| topic.grades.get(&doc).copied();
+    let order = judging_order(
+        &rankings,
+        |doc| withheld.binary_search(&doc).is_err(),
+        |doc| grade_of(doc).is_some_and(|grade| is_relevant(grade, settings.train_level)),
+        budget.saturating_sub(carried.len()),
+        &mut *chooser(strategy, rankings.len()),
+    );
+    let trace: Vec<TraceStep> = order
+        .iter()
+        .enumerate()
+        .map(|(pos, &doc)| TraceStep {
+            step: u32::try_from(pos + 1).expect("fewer than 2^32 judgments"),
+            batch: 0,
+            doc,
+            score: f32::NAN,
+            grade: grade_of(doc).unwrap_or(0),
+            is_official: grade_of(doc).is_some(),
+        })
+        .collect();
+    let mut judgments = carried.clone();
+    judgments.extend(trace.iter().map(|step| (step.doc, step.grade)));
+    Ok(TopicJudging {
+        topic: topic_index,
+        judgments,
+        trace,
+        carried: carried.len(),
+        pool_size: 0,
+        is_pool_over_budget: carried.len() > budget,
+        retrains: 0,
+        withheld: withheld.len(),
+    })
+}
+
+/// The pooled runs a strategy without learning draws from in a trial, by tag: the task's
+/// pooled runs less the excluded ones (what, with the withheld documents, its judging depends
+/// on).
+pub fn drawn_runs<'c>(collection: &'c Collection, excluded_runs: &[bool]) -> Vec<&'c str> {
+    collection
+        .runs
+        .iter()
+        .zip(excluded_runs)
+        .filter(|(run, &excluded)| run.is_pooled && !excluded)
+        .map(|(run, _)| run.tag.as_str())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,96 @@
+//! The comparison of judging strategies' section of a study's report: per measure, which
+//! strategy makes the collection reusable at the smallest budget fraction, then each
+//! strategy's figures at each fraction.
+
+use crate::report::content::table;
+use crate::report::document::Block;
+use crate::sim::analysis::strategies::StrategiesSummary;
+use crate::sim::analysis::StrategyRow;
+
+fn fmt_number(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".into(), |value| format!("{value:.3}"))
+}
+
+/// The strategies' section.
+pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> Vec<Block> {
+    let verdicts = summary
+        .measures
+        .iter()
+        .map(|(name, verdict)| match verdict.best_fraction {
+            Some(fraction) => vec![
+                name.clone(),
+                fraction.to_string(),
+                verdict.best_strategies.join(", "),
+            ],
+            None => vec![
+                name.clone(),
+                "none".into(),
+                "no strategy at any fraction".into(),
+            ],
+        })
+        .collect();
+    let mut blocks = vec![
+        Block::Heading {
+            level: 2,
+            text: "Judging strategies: how the budget is spent".into(),
+        },
+        Block::Paragraph(format!(
+            "Every trial is also judged by each strategy ({}) with the same seeds, held-out \
+             teams and budgets, and cut to each budget fraction. Each judges with the official \
+             qrels: a document the official qrels never judged gets grade 0 and counts as \
+             *unofficial*; a high unofficial share biases the comparison against the strategy. \
+             A strategy makes the collection reusable at a fraction when the mean paired tau_b \
+             and the control's mean tau_b against the official ranking reach {} and the \
+             held-out runs' mean paired rank change is below {}.",
+            summary.strategies.join(", "),
+            summary.paired_tau_b_threshold,
+            summary.rank_change_limit
+        )),
+        table(
+            &["measure", "smallest reusable fraction", "strategies there"],
+            verdicts,
+        ),
+    ];
+    for name in summary.measures.keys() {
+        blocks.push(Block::Heading {
+            level: 3,
+            text: name.clone(),
+        });
+        let measure_rows = rows
+            .iter()
+            .filter(|row| &row.measure == name)
+            .map(|row| {
+                vec![
+                    row.strategy.clone(),
+                    row.fraction.to_string(),
+                    fmt_number(row.control_tau_b),
+                    fmt_number(row.control_truth_tau_b),
+                    fmt_number(row.paired_tau_b),
+                    fmt_number(row.rank_change_mean),
+                    fmt_number(row.rank_change_max),
+                    format!("{:.3}", row.control_recall),
+                    format!("{:.3}", row.control_recall_found),
+                    format!("{:.3}", row.unofficial_share),
+                    format!("{:.1}", row.judgments_per_topic),
+                ]
+            })
+            .collect();
+        blocks.push(table(
+            &[
+                "strategy",
+                "fraction",
+                "control tau_b",
+                "control tau_b vs truth",
+                "paired tau_b",
+                "held-out rank change mean",
+                "max",
+                "control recall",
+                "recall found",
+                "unofficial share",
+                "judgments per topic",
+            ],
+            measure_rows,
+        ));
+    }
+    blocks
+}

@@ -1,0 +1,55 @@
+//! `strategies.tsv` ([`StrategyRow`]): with a comparison of judging strategies, each strategy's
+//! figures at each budget fraction for each measure.
+
+use serde::{Deserialize, Serialize};
+
+use super::domains;
+use super::TableRow;
+
+/// One judging strategy's figures for one measure at one budget fraction, over the study's
+/// seeds (`strategies.tsv`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StrategyRow {
+    /// The strategy's name.
+    #[serde(deserialize_with = "domains::non_empty")]
+    pub strategy: String,
+    /// The fraction of each topic's budget.
+    #[serde(with = "domains::fraction")]
+    pub fraction: f64,
+    /// Measure name.
+    #[serde(deserialize_with = "domains::non_empty")]
+    pub measure: String,
+    /// The control rankings' mean tau_b against the official ranking.
+    #[serde(with = "domains::tau")]
+    pub control_tau_b: Option<f64>,
+    /// The control rankings' mean tau_b against the truth ranking (`NA` without a truth).
+    #[serde(with = "domains::tau")]
+    pub control_truth_tau_b: Option<f64>,
+    /// The held-out trials' mean tau_b against their seed's control.
+    #[serde(with = "domains::tau")]
+    pub paired_tau_b: Option<f64>,
+    /// The held-out runs' mean rank in their team's trial less their rank in the control
+    /// (positive = dropped; `NA` without a held-out run).
+    #[serde(with = "domains::optional_change")]
+    pub rank_change_mean: Option<f64>,
+    /// The largest such rank change.
+    #[serde(with = "domains::optional_change")]
+    pub rank_change_max: Option<f64>,
+    /// The controls' mean recall of the officially relevant documents.
+    #[serde(with = "domains::fraction")]
+    pub control_recall: f64,
+    /// The controls' mean recall of the officially relevant documents the strategy could
+    /// judge, carried ones aside.
+    #[serde(with = "domains::fraction")]
+    pub control_recall_found: f64,
+    /// The share of judged documents the official qrels never judged (graded 0).
+    #[serde(with = "domains::fraction")]
+    pub unofficial_share: f64,
+    /// Judgments, carried ones included, per (trial, topic).
+    #[serde(with = "domains::score")]
+    pub judgments_per_topic: f64,
+}
+
+impl TableRow for StrategyRow {
+    const FILE: &'static str = "strategies.tsv";
+}
