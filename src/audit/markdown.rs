@@ -31,10 +31,10 @@ pub fn write_html(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
 /// The audit report's content.
 pub fn audit_document(report: &AuditReport) -> Document {
     let mut blocks = heading(report);
+    blocks.extend(to_judge(report));
     blocks.extend(coverage(report));
     blocks.extend(scores(report));
     blocks.extend(study(report));
-    blocks.extend(to_judge(report));
     blocks.extend(topics(report));
     Document { blocks }
 }

@@ -3,19 +3,23 @@
 //! `backtest.json` (the summary) and one figure per measure (each estimator's score against
 //! the true score), all written atomically; and the summary table printed at the end.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::summary::BacktestSummary;
 use super::{BacktestOutcome, BacktestRow};
 use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
+use crate::report::document::{Align, Block, Document, Table};
+use crate::report::html::document_page;
 use crate::report::plots::estimates::{write_estimates_figure, EstimateSeries, EstimatesFigure};
 use crate::report::plots::FigureFormat;
 use crate::sim::analysis::files::{write_table, TableRow};
 
 /// The summary.
 pub const SUMMARY_FILE: &str = "backtest.json";
+
+/// The summary as a self-contained page, in the template of the study's and the audit's.
+pub const PAGE_FILE: &str = "backtest.html";
 
 /// Writes the table, the summary and the figures into `out`. Returns the files written.
 ///
@@ -33,7 +37,11 @@ pub fn write_outputs(
         serde_json::to_writer_pretty(&mut *file, summary)?;
         writeln!(file)
     })?;
-    let mut written = vec![out.join(BacktestRow::FILE), summary_path];
+    let page_path = out.join(PAGE_FILE);
+    write_atomically(&page_path, |file| {
+        file.write_all(document_page(&backtest_document(summary)).as_bytes())
+    })?;
+    let mut written = vec![out.join(BacktestRow::FILE), summary_path, page_path];
     for measure in &summary.measures {
         let figure = estimates_figure(outcome, &measure.measure);
         written.extend(write_estimates_figure(
@@ -83,83 +91,113 @@ fn estimates_figure(outcome: &BacktestOutcome, measure: &str) -> EstimatesFigure
     }
 }
 
-/// The summary as a Markdown table, for the terminal and the docs.
-pub fn summary_table(summary: &BacktestSummary) -> String {
-    let mut text = String::new();
+/// The summary as a document: the page `backtest.html` and the Markdown printed on the
+/// terminal render it alike.
+pub fn backtest_document(summary: &BacktestSummary) -> Document {
     let option = |value: Option<f64>| value.map_or("–".to_string(), |v| format!("{v:.2}"));
-    let _ = writeln!(
-        text,
-        "Backtest of the audit on {} ({} world): {} runs of {} teams; risk threshold {}, rank \
-         margin {}.\n",
-        summary.task,
-        summary.world,
-        summary.runs,
-        summary.teams,
-        summary.risk_threshold,
-        summary.rank_margin
-    );
-    let _ = writeln!(
-        text,
-        "| measure | MAE collection | MAE expected | MAE Webber & Park | MAE anti-precision | \
-         signed error expected | runs moving >= 2 | verdict precision / recall (>= 2) | no \
-         judgments when rank stays | within 1 rank before / after list | 90% range holds truth |"
-    );
-    let _ = writeln!(
-        text,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
-    for m in &summary.measures {
-        let mae = |name: &str| {
-            m.errors
+    let rows = summary
+        .measures
+        .iter()
+        .map(|m| {
+            let mae = |name: &str| {
+                m.errors
+                    .iter()
+                    .find(|e| e.estimator == name)
+                    .map_or("–".to_string(), |e| format!("{:.4}", e.mae))
+            };
+            let signed = m
+                .errors
                 .iter()
-                .find(|e| e.estimator == name)
-                .map_or("–".to_string(), |e| format!("{:.4}", e.mae))
-        };
-        let signed = m
-            .errors
-            .iter()
-            .find(|e| e.estimator == "expected")
-            .map_or(0.0, |e| e.mean_signed_error);
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {} | {} | {signed:+.4} | {} | {} / {} | {} | {:.2} / {:.2} | {:.2} |",
-            m.measure,
-            mae("collection"),
-            mae("expected"),
-            mae("webber_park"),
-            mae("anti_precision"),
-            m.runs_rank_moves_2,
-            option(m.verdict_moves_2.precision),
-            option(m.verdict_moves_2.recall),
-            option(m.no_judgments_when_rank_stays),
-            m.within_one_rank_before,
-            m.within_one_rank_after,
-            m.sample_coverage
-        );
-    }
-    let _ = writeln!(
-        text,
-        "\nList: {:.2} documents per topic per run ({:.1} per run; {} runs given one). No \
-         judgments needed for {} of the runs whose ranks all stay.",
-        summary.list.mean_per_topic,
-        summary.list.mean_per_run,
-        summary.list.runs_with_list,
-        option(summary.no_judgments_when_ranks_stay)
-    );
-    let _ = writeln!(
-        text,
-        "The truth's grades cover {:.0}% of the audited runs' unjudged tops. Of the unjudged \
-         documents it judged, by rank: {}.",
-        100.0 * summary.truth_coverage,
-        summary
-            .truth_judged_by_rank
-            .iter()
-            .map(|bin| format!(
+                .find(|e| e.estimator == "expected")
+                .map_or(0.0, |e| e.mean_signed_error);
+            vec![
+                m.measure.clone(),
+                mae("collection"),
+                mae("expected"),
+                mae("webber_park"),
+                mae("anti_precision"),
+                format!("{signed:+.4}"),
+                m.runs_rank_moves_2.to_string(),
+                format!(
+                    "{} / {}",
+                    option(m.verdict_moves_2.precision),
+                    option(m.verdict_moves_2.recall)
+                ),
+                option(m.no_judgments_when_rank_stays),
+                format!(
+                    "{:.2} / {:.2}",
+                    m.within_one_rank_before, m.within_one_rank_after
+                ),
+                format!("{:.2}", m.sample_coverage),
+            ]
+        })
+        .collect();
+    let header = [
+        "measure",
+        "MAE collection",
+        "MAE expected",
+        "MAE Webber & Park",
+        "MAE anti-precision",
+        "signed error expected",
+        "runs moving >= 2",
+        "verdict precision / recall (>= 2)",
+        "no judgments when rank stays",
+        "within 1 rank before / after list",
+        "90% range holds truth",
+    ];
+    let bands = summary
+        .truth_judged_by_rank
+        .iter()
+        .map(|bin| {
+            format!(
                 "{} {} documents, predicted {:.3}, relevant {:.3}",
                 bin.bin, bin.documents, bin.predicted, bin.observed
-            ))
-            .collect::<Vec<_>>()
-            .join("; ")
-    );
-    text
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    Document {
+        blocks: vec![
+            Block::Heading {
+                level: 1,
+                text: format!(
+                    "Backtest of the audit on {} ({} world)",
+                    summary.task, summary.world
+                ),
+            },
+            Block::Paragraph(format!(
+                "{} runs of {} teams; risk threshold {}, rank margin {}.",
+                summary.runs, summary.teams, summary.risk_threshold, summary.rank_margin
+            )),
+            Block::Table(Table {
+                header: header.iter().map(ToString::to_string).collect(),
+                align: std::iter::once(Align::Left)
+                    .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
+                    .collect(),
+                rows,
+            }),
+            Block::Paragraph(format!(
+                "List: {:.2} documents per topic per run ({:.1} per run; {} runs given one). \
+                 No judgments needed for {} of the runs whose ranks all stay.",
+                summary.list.mean_per_topic,
+                summary.list.mean_per_run,
+                summary.list.runs_with_list,
+                option(summary.no_judgments_when_ranks_stay)
+            )),
+            Block::Paragraph(format!(
+                "The truth's grades cover {:.0}% of the audited runs' unjudged tops. Of the \
+                 unjudged documents it judged, by rank: {bands}.",
+                100.0 * summary.truth_coverage
+            )),
+        ],
+    }
+}
+
+/// The summary as Markdown, for the terminal and the docs.
+pub fn summary_table(summary: &BacktestSummary) -> String {
+    let mut text = Vec::new();
+    backtest_document(summary)
+        .write_markdown(&mut text)
+        .expect("writing to memory");
+    String::from_utf8(text).expect("the document is UTF-8")
 }

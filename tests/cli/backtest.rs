@@ -519,6 +519,15 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     }
     assert_eq!(summary["world"], "deeper");
     assert_eq!(summary["truth_coverage"], 1.0);
+    // The page: one self-contained file with the summary's table.
+    let page = std::fs::read_to_string(dir.path().join("deeper").join("backtest.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
+    assert!(page.contains("Backtest of the audit on deeper (deeper world)"));
+    assert!(
+        page.contains("<td>P_10</td>") || page.contains(">P_10<"),
+        "no P_10 row"
+    );
+    assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
     // Classic: every run of teams A and B, whose truth is the official grades; a2's and b2's
     // documents below the pool were never judged, so neither truth moves.
     let (rows, _) = backtest("classic", &["--teams", "A,B"]);
