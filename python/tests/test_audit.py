@@ -81,8 +81,33 @@ def test_the_deeper_world_completes_the_truth_from_its_file(default_task_path, t
     )
     assert result.summary["world"] == "deeper"
     assert list(result.rows["run"]) == ["bm25base"]
-    # The complete truth judges every document.
-    assert result.rows["truth_coverage"].iloc[0] == pytest.approx(1.0)
+    # The share of the run's unjudged top 100 that the truth file grades, counted here.
+    runs_dir = default_task_path.parent / "runs"
+    official_qrels = default_task_path.parent.parent.parent / "qrels" / "synth-passage.qrels"
+
+    def judged(path):
+        return {tuple(line.split()[0:3:2]) for line in path.read_text().splitlines() if line.strip()}
+
+    official, graded = judged(official_qrels), judged(truth)
+    ranked = {}
+    for line in (runs_dir / "bm25base").read_text().splitlines():
+        topic, _, doc, _, score, _ = line.split()
+        ranked.setdefault(topic, []).append((float(score), doc))
+
+    def trec_eval_order(docs):
+        # Score descending, then docid descending: two stable sorts.
+        by_docid = sorted(docs, key=lambda d: d[1], reverse=True)
+        return [doc for _, doc in sorted(by_docid, key=lambda d: d[0], reverse=True)]
+
+    unjudged = [
+        (topic, doc)
+        for topic, docs in ranked.items()
+        for doc in trec_eval_order(docs)[:100]
+        if (topic, doc) not in official
+    ]
+    covered = sum((topic, doc) in graded for topic, doc in unjudged) / len(unjudged)
+    assert result.rows["truth_coverage"].iloc[0] == pytest.approx(covered)
+    assert 0.0 < covered <= 1.0
     with pytest.raises(ValueError, match=re.escape("expected --truth-qrels FILE with the deeper world")):
         reusesim.backtest(default_task_path, tmp_path / "out", world="deeper", progress=False)
 
