@@ -47,6 +47,8 @@ pub struct AuditBasis<'c> {
     pub calibration: Calibration,
     /// How documents beyond the pool's reach are treated.
     pub beyond_pool: BeyondPool,
+    /// Each topic's best pooled ranks (collection order).
+    pub best_ranks: Vec<BestPooledRanks<'c>>,
 }
 
 /// One run's audit, before it is put into a report.
@@ -116,6 +118,11 @@ impl<'c> AuditBasis<'c> {
                 )
             })
             .collect::<Result<Vec<_>>>()?;
+        let best_ranks: Vec<BestPooledRanks> = collection
+            .topics
+            .iter()
+            .map(|topic| BestPooledRanks::new(collection, topic))
+            .collect();
         let calibration = calibrate(
             &CalibrationInput {
                 collection,
@@ -124,6 +131,7 @@ impl<'c> AuditBasis<'c> {
                 pool_depth,
                 audited_team,
                 beyond_pool,
+                best_ranks: &best_ranks,
             },
             evidence,
         )?;
@@ -136,6 +144,7 @@ impl<'c> AuditBasis<'c> {
             models,
             calibration,
             beyond_pool,
+            best_ranks,
         })
     }
 
@@ -209,7 +218,7 @@ impl<'c> AuditBasis<'c> {
                 if counts_as_pooled {
                     in_pool.extend(topic.pool_rankings[run].iter().take(self.pool_depth));
                 }
-                let best_ranks = BestPooledRanks::new(collection, topic);
+                let best_ranks = &self.best_ranks[index];
                 let input = TopicInput {
                     topic,
                     judgments: &self.judgments[index],

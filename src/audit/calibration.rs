@@ -92,8 +92,9 @@ pub struct Calibration {
     /// uncertainty every document of a run shares.
     pub run_sd: f64,
     /// The fit repeated on bootstrap samples of the calibration's teams
-    /// ([`super::bootstrap`]): each replicate's intercept, then its weights in the order of
-    /// the named weights above (the four of the features in force).
+    /// ([`super::bootstrap`]): each replicate's intercept, then its five weights in the
+    /// order of the features in force (raw log-odds, ln rank, run precision, then the in-pool
+    /// flag and its ln rank term, or ln best pooled rank and an unused 0).
     pub replicates: Vec<Vec<f64>>,
     /// Rows in the calibration sample (run, document).
     pub sample_size: usize,
@@ -201,18 +202,7 @@ impl Calibration {
         let Some(fit) = self.replicates.get(replicate) else {
             return self.log_odds(topic, evidence);
         };
-        let weights = match self.beyond_pool {
-            BeyondPool::NonRelevant => [fit[1], fit[2], fit[3], fit[4], fit[5]],
-            BeyondPool::Extrapolated => [fit[1], fit[2], fit[3], fit[4], 0.0],
-        };
-        self.topic_offsets[topic]
-            + fit[0]
-            + evidence
-                .features(self.beyond_pool)
-                .iter()
-                .zip(weights)
-                .map(|(x, w)| x * w)
-                .sum::<f64>()
+        self.topic_offsets[topic] + fit[0] + weighted(&fit[1..], evidence, self.beyond_pool)
     }
 
     /// The calibrated probability of relevance of a document of topic `topic`.
@@ -242,13 +232,7 @@ impl Calibration {
 
     /// The log-odds of the collection-wide fit, before the topic's correction.
     fn collection_log_odds(&self, evidence: &DocumentEvidence) -> f64 {
-        self.intercept
-            + evidence
-                .features(self.beyond_pool)
-                .iter()
-                .zip(self.weights())
-                .map(|(x, w)| x * w)
-                .sum::<f64>()
+        self.intercept + weighted(&self.weights(), evidence, self.beyond_pool)
     }
 
     /// A calibration from a fitted model's weights (in feature order).
@@ -276,6 +260,16 @@ impl Calibration {
             unlabelled: 0,
         }
     }
+}
+
+/// `weights` (in feature order) times the document's features under `beyond_pool`.
+fn weighted(weights: &[f64], evidence: &DocumentEvidence, beyond_pool: BeyondPool) -> f64 {
+    evidence
+        .features(beyond_pool)
+        .iter()
+        .zip(weights)
+        .map(|(x, w)| x * w)
+        .sum::<f64>()
 }
 
 /// The logistic function.
@@ -377,6 +371,8 @@ pub struct CalibrationInput<'a> {
     pub audited_team: &'a str,
     /// How documents beyond the pool's reach are treated.
     pub beyond_pool: BeyondPool,
+    /// Each topic's best pooled ranks (collection order).
+    pub best_ranks: &'a [BestPooledRanks<'a>],
 }
 
 /// Fits the calibration of `input.models` on the leave-team-out sample of the judgments, with
@@ -441,8 +437,7 @@ pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result
     // Each run's relevant rows against what the fit, topic corrections included, expects.
     let mut run_counts = vec![(0usize, 0.0f64, false); run_count];
     for (row, &(topic, run)) in rows() {
-        let shifted =
-            sigmoid(calibration.topic_offsets[topic] + model.intercept + dot(&model.weights, row));
+        let shifted = sigmoid(calibration.topic_offsets[topic] + model.log_odds(row));
         run_counts[run].1 += shifted;
         run_counts[run].2 = true;
     }
@@ -463,7 +458,7 @@ pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result
 }
 
 /// The calibration fit on bootstrap samples of the sample's teams: each replicate as its
-/// intercept, then its weights in [`Calibration::weights`]'s order.
+/// intercept, then its weights in the order of [`DocumentEvidence::features`].
 fn bootstrap_replicates(input: &CalibrationInput, sample: &Sample) -> Result<Vec<Vec<f64>>> {
     let mut teams: Vec<&str> = input
         .collection
@@ -497,22 +492,11 @@ fn bootstrap_replicates(input: &CalibrationInput, sample: &Sample) -> Result<Vec
     Ok(fits
         .iter()
         .map(|fit| {
-            let named = Calibration::from_fit(input.beyond_pool, fit);
-            std::iter::once(named.intercept)
-                .chain(named.weights()[..4].iter().copied())
-                .chain(
-                    (input.beyond_pool == BeyondPool::NonRelevant)
-                        .then_some(named.in_pool_log_rank_weight),
-                )
+            std::iter::once(fit.intercept)
+                .chain(fit.weights.iter().copied())
                 .collect()
         })
         .collect())
-}
-
-fn dot(weights: &[f64], row: &SparseVec) -> f64 {
-    row.iter()
-        .map(|(feature, value)| weights[feature as usize] * f64::from(value))
-        .sum()
 }
 
 /// The calibration sample of `input` under `evidence`.
@@ -538,7 +522,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
             LeaveOutEvidence::Trials(_) => None,
         };
         let in_pool = pooled_tops(collection, topic, input.pool_depth, input.audited_team);
-        let best_ranks = BestPooledRanks::new(collection, topic);
+        let best_ranks = &input.best_ranks[index];
         // Runs of teams without a pooled run have no contribution to take out: only rows of
         // the collection's own presumption, which would teach nothing about pooling.
         let pooled = collection

@@ -77,7 +77,7 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
         topic_offsets: vec![0.0],
         topic_sd: vec![0.0],
         run_sd: 0.0,
-        replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0]],
+        replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0, 0.0]],
         sample_size: 0,
         sample_relevant: 0,
         unlabelled: 0,
