@@ -6,7 +6,9 @@
 //!   retrain (200 judged non-relevant + 100 random);
 //! - `crossover/{dual,primal}/N`: the same fit on N documents (one third positive), to locate the
 //!   size above which the primal solver is faster (`DUAL_MAX_DOCUMENTS`);
-//! - `score/20000`: one scoring pass of a fitted model over 20,000 candidates of ~200 non-zeros.
+//! - `score/20000`: one scoring pass of a fitted model over 20,000 candidates of ~200 non-zeros,
+//!   four documents' sums interleaved (`Scorer::score_into`); `score/20000_one_by_one`: the same
+//!   sums one document after another.
 //!
 //! Throughput is reported in iterations (fits) or candidates (scoring) per second.
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -121,10 +123,19 @@ fn score(c: &mut Criterion) {
         .map(|pos| document(pos % 10 == 0, &mut rng))
         .collect();
     let mut scores = vec![0.0_f32; candidates.len()];
+    let pairs: Vec<&[(u32, f32)]> = candidates.iter().map(SparseVec::as_pairs).collect();
     let mut group = c.benchmark_group("score");
     group.throughput(Throughput::Elements(candidates.len() as u64));
     group.bench_function("20000", |b| {
-        b.iter(|| model.score_into(&candidates, &mut scores))
+        b.iter(|| model.score_into(&pairs, &mut scores))
+    });
+    // The lever alone: each document's sum on its own, one after another.
+    group.bench_function("20000_one_by_one", |b| {
+        b.iter(|| {
+            for (slot, pairs) in scores.iter_mut().zip(&pairs) {
+                *slot = model.score_pairs(pairs);
+            }
+        })
     });
     group.finish();
 }

@@ -175,6 +175,20 @@ impl<'c> CandidateVectors<'c> {
         }
     }
 
+    /// Every candidate with its vector, in candidate order (as [`vector`](Self::vector)
+    /// gives them, without looking each up).
+    fn with_vectors<'s>(
+        &'s self,
+        empty: &'s SparseVec,
+    ) -> Box<dyn Iterator<Item = (DocId, &'s SparseVec)> + 's> {
+        match &self.collection.vectors {
+            Vectors::Text { .. } => {
+                Box::new(self.docs.iter().map(|&doc| (doc, self.vector(doc, empty))))
+            }
+            Vectors::Runs => Box::new(self.docs.iter().copied().zip(&self.owned)),
+        }
+    }
+
     /// The vector of a document (empty when it has none for this topic and trial).
     fn vector<'s>(&'s self, doc: DocId, empty: &'s SparseVec) -> &'s SparseVec {
         match &self.collection.vectors {
@@ -297,15 +311,17 @@ impl<'c> TopicState<'c> {
         let mut keys = positive_keys;
         keys.extend(negative_keys);
         let model = self.learner.train(&training, &keys, memory, &mut rng)?;
-        let mut scored: Vec<(f32, u32, DocId)> = self
-            .candidates
-            .docs
-            .iter()
-            .filter(|doc| !self.unavailable.contains(doc))
-            .map(|&doc| {
-                let score = model.score(self.candidates.vector(doc, &self.empty));
-                (score, self.collection.tie_rank_of(doc), doc)
-            })
+        let (mut available, mut vectors) = (Vec::new(), Vec::new());
+        for (doc, vector) in self.candidates.with_vectors(&self.empty) {
+            if !self.unavailable.contains(&doc) {
+                available.push(doc);
+                vectors.push(vector.as_pairs());
+            }
+        }
+        let mut scores = vec![0.0_f32; available.len()];
+        model.score_into(&vectors, &mut scores);
+        let mut scored: Vec<(f32, u32, DocId)> = (scores.into_iter().zip(available))
+            .map(|(score, doc)| (score, self.collection.tie_rank_of(doc), doc))
             .collect();
         if self.settings.candidates == CandidateSource::Corpus {
             if let Some(store) = self.collection.corpus.store() {

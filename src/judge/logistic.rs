@@ -276,7 +276,7 @@ mod tests {
         assert_eq!(model.probability(&document(vec![(0, 1.0)])), 1.0);
         assert_eq!(model.probability(&document(vec![(0, -1.0)])), 0.0);
         let mut out = [0.0_f32; 1];
-        model.score_into([&document(vec![(0, 0.5)])], &mut out);
+        model.score_into(&[document(vec![(0, 0.5)]).as_pairs()], &mut out);
         assert_eq!(out, [500.0]);
     }
 

@@ -150,25 +150,20 @@ pub trait Scorer {
         self.score_pairs(document.as_pairs())
     }
 
-    /// Scores every document of `documents` into the matching slot of `out`, without allocating.
+    /// Scores every document of `documents` (as `(feature, value)` pairs) into the matching
+    /// slot of `out`, without allocating; each score equals [`score_pairs`](Self::score_pairs)'s
+    /// bit for bit.
     ///
     /// # Panics
-    /// When `documents` does not yield exactly `out.len()` documents.
-    fn score_into<'d, I>(&self, documents: I, out: &mut [f32])
-    where
-        Self: Sized,
-        I: IntoIterator<Item = &'d SparseVec>,
-    {
-        let mut documents = documents.into_iter();
-        for slot in out.iter_mut() {
-            let document = documents
-                .next()
-                .expect("score_into: fewer documents than output slots");
-            *slot = self.score(document);
-        }
-        assert!(
-            documents.next().is_none(),
-            "score_into: more documents than output slots"
+    /// When `documents` and `out` differ in length.
+    fn score_into(&self, documents: &[&[(u32, f32)]], out: &mut [f32]) {
+        assert_eq!(
+            documents.len(),
+            out.len(),
+            "score_into: one slot per document"
         );
+        for (slot, pairs) in out.iter_mut().zip(documents) {
+            *slot = self.score_pairs(pairs);
+        }
     }
 }

@@ -123,3 +123,18 @@ impl<K: FnMut(&str) -> bool> TextFeatureBuilder<K> {
         Ok(TextFeatures::new(vocabulary, kept.names, vectors))
     }
 }
+
+impl TextFeatures {
+    /// Reads the corpus at `path` laid out as `layout` (see
+    /// [`TextFeatureBuilder::from_corpus`]).
+    ///
+    /// # Errors
+    /// As [`TextFeatureBuilder::from_corpus`].
+    pub fn from_corpus(
+        path: &Path,
+        layout: &CorpusLayout,
+        keep: impl FnMut(&str) -> bool,
+    ) -> Result<Self> {
+        TextFeatureBuilder::from_corpus(path, layout, keep)
+    }
+}

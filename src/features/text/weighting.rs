@@ -4,13 +4,11 @@
 //! made from them.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use super::tokens::{stemmed_terms, DROPPED};
-use super::{FeaturePairs, TextFeatureBuilder, MIN_DOCUMENT_FREQUENCY};
+use super::{FeaturePairs, MIN_DOCUMENT_FREQUENCY};
 use crate::base::error::{Error, Result};
 use crate::base::ids::Interner;
-use crate::io::corpus::CorpusLayout;
 
 /// `ln(N / df)` as HiCAL computes it: the ratio and the logarithm in single precision
 /// (`log(num_docs / (float) df)` picks C++'s `float` overload).
@@ -111,19 +109,6 @@ impl TextFeatures {
             kept_names,
             vectors,
         }
-    }
-
-    /// Reads the corpus at `path` laid out as `layout` (see
-    /// [`TextFeatureBuilder::from_corpus`]).
-    ///
-    /// # Errors
-    /// As [`TextFeatureBuilder::from_corpus`].
-    pub fn from_corpus(
-        path: &Path,
-        layout: &CorpusLayout,
-        keep: impl FnMut(&str) -> bool,
-    ) -> Result<Self> {
-        TextFeatureBuilder::from_corpus(path, layout, keep)
     }
 
     /// N: how many documents the corpus has (kept or not).

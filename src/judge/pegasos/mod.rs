@@ -40,6 +40,7 @@ mod primal;
 pub use memory::FitMemory;
 
 use crate::base::choice::choice_enum;
+use crate::base::sparse::{dot_dense_together, DOTS_TOGETHER};
 use rand::Rng;
 
 use super::{Scorer, TrainingSet};
@@ -333,6 +334,24 @@ impl Scorer for LinearModel {
     #[inline]
     fn score_pairs(&self, pairs: &[(u32, f32)]) -> f32 {
         crate::base::sparse::dot_dense(pairs, &self.weights)
+    }
+
+    /// Scores [`DOTS_TOGETHER`] documents at a time, interleaved (see [`dot_dense_together`]).
+    fn score_into(&self, documents: &[&[(u32, f32)]], out: &mut [f32]) {
+        assert_eq!(
+            documents.len(),
+            out.len(),
+            "score_into: one slot per document"
+        );
+        let mut groups = documents.chunks_exact(DOTS_TOGETHER);
+        let mut slots = out.chunks_exact_mut(DOTS_TOGETHER);
+        for (group, slots) in (&mut groups).zip(&mut slots) {
+            let group: &[&[(u32, f32)]; DOTS_TOGETHER] = group.try_into().expect("a whole group");
+            slots.copy_from_slice(&dot_dense_together(group, &self.weights));
+        }
+        for (slot, pairs) in slots.into_remainder().iter_mut().zip(groups.remainder()) {
+            *slot = self.score_pairs(pairs);
+        }
     }
 }
 

@@ -115,7 +115,7 @@ fn assert_same_top(
         .map(|c| c.dot_dense_f64(reference))
         .collect();
     let mut fast_scores = vec![0.0_f32; candidates.len()];
-    fast.score_into(candidates, &mut fast_scores);
+    fast.score_into(&pairs_of(candidates), &mut fast_scores);
     let fast_scores: Vec<f64> = fast_scores.iter().map(|&s| f64::from(s)).collect();
     let (expected, actual) = (top(&reference_scores, count), top(&fast_scores, count));
     for (&e, &a) in expected.iter().zip(&actual) {
@@ -291,6 +291,11 @@ fn separates_a_linearly_separable_set() {
     }
 }
 
+/// The documents' `(feature, value)` pairs, for [`Scorer::score_into`].
+fn pairs_of(documents: &[SparseVec]) -> Vec<&[(u32, f32)]> {
+    documents.iter().map(SparseVec::as_pairs).collect()
+}
+
 #[test]
 fn score_into_matches_score() {
     let model = LinearModel::new(vec![1.0, -2.0, 0.5]);
@@ -300,15 +305,37 @@ fn score_into_matches_score() {
         SparseVec::empty(),
     ];
     let mut out = [f32::NAN; 3];
-    model.score_into(&documents, &mut out);
+    model.score_into(&pairs_of(&documents), &mut out);
     assert_eq!(out, [2.0, -2.0, 0.0]);
 }
 
 #[test]
-#[should_panic(expected = "more documents than output slots")]
+fn score_into_scores_groups_and_the_rest_as_score_does() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let weights: Vec<f32> = (0..50).map(|_| rng.random_range(-1e3..1e3)).collect();
+    let model = LinearModel::new(weights);
+    // 4 groups of four and a rest of three, of lengths that differ, some beyond the weights.
+    let documents: Vec<SparseVec> = (0..19)
+        .map(|_| {
+            let length = rng.random_range(0..40);
+            let pairs = (0..length)
+                .map(|_| (rng.random_range(0..60), rng.random_range(-1e3..1e3)))
+                .collect();
+            SparseVec::from_pairs(pairs).expect("finite values")
+        })
+        .collect();
+    let mut out = vec![f32::NAN; documents.len()];
+    model.score_into(&pairs_of(&documents), &mut out);
+    for (score, document) in out.iter().zip(&documents) {
+        assert_eq!(score.to_bits(), model.score(document).to_bits());
+    }
+}
+
+#[test]
+#[should_panic(expected = "one slot per document")]
 fn score_into_panics_on_length_mismatch() {
     let documents = [SparseVec::empty(), SparseVec::empty()];
-    LinearModel::default().score_into(&documents, &mut [0.0_f32; 1]);
+    LinearModel::default().score_into(&pairs_of(&documents), &mut [0.0_f32; 1]);
 }
 
 #[test]
@@ -376,7 +403,7 @@ fn distance(weights: &[f32], reference: &[f64], candidates: &[SparseVec]) -> Dis
         .map(|c| c.dot_dense_f64(reference))
         .collect();
     let mut scores = vec![0.0_f32; candidates.len()];
-    LinearModel::new(weights.to_vec()).score_into(candidates, &mut scores);
+    LinearModel::new(weights.to_vec()).score_into(&pairs_of(candidates), &mut scores);
     let scores: Vec<f64> = scores.iter().map(|&s| f64::from(s)).collect();
     let (expected, actual) = (top(&reference_scores, 100), top(&scores, 100));
     Distance {
