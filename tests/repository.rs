@@ -176,6 +176,38 @@ fn super_paths(file: &Path, source: &str) -> Vec<Vec<String>> {
     paths
 }
 
+/// The file that defines `item` when the module file `module` re-exports it from a child
+/// module (`pub use child::Item;`, also `pub(crate)` and `pub(super)`).
+fn reexport_home(module: &Path, item: &str) -> Option<PathBuf> {
+    let module_path = module_of(module);
+    let source = read(module);
+    let mut lines = source.lines();
+    while let Some(line) = lines.next() {
+        let rest = ["pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .find_map(|prefix| line.strip_prefix(prefix));
+        let Some(rest) = rest else {
+            continue;
+        };
+        let mut statement = rest.to_string();
+        while !statement.contains(';') {
+            statement.push_str(lines.next().unwrap_or(";"));
+        }
+        let tree = statement.trim_end().trim_end_matches(';');
+        if tree.starts_with("crate::") || tree.starts_with("super::") {
+            continue; // already counted as the module's own imports
+        }
+        let home = use_tree_paths(&module_path, tree)
+            .into_iter()
+            .find(|path| path.last().is_some_and(|last| last == item));
+        if let Some(path) = home {
+            let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+            return module_file(&segments).filter(|home| home != module);
+        }
+    }
+    None
+}
+
 /// The top-level module a source file belongs to (`src/sim/study.rs` → `sim`).
 fn top_module(file: &Path) -> String {
     let relative = file.strip_prefix(root().join("src")).unwrap();
@@ -239,7 +271,12 @@ fn no_import_circle_between_source_files() {
             .chain(super_paths(&file, &source))
         {
             let segments: Vec<&str> = path.iter().map(String::as_str).collect();
-            if let Some(target) = module_file(&segments) {
+            if let Some(target) = module_file(&segments).map(|target| {
+                // An item a module re-exports is an import of the file that defines it.
+                let item = segments.get(module_of(&target).len());
+                item.and_then(|item| reexport_home(&target, item))
+                    .unwrap_or(target)
+            }) {
                 // A file naming its own parent module (`mod.rs`) is the module's own business.
                 let folder = if target.ends_with("mod.rs") {
                     target.parent().unwrap().to_path_buf()

@@ -18,15 +18,13 @@ use super::risk::{judging_list, measure_risk, MeasureRisk};
 use super::topic::{
     audit_topic, quantile, Coverage, ScoreInterval, TopicAudit, TopicInput, TopicOutcome,
 };
+use super::trials::Judgments;
 use super::AuditRules;
 use crate::base::error::Result;
 use crate::base::{DocId, Grade};
 use crate::collection::Collection;
 use crate::eval::Measure;
 use crate::sim::scoring::{QrelsGrades, RunScorer, ScoreTable, TopicGrades};
-
-/// The judgments of every topic of a collection (collection topic order).
-pub type Judgments = Vec<FxHashMap<DocId, Grade>>;
 
 /// What audits against one set of judgments share.
 #[derive(Debug)]

@@ -51,14 +51,14 @@ use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
 
-pub use basis::{AuditBasis, Judgments, RunAudit};
+pub use basis::{AuditBasis, RunAudit};
 pub use calibration::LeaveOutEvidence;
 pub use markdown::{audit_document, write_html, write_markdown};
 pub use reach::BeyondPool;
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
 pub use study::{LouDrop, StudyComparison, StudySource};
 pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
-pub use trials::{Evidence, TrialJudgments};
+pub use trials::{Evidence, Judgments, TrialJudgments};
 
 /// How deep the audit looks into the run: unjudged documents beyond it count as non-relevant.
 pub const AUDIT_DEPTH: usize = 100;

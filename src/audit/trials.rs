@@ -7,9 +7,9 @@ use std::path::Path;
 
 use rustc_hash::FxHashMap;
 
-use super::Judgments;
 use crate::base::choice::choice_enum;
 use crate::base::error::{Error, Result};
+use crate::base::{DocId, Grade};
 use crate::collection::Collection;
 use crate::io::qrels::read_qrels;
 
@@ -22,6 +22,9 @@ choice_enum! {
         Trials = "trials",
     }
 }
+
+/// The judgments of every topic of a collection (collection topic order).
+pub type Judgments = Vec<FxHashMap<DocId, Grade>>;
 
 /// Each team's kept leave-out trials: team name to its trials' judgments, one per seed.
 pub type TrialJudgments = BTreeMap<String, Vec<Judgments>>;
