@@ -185,20 +185,27 @@ impl SparseVec {
 #[inline]
 pub fn dot_dense(pairs: &[(u32, f32)], dense: &[f32]) -> f32 {
     let mut sum = 0.0_f32;
-    for &(feature, value) in pairs {
-        if let Some(weight) = dense.get(feature as usize) {
-            sum += weight * value;
-        }
+    for &pair in pairs {
+        add_product(&mut sum, pair, dense);
     }
     sum
+}
+
+/// Adds one pair's product with `dense` to `sum` (nothing for a feature beyond `dense`): the
+/// step of [`dot_dense`] and [`dot_dense_together`].
+#[inline(always)]
+fn add_product(sum: &mut f32, (feature, value): (u32, f32), dense: &[f32]) {
+    if let Some(weight) = dense.get(feature as usize) {
+        *sum += weight * value;
+    }
 }
 
 /// Documents whose dot products [`dot_dense_together`] computes in one pass.
 pub const DOTS_TOGETHER: usize = 4;
 
-/// [`dot_dense`] of each of `documents` with `dense`, into `out`, bit for bit: the documents'
-/// sums are interleaved, each still accumulated in its own pairs' order, so that the processor
-/// overlaps their chains of dependent additions, which bound a lone sum.
+/// [`dot_dense`] of each of `documents` with `dense`, bit for bit: the documents' sums are
+/// interleaved, each still accumulated in its own pairs' order, so that the processor overlaps
+/// their chains of dependent additions, which bound a lone sum.
 pub fn dot_dense_together(
     documents: &[&[(u32, f32)]; DOTS_TOGETHER],
     dense: &[f32],
@@ -207,17 +214,12 @@ pub fn dot_dense_together(
     let common = documents.iter().map(|pairs| pairs.len()).min().unwrap_or(0);
     for position in 0..common {
         for (sum, pairs) in sums.iter_mut().zip(documents) {
-            let (feature, value) = pairs[position];
-            if let Some(weight) = dense.get(feature as usize) {
-                *sum += weight * value;
-            }
+            add_product(sum, pairs[position], dense);
         }
     }
     for (sum, pairs) in sums.iter_mut().zip(documents) {
-        for &(feature, value) in &pairs[common..] {
-            if let Some(weight) = dense.get(feature as usize) {
-                *sum += weight * value;
-            }
+        for &pair in &pairs[common..] {
+            add_product(sum, pair, dense);
         }
     }
     sums
