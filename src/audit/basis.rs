@@ -204,7 +204,7 @@ impl<'c> AuditBasis<'c> {
         let collection = self.collection;
         let info = &collection.runs[run];
         let counts_as_pooled = self.counts_as_pooled(run);
-        let run_shifts = run_effects(self.calibration.run_sd, &info.tag);
+        let run_effects = run_effects(&self.calibration, &info.tag);
         let outcomes: Vec<TopicOutcome> = collection
             .topics
             .par_iter()
@@ -224,7 +224,6 @@ impl<'c> AuditBasis<'c> {
                     relevance_level: collection.relevance_level,
                     is_model_fitted: self.models[index].is_fitted,
                     topic_sd: self.calibration.topic_sd[index],
-                    run_shifts: &run_shifts,
                 };
                 audit_topic(
                     &input,
@@ -239,14 +238,23 @@ impl<'c> AuditBasis<'c> {
                             best_pooled_rank: best_ranks.without(doc, &info.team),
                         };
                         let excluded = only.is_some_and(|only| !only[index].contains_key(&doc));
-                        let replicates = self.calibration.replicates.len().max(1);
-                        let log_odds = (0..replicates)
+                        let replicates: Vec<f64> = (0..self.calibration.replicates.len().max(1))
                             .map(|replicate| {
+                                self.calibration
+                                    .replicate_log_odds(index, &evidence, replicate)
+                            })
+                            .collect();
+                        let tilt = (rank as f64).ln() - self.calibration.log_rank_center;
+                        let log_odds = run_effects
+                            .iter()
+                            .enumerate()
+                            .map(|(sample, effect)| {
                                 if excluded {
                                     f64::NEG_INFINITY
                                 } else {
-                                    self.calibration
-                                        .replicate_log_odds(index, &evidence, replicate)
+                                    replicates[sample % replicates.len()]
+                                        + effect.shift
+                                        + effect.slope * tilt
                                 }
                             })
                             .collect();
@@ -326,14 +334,25 @@ impl<'c> AuditBasis<'c> {
     }
 }
 
-/// The log-odds shift of each Monte-Carlo sample that every document of run `tag` shares:
-/// normal with standard deviation `run_sd`, from a ChaCha8 stream seeded by
-/// ([`super::AUDIT_SEED`], the run's tag), so that a run's samples do not depend on the other
-/// runs audited beside it.
-fn run_effects(run_sd: f64, tag: &str) -> Vec<f64> {
+/// A run's own log-odds effect in one Monte-Carlo sample, shared by all its topics: a shift,
+/// and a slope in ln(rank) about the calibration's `log_rank_center`.
+#[derive(Debug, Clone, Copy)]
+struct RunEffect {
+    shift: f64,
+    slope: f64,
+}
+
+/// The run effect of each Monte-Carlo sample of run `tag`: normal with standard deviations
+/// `run_sd` and `run_log_rank_sd`, from a ChaCha8 stream seeded by ([`super::AUDIT_SEED`],
+/// the run's tag), so that a run's samples do not depend on the other runs audited beside it.
+fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
     let mut rng = crate::base::seed::topic_rng(super::AUDIT_SEED, tag);
+    let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
     (0..super::SAMPLES)
-        .map(|_| run_sd * rng.sample::<f64, _>(rand_distr::StandardNormal))
+        .map(|_| RunEffect {
+            shift: calibration.run_sd * normal(),
+            slope: calibration.run_log_rank_sd * normal(),
+        })
         .collect()
 }
 

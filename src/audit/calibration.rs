@@ -32,6 +32,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use super::bootstrap::{replicate_fits, ClusteredRows};
+use super::effects::{
+    run_effect_sd, run_slope_sd, topic_offset, weighted_log_rank_center, RunCount, RunResiduals,
+    SlopeScore, TOPIC_PRIOR_RELEVANT,
+};
 use super::model::TopicModel;
 use super::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
 use super::trials::TrialJudgments;
@@ -45,11 +49,6 @@ use crate::judge::TrainingSet;
 /// The L2 penalty of the calibration fit: two features and thousands of rows, so it only
 /// keeps the fit finite when the sample separates perfectly.
 pub const CALIBRATION_ALPHA: f64 = 1e-3;
-
-/// The pseudo-count of a topic's correction: the relevant documents (observed and expected
-/// alike) added to a topic's calibration rows before their ratio is taken, so that a topic with
-/// few rows keeps nearly the collection-wide fit and one with many follows its own rate.
-pub const TOPIC_PRIOR_RELEVANT: f64 = 1.0;
 
 /// The raw probabilities are clamped to [`RAW_PROBABILITY_FLOOR`], 1 − that, before their
 /// log-odds are taken.
@@ -91,6 +90,14 @@ pub struct Calibration {
     /// sample's runs' relevant counts stray from the fit beyond counting noise: the
     /// uncertainty every document of a run shares.
     pub run_sd: f64,
+    /// The standard deviation of a run's own slope in ln(rank) on the log-odds, estimated
+    /// from how the sample's runs' residuals tilt with depth beyond counting noise: how far a
+    /// run's relevance may fall faster or slower with depth than the fit says, an
+    /// uncertainty that grows with the distance from the ranks the sample shows.
+    pub run_log_rank_sd: f64,
+    /// The ln(rank) at which the run's slope effect is 0: the sample's mean ln(rank), each
+    /// row weighted by its variance p(1 − p), where the run effect `run_sd` is measured.
+    pub log_rank_center: f64,
     /// The fit repeated on bootstrap samples of the calibration's teams
     /// ([`super::bootstrap`]): each replicate's intercept, then its five weights in the
     /// order of the features in force (raw log-odds, ln rank, run precision, then the in-pool
@@ -254,6 +261,8 @@ impl Calibration {
             topic_offsets: Vec::new(),
             topic_sd: Vec::new(),
             run_sd: 0.0,
+            run_log_rank_sd: 0.0,
+            log_rank_center: 0.0,
             replicates: Vec::new(),
             sample_size: 0,
             sample_relevant: 0,
@@ -275,37 +284,6 @@ fn weighted(weights: &[f64], evidence: &DocumentEvidence, beyond_pool: BeyondPoo
 /// The logistic function.
 pub fn sigmoid(log_odds: f64) -> f64 {
     1.0 / (1.0 + (-log_odds).exp())
-}
-
-/// The log-odds correction of a topic whose calibration rows held `observed` relevant
-/// documents where the collection-wide fit expected `expected`: the log of their ratio, each
-/// with [`TOPIC_PRIOR_RELEVANT`] added. For the small probabilities of unjudged documents a
-/// shift of the log-odds scales the probabilities by about that ratio, so the topic's expected
-/// count moves toward its observed one; a topic where leaving a team out lost nothing gets
-/// lower probabilities than the collection's average, one that lost much higher ones.
-pub fn topic_offset(observed: usize, expected: f64) -> f64 {
-    ((observed as f64 + TOPIC_PRIOR_RELEVANT) / (expected + TOPIC_PRIOR_RELEVANT)).ln()
-}
-
-/// The standard deviation of a run effect on the log-odds, by the method of moments: the mean
-/// squared log-ratio of each run's observed to expected relevant rows (each plus
-/// [`TOPIC_PRIOR_RELEVANT`]) less what counting noise alone gives, about 1 / (expected + 1).
-pub fn run_effect_sd(counts: &[(usize, f64)]) -> f64 {
-    if counts.is_empty() {
-        return 0.0;
-    }
-    let n = counts.len() as f64;
-    let spread: f64 = counts
-        .iter()
-        .map(|&(o, e)| topic_offset(o, e).powi(2))
-        .sum::<f64>()
-        / n;
-    let noise: f64 = counts
-        .iter()
-        .map(|&(_, e)| 1.0 / (e + TOPIC_PRIOR_RELEVANT))
-        .sum::<f64>()
-        / n;
-    (spread - noise).max(0.0).sqrt()
 }
 
 fn raw_log_odds(raw: f64) -> f64 {
@@ -346,14 +324,22 @@ pub enum LeaveOutEvidence<'a> {
     Trials(&'a TrialJudgments),
 }
 
-/// The calibration sample: rows with their label, topic and run.
+/// A calibration row's topic, run and ln(rank) in that run.
+#[derive(Debug, Clone, Copy)]
+struct RowOrigin {
+    topic: usize,
+    run: usize,
+    log_rank: f64,
+}
+
+/// The calibration sample: rows with their label, topic, run and rank.
 #[derive(Default)]
 struct Sample {
     positives: Vec<SparseVec>,
     negatives: Vec<SparseVec>,
-    /// (topic, run) of each row of `positives`, then of `negatives`.
-    positive_groups: Vec<(usize, usize)>,
-    negative_groups: Vec<(usize, usize)>,
+    /// Where each row of `positives`, then of `negatives`, comes from.
+    positive_groups: Vec<RowOrigin>,
+    negative_groups: Vec<RowOrigin>,
     unlabelled: usize,
 }
 
@@ -411,8 +397,8 @@ pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result
     let run_count = input.collection.runs.len();
     let mut observed = vec![0usize; topic_count];
     let mut expected = vec![0.0f64; topic_count];
-    for &(topic, _) in &sample.positive_groups {
-        observed[topic] += 1;
+    for origin in &sample.positive_groups {
+        observed[origin.topic] += 1;
     }
     let rows = || {
         sample
@@ -421,8 +407,8 @@ pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result
             .zip(&sample.positive_groups)
             .chain(sample.negatives.iter().zip(&sample.negative_groups))
     };
-    for (row, &(topic, _)) in rows() {
-        expected[topic] += model.probability(row);
+    for (row, origin) in rows() {
+        expected[origin.topic] += model.probability(row);
     }
     let mut calibration = Calibration::from_fit(beyond_pool, &model);
     calibration.topic_offsets = observed
@@ -435,21 +421,24 @@ pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result
         .map(|&o| (1.0 / (o as f64 + TOPIC_PRIOR_RELEVANT)).sqrt())
         .collect();
     // Each run's relevant rows against what the fit, topic corrections included, expects.
-    let mut run_counts = vec![(0usize, 0.0f64, false); run_count];
-    for (row, &(topic, run)) in rows() {
-        let shifted = sigmoid(calibration.topic_offsets[topic] + model.log_odds(row));
-        run_counts[run].1 += shifted;
-        run_counts[run].2 = true;
+    let mut residuals: Vec<Option<RunResiduals>> = vec![None; run_count];
+    for (row, origin) in rows() {
+        let probability = sigmoid(calibration.topic_offsets[origin.topic] + model.log_odds(row));
+        residuals[origin.run]
+            .get_or_insert_with(RunResiduals::default)
+            .add(probability, origin.log_rank);
     }
-    for &(_, run) in &sample.positive_groups {
-        run_counts[run].0 += 1;
+    for origin in &sample.positive_groups {
+        if let Some(run) = &mut residuals[origin.run] {
+            run.observe(origin.log_rank);
+        }
     }
-    let counts: Vec<(usize, f64)> = run_counts
-        .iter()
-        .filter(|(_, _, present)| *present)
-        .map(|&(o, e, _)| (o, e))
-        .collect();
+    let residuals: Vec<RunResiduals> = residuals.into_iter().flatten().collect();
+    let counts: Vec<RunCount> = residuals.iter().map(RunResiduals::count).collect();
     calibration.run_sd = run_effect_sd(&counts);
+    let slopes: Vec<SlopeScore> = residuals.iter().map(RunResiduals::slope_score).collect();
+    calibration.run_log_rank_sd = run_slope_sd(&slopes);
+    calibration.log_rank_center = weighted_log_rank_center(&residuals);
     calibration.replicates = bootstrap_replicates(input, &sample)?;
     calibration.sample_size = sample_size;
     calibration.sample_relevant = sample_relevant;
@@ -468,11 +457,11 @@ fn bootstrap_replicates(input: &CalibrationInput, sample: &Sample) -> Result<Vec
         .collect();
     teams.sort_unstable();
     teams.dedup();
-    let cluster = |groups: &[(usize, usize)]| -> Vec<usize> {
+    let cluster = |groups: &[RowOrigin]| -> Vec<usize> {
         groups
             .iter()
-            .map(|&(_, run)| {
-                let team = input.collection.runs[run].team.as_str();
+            .map(|origin| {
+                let team = input.collection.runs[origin.run].team.as_str();
                 teams.binary_search(&team).expect("a run's team is listed")
             })
             .collect()
@@ -554,12 +543,17 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
                     let row = evidence.row(input.beyond_pool);
                     // Unjudged by the collection too: presumed non-relevant, as its scores
                     // presume.
+                    let origin = RowOrigin {
+                        topic: index,
+                        run: run_index,
+                        log_rank: ((pos + 1) as f64).ln(),
+                    };
                     if label == Some(true) {
                         sample.positives.push(row);
-                        sample.positive_groups.push((index, run_index));
+                        sample.positive_groups.push(origin);
                     } else {
                         sample.negatives.push(row);
-                        sample.negative_groups.push((index, run_index));
+                        sample.negative_groups.push(origin);
                     }
                 }
             };

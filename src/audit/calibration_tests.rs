@@ -17,6 +17,8 @@ fn calibrated_probabilities_follow_the_fitted_log_odds() {
         topic_offsets: vec![0.0, -1.0],
         topic_sd: vec![0.5, 0.5],
         run_sd: 0.0,
+        run_log_rank_sd: 0.0,
+        log_rank_center: 0.0,
         replicates: Vec::new(),
         sample_size: 10,
         sample_relevant: 1,
@@ -77,6 +79,8 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
         topic_offsets: vec![0.0],
         topic_sd: vec![0.0],
         run_sd: 0.0,
+        run_log_rank_sd: 0.0,
+        log_rank_center: 0.0,
         replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0, 0.0]],
         sample_size: 0,
         sample_relevant: 0,
@@ -115,12 +119,118 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
     );
 }
 
+fn counts(rows: &[(usize, f64, f64)]) -> Vec<RunCount> {
+    rows.iter()
+        .map(|&(observed, expected, variance)| RunCount {
+            observed,
+            expected,
+            variance,
+        })
+        .collect()
+}
+
 #[test]
 fn run_effects_count_only_the_spread_beyond_counting_noise() {
     // Every run as expected: no run effect.
-    assert_eq!(run_effect_sd(&[(4, 4.0), (9, 9.0), (0, 0.0)]), 0.0);
+    assert_eq!(
+        run_effect_sd(&counts(&[(4, 4.0, 3.0), (9, 9.0, 8.0), (0, 0.0, 0.0)])),
+        0.0
+    );
     // Runs far from their expectation in both directions: a clear effect.
-    let sd = run_effect_sd(&[(0, 20.0), (40, 20.0), (1, 20.0), (39, 20.0)]);
+    let sd = run_effect_sd(&counts(&[
+        (0, 20.0, 16.0),
+        (40, 20.0, 16.0),
+        (1, 20.0, 16.0),
+        (39, 20.0, 16.0),
+    ]));
     assert!(sd > 1.0, "{sd}");
     assert_eq!(run_effect_sd(&[]), 0.0);
+}
+
+#[test]
+fn run_effects_subtract_the_binomial_noise_not_the_poisson_one() {
+    // Two runs of 50 rows at p = 0.8 (expected 40, variance 8) that stray by 6 each way: a
+    // spread that binomial noise (8 / 41²) does not explain, but a Poisson count's (40 / 41²)
+    // would.
+    let strays = counts(&[(46, 40.0, 8.0), (34, 40.0, 8.0)]);
+    let spread = strays
+        .iter()
+        .map(|c| topic_offset(c.observed, c.expected).powi(2))
+        .sum::<f64>()
+        / 2.0;
+    let binomial = (spread - 8.0 / 41f64.powi(2)).sqrt();
+    assert!((run_effect_sd(&strays) - binomial).abs() < 1e-12);
+    assert!(
+        spread < 40.0 / 41f64.powi(2),
+        "a Poisson count would hide it"
+    );
+    assert!(run_effect_sd(&strays) > 0.1);
+}
+
+/// Residuals of `runs` runs of 60 rows at ranks 1 to 60, drawn relevant with log-odds
+/// −1 + slope · (ln rank − ln 8), each run's slope `slope` or `−slope` in turn, against a fit
+/// that knows no slope (log-odds −1 everywhere).
+fn tilted_runs(runs: usize, slope: f64) -> Vec<RunResiduals> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    (0..runs)
+        .map(|run| {
+            let own = if run % 2 == 0 { slope } else { -slope };
+            let mut residuals = RunResiduals::default();
+            for rank in 1..=60 {
+                let log_rank = f64::from(rank).ln();
+                residuals.add(sigmoid(-1.0), log_rank);
+                if rng.random::<f64>() < sigmoid(-1.0 + own * (log_rank - 8f64.ln())) {
+                    residuals.observe(log_rank);
+                }
+            }
+            residuals
+        })
+        .collect()
+}
+
+#[test]
+fn run_slopes_are_found_where_runs_tilt_and_not_where_they_do_not() {
+    let slope_sd = |runs: &[RunResiduals]| {
+        run_slope_sd(
+            &runs
+                .iter()
+                .map(RunResiduals::slope_score)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let tilted = slope_sd(&tilted_runs(400, 1.0));
+    assert!((tilted - 1.0).abs() < 0.25, "{tilted}");
+    let flat = slope_sd(&tilted_runs(400, 0.0));
+    assert!(flat < 0.15, "{flat}");
+    // A run's slope is measured about its own centre: a run that is more relevant than the
+    // fit says at every depth (every other row relevant where 0.2 is expected) has a run
+    // effect, and a slope score within one standard deviation of counting noise.
+    let mut shifted = RunResiduals::default();
+    for rank in 1..=60 {
+        shifted.add(0.2, f64::from(rank).ln());
+        if rank % 2 == 0 {
+            shifted.observe(f64::from(rank).ln());
+        }
+    }
+    let score = shifted.slope_score();
+    assert!(score.score.abs() < score.variance.sqrt(), "{score:?}");
+    assert_eq!(
+        run_slope_sd(&[SlopeScore {
+            score: 0.0,
+            variance: 0.0
+        }]),
+        0.0
+    );
+}
+
+#[test]
+fn the_slope_centre_is_the_variance_weighted_mean_log_rank() {
+    let mut near = RunResiduals::default();
+    near.add(0.5, 1.0);
+    let mut far = RunResiduals::default();
+    far.add(0.1, 3.0);
+    // Weights 0.25 and 0.09.
+    let centre = weighted_log_rank_center(&[near, far]);
+    assert!((centre - (0.25 + 0.27) / 0.34).abs() < 1e-12);
 }

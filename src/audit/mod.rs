@@ -33,6 +33,7 @@
 pub mod basis;
 pub mod bootstrap;
 pub mod calibration;
+pub mod effects;
 pub mod markdown;
 pub mod model;
 pub mod reach;

@@ -301,26 +301,24 @@ impl<'m> TopicScenarios<'m> {
     }
 
     /// [`SAMPLES`] scenarios: in sample s each unjudged document is relevant with the
-    /// probability of its log-odds under calibration replicate s mod (replicates) shifted by
-    /// the sample's effects (the run's `run_shifts[s]` and a topic effect drawn with standard
-    /// deviation `topic_sd`), with a grade drawn by the chances of `grades`. Returns the scores, the draws and each document's mean
-    /// probability over the samples.
+    /// probability of its log-odds for sample s mod (its values) shifted by a topic effect
+    /// drawn with standard deviation `topic_sd`, with a grade drawn by the chances of
+    /// `grades`. Returns the scores, the draws and each document's mean probability over the
+    /// samples.
     fn samples(
         &self,
         topic_id: &str,
         log_odds: &[Vec<f64>],
-        effects: (f64, &[f64]),
+        topic_sd: f64,
         grades: &[(Grade, f64)],
     ) -> (Vec<Vec<f64>>, Vec<Vec<u8>>, Vec<f64>) {
-        let (topic_sd, run_shifts) = effects;
         let mut rng = crate::base::seed::topic_rng(AUDIT_SEED, topic_id);
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
         let mut mean_probabilities = vec![0.0; drawn.len()];
         let mut all_draws = Vec::with_capacity(SAMPLES);
         let scores = (0..SAMPLES)
             .map(|sample| {
-                let shift = run_shifts.get(sample).copied().unwrap_or(0.0)
-                    + topic_sd * rng.sample::<f64, _>(rand_distr::StandardNormal);
+                let shift = topic_sd * rng.sample::<f64, _>(rand_distr::StandardNormal);
                 let mut draws = vec![0u8; drawn.len()];
                 for (((slot, code), log_odds), mean) in drawn
                     .iter_mut()
@@ -371,13 +369,12 @@ pub(super) struct TopicInput<'a> {
     pub(super) is_model_fitted: bool,
     /// The standard deviation of the topic's log-odds effect.
     pub(super) topic_sd: f64,
-    /// The run's log-odds effect in each sample (shared by every topic of the run).
-    pub(super) run_shifts: &'a [f64],
 }
 
 /// Audits one topic, with `judge(doc, rank)` the calibrated log-odds of relevance of an
-/// unjudged document at a 1-based rank under each replicate of the calibration (at least one)
-/// and whether it lies beyond the pool's reach, and `name(doc)` its document id.
+/// unjudged document at a 1-based rank in each Monte-Carlo sample (at least one value,
+/// cycled through; each with its calibration replicate and the run's effects) and whether it
+/// lies beyond the pool's reach, and `name(doc)` its document id.
 pub(super) fn audit_topic(
     input: &TopicInput,
     measures: &[Measure],
@@ -391,7 +388,6 @@ pub(super) fn audit_topic(
         relevance_level: level,
         is_model_fitted,
         topic_sd,
-        run_shifts,
     } = *input;
     let scenarios = TopicScenarios::new(judgments, ranking, measures, level);
     let unjudged_ids: Vec<DocId> = scenarios
@@ -410,7 +406,7 @@ pub(super) fn audit_topic(
     let upper = scenarios.score(&vec![Some(top_grade); unjudged_ids.len()]);
     let gains = scenarios.single_gains(&grades, &lower);
     let (samples, draws, probabilities) =
-        scenarios.samples(&topic.id, &log_odds, (topic_sd, run_shifts), &grades);
+        scenarios.samples(&topic.id, &log_odds, topic_sd, &grades);
     let unjudged = scenarios
         .unjudged_positions
         .iter()
@@ -549,7 +545,6 @@ mod tests {
             relevance_level: 1,
             is_model_fitted: true,
             topic_sd: 0.0,
-            run_shifts: &[],
         };
         let log_odds = (probability / (1.0 - probability)).ln();
         audit_topic(&input, &measures, &|_, _| (vec![log_odds], false), &|doc| {

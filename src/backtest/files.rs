@@ -11,7 +11,9 @@ use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 use crate::report::document::{Align, Block, Document, Table};
 use crate::report::html::document_page;
-use crate::report::plots::estimates::{write_estimates_figure, EstimateSeries, EstimatesFigure};
+use crate::report::plots::estimates::{
+    write_estimates_figure, EstimateRanges, EstimateSeries, EstimatesFigure,
+};
 use crate::report::plots::FigureFormat;
 use crate::sim::analysis::files::{write_table, TableRow};
 
@@ -88,6 +90,26 @@ fn estimates_figure(outcome: &BacktestOutcome, measure: &str) -> EstimatesFigure
         x_title: format!("true {measure} (the collection completed for the run)"),
         y_title: format!("estimated {measure}"),
         series: all,
+        ranges: Some(audit_ranges(&rows)),
+    }
+}
+
+/// The audit's 90% sample ranges, in the colour of its expected score: in the deeper world the
+/// ranges of what the truth file grades (the quantity its lower-bound truth measures, drawn
+/// against it), else the audit's own.
+fn audit_ranges(rows: &[&BacktestRow]) -> EstimateRanges {
+    let restricted = |r: &BacktestRow| r.truth_judged_sample_low.zip(r.truth_judged_sample_high);
+    EstimateRanges {
+        name: "audit's 90% range".to_string(),
+        // The audit's expected score, second in `estimates_figure`'s series.
+        series: 1,
+        bars: rows
+            .iter()
+            .map(|r| {
+                let (low, high) = restricted(r).unwrap_or((r.sample_low, r.sample_high));
+                (r.true_score, low, high)
+            })
+            .collect(),
     }
 }
 

@@ -1,5 +1,7 @@
 //! Estimated scores against true scores, one colour per estimator, with the diagonal where an
-//! estimate is exact: the backtest's figure. A point above the diagonal over-estimates.
+//! estimate is exact, and the audit's 90% ranges as vertical bars: the backtest's figure. A
+//! point above the diagonal over-estimates; a bar that the diagonal does not cross missed the
+//! truth.
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +23,17 @@ pub struct EstimateSeries {
     pub points: Vec<(f64, f64)>,
 }
 
+/// Ranges of an estimate: (true score, low, high) per run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EstimateRanges {
+    /// What the ranges are, for the legend.
+    pub name: String,
+    /// The series whose colour they take (an index into `series`).
+    pub series: usize,
+    /// (true score, low end, high end) per run.
+    pub bars: Vec<(f64, f64, f64)>,
+}
+
 /// The figure's data.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EstimatesFigure {
@@ -32,14 +45,18 @@ pub struct EstimatesFigure {
     pub y_title: String,
     /// One series per estimator, drawn in order.
     pub series: Vec<EstimateSeries>,
+    /// Ranges drawn under the points, if any.
+    pub ranges: Option<EstimateRanges>,
 }
 
 /// The square both axes span: from just below the lowest to just above the highest value.
 fn span(figure: &EstimatesFigure) -> (f64, f64) {
+    let bars = figure.ranges.iter().flat_map(|r| &r.bars);
     let values = figure
         .series
         .iter()
-        .flat_map(|s| s.points.iter().flat_map(|&(x, y)| [x, y]));
+        .flat_map(|s| s.points.iter().flat_map(|&(x, y)| [x, y]))
+        .chain(bars.flat_map(|&(x, low, high)| [x, low, high]));
     let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
     });
@@ -82,6 +99,13 @@ impl Drawing for EstimatesFigure {
             BLACK.mix(0.6).stroke_width(2),
         ))?;
         let mut entries = vec![LegendEntry::new("estimate = truth", BLACK, Mark::Dashed)];
+        if let Some(ranges) = &self.ranges {
+            let colour = PALETTE[ranges.series % PALETTE.len()];
+            chart.draw_series(ranges.bars.iter().map(|&(x, low, high)| {
+                PathElement::new(vec![(x, low), (x, high)], colour.mix(0.35).stroke_width(2))
+            }))?;
+            entries.push(LegendEntry::new(ranges.name.clone(), colour, Mark::Bar));
+        }
         for (index, series) in self.series.iter().enumerate() {
             let colour = PALETTE[index % PALETTE.len()];
             chart.draw_series(
@@ -124,10 +148,25 @@ mod tests {
                 name: "a".into(),
                 points: vec![(0.2, 0.3), (0.4, 0.25)],
             }],
+            ranges: None,
         };
         let (low, high) = span(&figure);
         assert!(
             (low - 0.19).abs() < 1e-12 && (high - 0.41).abs() < 1e-12,
+            "{low} {high}"
+        );
+        // A range reaching past every point widens the square.
+        let ranged = EstimatesFigure {
+            ranges: Some(EstimateRanges {
+                name: "r".into(),
+                series: 0,
+                bars: vec![(0.3, 0.1, 0.5)],
+            }),
+            ..figure
+        };
+        let (low, high) = span(&ranged);
+        assert!(
+            (low - 0.08).abs() < 1e-12 && (high - 0.52).abs() < 1e-12,
             "{low} {high}"
         );
     }
