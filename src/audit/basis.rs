@@ -238,6 +238,10 @@ impl<'c> AuditBasis<'c> {
                             best_pooled_rank: best_ranks.without(doc, &info.team),
                         };
                         let excluded = only.is_some_and(|only| !only[index].contains_key(&doc));
+                        if excluded {
+                            // Non-relevant for certain in every sample.
+                            return (vec![f64::NEG_INFINITY], !is_in_pool);
+                        }
                         let replicates: Vec<f64> = (0..self.calibration.replicates.len().max(1))
                             .map(|replicate| {
                                 self.calibration
@@ -249,13 +253,9 @@ impl<'c> AuditBasis<'c> {
                             .iter()
                             .enumerate()
                             .map(|(sample, effect)| {
-                                if excluded {
-                                    f64::NEG_INFINITY
-                                } else {
-                                    replicates[sample % replicates.len()]
-                                        + effect.shift
-                                        + effect.slope * tilt
-                                }
+                                replicates[sample % replicates.len()]
+                                    + effect.shift
+                                    + effect.slope * tilt
                             })
                             .collect();
                         (log_odds, !is_in_pool)

@@ -541,13 +541,13 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
                         best_pooled_rank: best_ranks.without(doc, &run.team),
                     };
                     let row = evidence.row(input.beyond_pool);
-                    // Unjudged by the collection too: presumed non-relevant, as its scores
-                    // presume.
                     let origin = RowOrigin {
                         topic: index,
                         run: run_index,
                         log_rank: ((pos + 1) as f64).ln(),
                     };
+                    // Unjudged by the collection too: presumed non-relevant, as its scores
+                    // presume.
                     if label == Some(true) {
                         sample.positives.push(row);
                         sample.positive_groups.push(origin);
