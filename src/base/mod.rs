@@ -5,7 +5,8 @@
 //! - [`ids`]: interned names and the document id;
 //! - [`relevance`]: grades and the one rule that decides relevance;
 //! - [`sparse`]: the sparse document vector the features build and the learners read;
-//! - [`seed`]: the fixed mixing functions that seed every random stream.
+//! - [`seed`]: the fixed mixing functions that seed every random stream;
+//! - [`recycle_refs`]: a buffer of references reused across borrows.
 //!
 //! Layers above: io → eval, features → collection → judge → sim → report → audit → cli (the
 //! table in docs/architecture.md, which a test checks every import against).
@@ -21,3 +22,15 @@ pub mod sparse;
 
 pub use ids::DocId;
 pub use relevance::{is_relevant, Grade};
+
+/// `buffer` emptied, as a buffer of references of another lifetime, keeping its allocation: the
+/// loops that build a list of borrowed vectors at every retrain keep one buffer for all of them.
+pub fn recycle_refs<'b, T: ?Sized>(mut buffer: Vec<&T>) -> Vec<&'b T> {
+    buffer.clear();
+    // An in-place collect: the element types have the same layout, so the allocation is kept
+    // (a test counts the allocations of a retrain).
+    buffer
+        .into_iter()
+        .map(|_| unreachable!("the buffer is empty"))
+        .collect()
+}

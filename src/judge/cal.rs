@@ -16,14 +16,15 @@ use rand::Rng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::base::error::Result;
+use crate::base::recycle_refs;
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::{
     CandidateSource, Collection, StoreDocuments, TopicData, UniqueRule, Vectors,
 };
 use crate::features::runs::{pseudo_positive, run_feature_vector};
-use crate::judge::logistic::{self, fit_logistic};
-use crate::judge::pegasos::{FitMemory, PegasosParams, PegasosValidParams};
+use crate::judge::logistic::{self, fit_logistic, LogisticModel};
+use crate::judge::pegasos::{FitMemory, LinearModel, PegasosParams, PegasosValidParams};
 use crate::judge::schedule::BatchPlanner;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::{Scorer, TrainingSet};
@@ -34,7 +35,26 @@ const SEED_KEY: u64 = u64::MAX;
 thread_local! {
     /// What the retrains of the unit this thread is judging keep from one to the next, with
     /// its arrays sized by the vocabulary allocated once per thread.
-    static FIT_MEMORY: std::cell::RefCell<FitMemory> = std::cell::RefCell::new(FitMemory::new());
+    static SCRATCH: std::cell::RefCell<RetrainScratch> = std::cell::RefCell::default();
+}
+
+/// What a retrain reuses: the fit's memory and the lists it builds, kept on the thread so that
+/// a retrain allocates nothing once they have grown to the unit's sizes (with retrieved
+/// candidates; a feature store's documents are read into vectors of their own).
+#[derive(Default)]
+struct RetrainScratch {
+    fit: FitMemory,
+    positives: Vec<&'static SparseVec>,
+    negatives: Vec<&'static SparseVec>,
+    keys: Vec<u64>,
+    negative_keys: Vec<u64>,
+    drawn: Vec<DocId>,
+    drawn_from_store: Vec<Option<SparseVec>>,
+    available: Vec<DocId>,
+    vectors: Vec<&'static [(u32, f32)]>,
+    scores: Vec<f32>,
+    /// The latest list of proposals.
+    list: Vec<(f32, u32, DocId)>,
 }
 
 /// One judged document of a trace.
@@ -175,17 +195,24 @@ impl<'c> CandidateVectors<'c> {
         }
     }
 
-    /// Every candidate with its vector, in candidate order (as [`vector`](Self::vector)
-    /// gives them, without looking each up).
-    fn with_vectors<'s>(
+    /// Calls `visit` with every candidate and its vector, in candidate order (as
+    /// [`vector`](Self::vector) gives them, without looking each up).
+    fn for_each_with_vector<'s>(
         &'s self,
         empty: &'s SparseVec,
-    ) -> Box<dyn Iterator<Item = (DocId, &'s SparseVec)> + 's> {
+        mut visit: impl FnMut(DocId, &'s SparseVec),
+    ) {
         match &self.collection.vectors {
             Vectors::Text { .. } => {
-                Box::new(self.docs.iter().map(|&doc| (doc, self.vector(doc, empty))))
+                for &doc in self.docs {
+                    visit(doc, self.vector(doc, empty));
+                }
             }
-            Vectors::Runs => Box::new(self.docs.iter().copied().zip(&self.owned)),
+            Vectors::Runs => {
+                for (&doc, vector) in self.docs.iter().zip(&self.owned) {
+                    visit(doc, vector);
+                }
+            }
         }
     }
 
@@ -271,65 +298,89 @@ impl<'c> TopicState<'c> {
     }
 
     /// Retrain number `retrain`: trains on the judged documents, the seed and fresh random
-    /// negatives, and returns the `list_size` best unavailable-free candidates, best first.
+    /// negatives, and leaves in `list` the `list_size` best unavailable-free candidates, best
+    /// first.
     fn propose(
         &self,
         retrain: usize,
         list_size: usize,
-        memory: &mut FitMemory,
-    ) -> Result<Vec<(f32, u32, DocId)>> {
+        scratch: &mut RetrainScratch,
+        list: &mut Vec<(f32, u32, DocId)>,
+    ) -> Result<()> {
         let mut rng = crate::base::seed::iteration_rng(self.settings.seed, &self.topic.id, retrain);
-        let mut positives: Vec<&SparseVec> = self.seed.iter().collect();
-        let mut positive_keys: Vec<u64> = self.seed.iter().map(|_| SEED_KEY).collect();
-        let mut negatives: Vec<&SparseVec> = Vec::new();
-        let mut negative_keys: Vec<u64> = Vec::new();
+        let mut positives = recycle_refs(std::mem::take(&mut scratch.positives));
+        let mut negatives = recycle_refs(std::mem::take(&mut scratch.negatives));
+        let (keys, negative_keys) = (&mut scratch.keys, &mut scratch.negative_keys);
+        keys.clear();
+        negative_keys.clear();
+        if let Some(seed) = &self.seed {
+            positives.push(seed);
+            keys.push(SEED_KEY);
+        }
         for (doc, grade) in self.known_judgments() {
             let vector = self.candidates.vector(doc, &self.empty);
             if is_relevant(grade, self.settings.train_level) {
                 positives.push(vector);
-                positive_keys.push(doc.into());
+                keys.push(doc.into());
             } else {
                 negatives.push(vector);
                 negative_keys.push(doc.into());
             }
         }
         let corpus = &self.collection.corpus;
-        let drawn: Vec<DocId> = (0..self.settings.random_negatives.min(corpus.len()))
-            .map(|_| corpus.get(rng.random_range(0..corpus.len())))
-            .collect();
-        let drawn_from_store: Vec<Option<SparseVec>> = (drawn.iter())
-            .map(|&doc| store_vector(self.collection, doc))
-            .collect::<Result<_>>()?;
-        for (&doc, from_store) in drawn.iter().zip(&drawn_from_store) {
+        scratch.drawn.clear();
+        scratch.drawn.extend(
+            (0..self.settings.random_negatives.min(corpus.len()))
+                .map(|_| corpus.get(rng.random_range(0..corpus.len()))),
+        );
+        scratch.drawn_from_store.clear();
+        for &doc in &scratch.drawn {
+            (scratch.drawn_from_store).push(store_vector(self.collection, doc)?);
+        }
+        for (&doc, from_store) in scratch.drawn.iter().zip(&scratch.drawn_from_store) {
             negatives.push(match from_store {
                 Some(vector) => vector,
                 None => self.candidates.vector(doc, &self.empty),
             });
             negative_keys.push(doc.into());
         }
+        keys.extend_from_slice(negative_keys);
         let training = TrainingSet::new(positives, negatives, self.dimension);
-        let mut keys = positive_keys;
-        keys.extend(negative_keys);
-        let model = self.learner.train(&training, &keys, memory, &mut rng)?;
-        let (mut available, mut vectors) = (Vec::new(), Vec::new());
-        for (doc, vector) in self.candidates.with_vectors(&self.empty) {
+        let model = self
+            .learner
+            .train(&training, keys, &mut scratch.fit, &mut rng)?;
+        scratch.positives = recycle_refs(training.positives);
+        scratch.negatives = recycle_refs(training.negatives);
+        let mut vectors = recycle_refs(std::mem::take(&mut scratch.vectors));
+        scratch.available.clear();
+        let available = &mut scratch.available;
+        (self.candidates).for_each_with_vector(&self.empty, |doc, vector| {
             if !self.unavailable.contains(&doc) {
                 available.push(doc);
                 vectors.push(vector.as_pairs());
             }
-        }
-        let mut scores = vec![0.0_f32; available.len()];
-        model.score_into(&vectors, &mut scores);
-        let mut scored: Vec<(f32, u32, DocId)> = (scores.into_iter().zip(available))
-            .map(|(score, doc)| (score, self.collection.tie_rank_of(doc), doc))
-            .collect();
+        });
+        scratch.scores.clear();
+        scratch.scores.resize(vectors.len(), 0.0);
+        model.scorer().score_into(&vectors, &mut scratch.scores);
+        scratch.vectors = recycle_refs(vectors);
+        list.clear();
+        list.extend(
+            (scratch.scores.iter().zip(&scratch.available))
+                .map(|(&score, &doc)| (score, self.collection.tie_rank_of(doc), doc)),
+        );
         if self.settings.candidates == CandidateSource::Corpus {
             if let Some(store) = self.collection.corpus.store() {
-                scored.extend(best_of_store(store, &*model, &self.unavailable, list_size)?);
+                list.extend(best_of_store(
+                    store,
+                    model.scorer(),
+                    &self.unavailable,
+                    list_size,
+                )?);
             }
         }
-        select_batch(&mut scored, list_size);
-        Ok(scored)
+        select_batch(list, list_size);
+        Ok(())
     }
 }
 
@@ -417,18 +468,15 @@ pub fn judge_topic(
         &withheld,
         settings.pool_depth,
     );
+    let trace_capacity = budget.max(pool.len());
     let mut state = TopicState {
         collection,
         topic,
         settings,
         candidates,
-        unavailable: carried
-            .iter()
-            .map(|&(doc, _)| doc)
-            .chain(withheld.iter().copied())
-            .collect(),
+        unavailable: unavailable_at_start(&carried, &withheld, trace_capacity),
         carried,
-        trace: Vec::with_capacity(budget.max(pool.len())),
+        trace: Vec::with_capacity(trace_capacity),
         seed: None,
         learner: Learner::new(settings)?,
         dimension: match &collection.vectors {
@@ -446,10 +494,10 @@ pub fn judge_topic(
         .known_judgments()
         .any(|(_, grade)| is_relevant(grade, settings.train_level));
     state.seed = seed_vector(collection, topic, excluded_runs, knows_relevant);
-    let retrains = FIT_MEMORY.with_borrow_mut(|memory| {
+    let retrains = SCRATCH.with_borrow_mut(|scratch| {
         // The keys name this unit's vectors (with run features, a trial's own).
-        memory.forget();
-        run_cal(&mut state, budget, memory)
+        scratch.fit.forget();
+        run_cal(&mut state, budget, scratch)
     })?;
     let mut judgments = std::mem::take(&mut state.carried);
     judgments.extend(state.trace.iter().map(|step| (step.doc, step.grade)));
@@ -465,10 +513,24 @@ pub fn judge_topic(
     })
 }
 
+/// The documents never proposed before judging starts (carried and withheld), in a set with
+/// room for `judgments` more, so that recording a judgment never grows it.
+fn unavailable_at_start(
+    carried: &[(DocId, Grade)],
+    withheld: &[DocId],
+    judgments: usize,
+) -> FxHashSet<DocId> {
+    let mut unavailable = FxHashSet::default();
+    unavailable.reserve(carried.len() + withheld.len() + judgments);
+    unavailable.extend(carried.iter().map(|&(doc, _)| doc));
+    unavailable.extend(withheld);
+    unavailable
+}
+
 /// The CAL phase: iterations as the schedule makes them due, one judgment at a time from the
 /// latest list, until the carried judgments plus the trace reach `budget`. Returns the retrains
 /// made.
-fn run_cal(state: &mut TopicState, budget: usize, memory: &mut FitMemory) -> Result<usize> {
+fn run_cal(state: &mut TopicState, budget: usize, scratch: &mut RetrainScratch) -> Result<usize> {
     let mut planner = BatchPlanner::new(state.settings.schedule);
     if state.known_count() > 0 {
         // Iteration 0 ran on the seed alone, but the pool (and the carried judgments, when
@@ -477,19 +539,23 @@ fn run_cal(state: &mut TopicState, budget: usize, memory: &mut FitMemory) -> Res
         planner.start_iteration();
     }
     let mut retrains = 0;
-    let mut list: std::vec::IntoIter<(f32, u32, DocId)> = Vec::new().into_iter();
+    // The latest list, and the position of its next document.
+    let (mut list, mut next) = (std::mem::take(&mut scratch.list), 0);
     while state.carried.len() + state.trace.len() < budget {
         if planner.is_due(state.known_count()) {
             let list_size = planner.start_iteration();
             retrains += 1;
-            list = state.propose(retrains, list_size, memory)?.into_iter();
+            state.propose(retrains, list_size, scratch, &mut list)?;
+            next = 0;
         }
-        let Some((score, _, doc)) = list.next() else {
+        let Some(&(score, _, doc)) = list.get(next) else {
             break; // no unjudged candidate is left
         };
+        next += 1;
         let batch = u32::try_from(retrains).expect("fewer than 2^32 retrains");
         state.record(doc, batch, score)?;
     }
+    scratch.list = list;
     Ok(retrains)
 }
 
@@ -556,21 +622,38 @@ impl Learner {
 
     /// Trains on `training`, whose documents `keys` names, with what `memory` kept from the
     /// unit's last fit.
-    fn train(
+    fn train<'m>(
         &self,
         training: &TrainingSet,
         keys: &[u64],
-        memory: &mut FitMemory,
+        memory: &'m mut FitMemory,
         rng: &mut impl Rng,
-    ) -> Result<Box<dyn Scorer + Sync>> {
+    ) -> Result<Trained<'m>> {
         Ok(match self {
-            Self::Pegasos(params) => Box::new(params.fit_reusing(training, keys, memory, rng)?.0),
-            Self::Logistic => Box::new(fit_logistic(
+            Self::Pegasos(params) => {
+                Trained::Pegasos(params.fit_reusing(training, keys, memory, rng)?.0)
+            }
+            Self::Logistic => Trained::Logistic(fit_logistic(
                 training,
                 logistic::DEFAULT_ALPHA,
                 logistic::DEFAULT_MAX_ITERATIONS,
             )?),
         })
+    }
+}
+
+/// A retrain's model: Pegasos's, kept in the fit's memory, or a logistic one.
+enum Trained<'m> {
+    Pegasos(&'m LinearModel),
+    Logistic(LogisticModel),
+}
+
+impl Trained<'_> {
+    fn scorer(&self) -> &(dyn Scorer + Sync) {
+        match self {
+            Self::Pegasos(model) => *model,
+            Self::Logistic(model) => model,
+        }
     }
 }
 

@@ -15,43 +15,16 @@
 use rand::Rng;
 
 use super::kernels::{row_kernel, GramEntry, RowKernel};
-use super::memory::FitMemory;
+use super::memory::{flat, flat_mut, Block, DualBuffers, DualBuffersOf, FitMemory, LANES};
+use super::LinearModel;
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
 use super::{FitReport, PegasosValidParams, Precision, Solver, SCALE_FOLD_THRESHOLD};
+use crate::base::recycle_refs;
 use crate::base::sparse::SparseVec;
 use crate::judge::TrainingSet;
 
-/// Sixteen Gram entries or scores, 64-byte aligned (one cache line of `f32`, two of `f64`): the
-/// unit of the Gram rows and of the scores, so that rows start aligned and the step loop
-/// compiles to whole-vector operations that never straddle two cache lines.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Block<T>([T; LANES]);
-
 /// Steps between two folds of the recent updates into the scores.
 const RECENT_STEPS: usize = 8;
-
-/// The number of values in a [`Block`].
-const LANES: usize = 16;
-
-const _: () = assert!(std::mem::size_of::<Block<f32>>() == LANES * 4);
-const _: () = assert!(std::mem::size_of::<Block<f64>>() == LANES * 8);
-
-/// A row of blocks as one contiguous slice of values.
-#[inline]
-fn flat<T>(blocks: &[Block<T>]) -> &[T] {
-    // SAFETY: `Block<T>` is `repr(C)` around `[T; LANES]`, and for the `f32` and `f64` it is
-    // used with that array is a multiple of the alignment (asserted above), so there is no
-    // padding: a slice of blocks is `LANES` times as many contiguous `T`s.
-    unsafe { std::slice::from_raw_parts(blocks.as_ptr().cast::<T>(), blocks.len() * LANES) }
-}
-
-/// A row of blocks as one contiguous mutable slice of values.
-#[inline]
-fn flat_mut<T>(blocks: &mut [Block<T>]) -> &mut [T] {
-    // SAFETY: as in `flat`; the borrow of `blocks` is exclusive.
-    unsafe { std::slice::from_raw_parts_mut(blocks.as_mut_ptr().cast::<T>(), blocks.len() * LANES) }
-}
 
 /// The symmetric matrix of pairwise dot products of the training documents (positives first),
 /// row-major, each row padded with zeros to whole [`Block`]s; and, in `f64` whatever the
@@ -71,15 +44,25 @@ struct Gram<T> {
 impl<T: GramEntry> Gram<T> {
     /// The Gram matrix of `size` documents from their dot products (`size × size`, row-major,
     /// in `f64`; see [`FitMemory::dot_products`]), each entry rounded to `T`.
-    fn from_dots(dots: &[f64], size: usize, positive_count: usize) -> Self {
+    /// `blocks` and `pair_squared_norms` are buffers to fill (emptied first).
+    fn from_dots(
+        dots: &[f64],
+        size: usize,
+        positive_count: usize,
+        mut blocks: Vec<Block<T>>,
+        mut pair_squared_norms: Vec<f64>,
+    ) -> Self {
         let row_blocks = size.div_ceil(LANES);
         let negative_count = size - positive_count;
+        blocks.clear();
+        blocks.resize(size * row_blocks, Block::default());
+        pair_squared_norms.clear();
         let mut gram = Self {
             row_blocks,
-            blocks: vec![Block::default(); size * row_blocks],
+            blocks,
             positive_count,
             negative_count,
-            pair_squared_norms: Vec::with_capacity(positive_count * negative_count),
+            pair_squared_norms,
         };
         let diagonal = |document: usize| dots[document * size + document];
         for (row, sums) in dots.chunks_exact(size).enumerate() {
@@ -130,11 +113,13 @@ struct DualWeights<T> {
 }
 
 impl<T: GramEntry> DualWeights<T> {
-    fn zeros(documents: usize, row_blocks: usize) -> Self {
+    /// The zero iterate over `documents` documents, in the buffers of `buffers` (emptied
+    /// first).
+    fn zeros(documents: usize, row_blocks: usize, buffers: &mut DualBuffers<T>) -> Self {
         Self {
-            coefficients: vec![0.0; documents],
-            score_blocks: vec![Block::default(); row_blocks],
-            recent_blocks: vec![Block::default(); row_blocks],
+            coefficients: zeroed(&mut buffers.coefficients, documents),
+            score_blocks: zeroed(&mut buffers.scores, row_blocks),
+            recent_blocks: zeroed(&mut buffers.recent, row_blocks),
             scale: 1.0,
             squared_norm: 0.0,
             folds: 0,
@@ -179,20 +164,36 @@ impl<T: GramEntry> DualWeights<T> {
         self.folds += 1;
     }
 
-    /// The primal weights `Σ_j scale * coefficients[j] x_j`, one per feature, summed in `f64`
-    /// in document order into `weight_sums` (all zero, one per feature; left all zero).
-    fn into_weights(self, documents: &[&SparseVec], weight_sums: &mut [f64]) -> Vec<f32> {
+    /// Sets `model`'s weights to the primal `Σ_j scale * coefficients[j] x_j`, one per
+    /// feature, summed in `f64` in document order into `weight_sums` (all zero, one per
+    /// feature; left all zero), and gives back its buffers to `buffers`.
+    fn into_model(
+        self,
+        documents: &[&SparseVec],
+        weight_sums: &mut [f64],
+        model: &mut LinearModel,
+        buffers: &mut DualBuffers<T>,
+    ) {
         for (document, &coefficient) in documents.iter().zip(&self.coefficients) {
             let coefficient = self.scale * coefficient;
             for &(feature, value) in document.as_pairs() {
                 weight_sums[feature as usize] += coefficient * f64::from(value);
             }
         }
-        weight_sums
-            .iter_mut()
-            .map(|sum| std::mem::take(sum) as f32)
-            .collect()
+        model.weights.clear();
+        (model.weights).extend(weight_sums.iter_mut().map(|sum| std::mem::take(sum) as f32));
+        buffers.coefficients = self.coefficients;
+        buffers.scores = self.score_blocks;
+        buffers.recent = self.recent_blocks;
     }
+}
+
+/// The buffer `buffer` takes out, holding `length` zeros.
+fn zeroed<V: Clone + Default>(buffer: &mut Vec<V>, length: usize) -> Vec<V> {
+    let mut zeros = std::mem::take(buffer);
+    zeros.clear();
+    zeros.resize(length, V::default());
+    zeros
 }
 
 /// The dual solver, with Gram entries of the requested precision.
@@ -202,7 +203,7 @@ pub(super) fn fit_dual(
     keys: Option<&[u64]>,
     memory: &mut FitMemory,
     rng: &mut impl Rng,
-) -> (Vec<f32>, FitReport) {
+) -> FitReport {
     match params.precision {
         Precision::F32 => fit_dual_with::<f32>(params, training, keys, memory, rng),
         Precision::F64 => fit_dual_with::<f64>(params, training, keys, memory, rng),
@@ -215,19 +216,25 @@ fn fit_dual_with<T: GramEntry>(
     keys: Option<&[u64]>,
     memory: &mut FitMemory,
     rng: &mut impl Rng,
-) -> (Vec<f32>, FitReport) {
+) -> FitReport
+where
+    FitMemory: DualBuffersOf<T>,
+{
     let lambda = params.lambda;
     // Training documents are numbered positives first, then negatives.
-    let documents: Vec<&SparseVec> = training
-        .positives
-        .iter()
-        .chain(&training.negatives)
-        .copied()
-        .collect();
+    let mut documents = recycle_refs(std::mem::take(&mut memory.documents));
+    documents.extend(training.positives.iter().chain(&training.negatives));
     let (positive_count, negative_count) = (training.positives.len(), training.negatives.len());
+    let mut buffers = std::mem::take(memory.dual_buffers());
     let dots = memory.dot_products(&documents, keys, training.dimension);
-    let gram = Gram::<T>::from_dots(dots, documents.len(), positive_count);
-    let mut w = DualWeights::<T>::zeros(documents.len(), gram.row_blocks);
+    let gram = Gram::<T>::from_dots(
+        dots,
+        documents.len(),
+        positive_count,
+        std::mem::take(&mut buffers.gram),
+        std::mem::take(&mut buffers.pair_squared_norms),
+    );
+    let mut w = DualWeights::<T>::zeros(documents.len(), gram.row_blocks, &mut buffers);
     let mut projections = 0;
     let (plain, folding) = (row_kernel::<T, false>(), row_kernel::<T, true>());
     let draw = |rng: &mut _| {
@@ -274,6 +281,10 @@ fn fit_dual_with<T: GramEntry>(
         projections,
         scale_folds: w.folds,
     };
-    let weights = w.into_weights(&documents, memory.weight_sums(training.dimension));
-    (weights, report)
+    let (weight_sums, model) = memory.accumulator_and_model(training.dimension);
+    w.into_model(&documents, weight_sums, model, &mut buffers);
+    (buffers.gram, buffers.pair_squared_norms) = (gram.blocks, gram.pair_squared_norms);
+    *memory.dual_buffers() = buffers;
+    memory.documents = recycle_refs(documents);
+    report
 }

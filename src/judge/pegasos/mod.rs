@@ -219,48 +219,52 @@ impl PegasosValidParams {
         training: &TrainingSet,
         rng: &mut impl Rng,
     ) -> Result<(LinearModel, FitReport)> {
-        self.fit_inner(training, None, &mut FitMemory::new(), rng)
+        let mut memory = FitMemory::new();
+        let report = self.fit_inner(training, None, &mut memory, rng)?;
+        Ok((std::mem::take(&mut memory.model), report))
     }
 
     /// [`fit`](Self::fit) for one of a sequence of overlapping training sets (the retrains of one
     /// judging unit): `keys` names each document of `training` (positives, then negatives), equal
     /// keys for equal vectors within the sequence, and `memory` keeps what one fit can give the
-    /// next (the dot products of documents that stay). The model is bit-identical to `fit`'s.
+    /// next (the dot products of documents that stay) and the model, which is bit-identical to
+    /// `fit`'s. Once `memory` has served a fit as large, it allocates nothing.
     ///
     /// # Errors
     /// As [`fit`](Self::fit).
     ///
     /// # Panics
     /// When `keys` does not have one key per document.
-    pub fn fit_reusing(
+    pub fn fit_reusing<'m>(
         &self,
         training: &TrainingSet,
         keys: &[u64],
-        memory: &mut FitMemory,
+        memory: &'m mut FitMemory,
         rng: &mut impl Rng,
-    ) -> Result<(LinearModel, FitReport)> {
+    ) -> Result<(&'m LinearModel, FitReport)> {
         assert_eq!(keys.len(), training.len(), "one key per training document");
-        self.fit_inner(training, Some(keys), memory, rng)
+        let report = self.fit_inner(training, Some(keys), memory, rng)?;
+        Ok((&memory.model, report))
     }
 
+    /// Fits into `memory`'s model.
     fn fit_inner(
         &self,
         training: &TrainingSet,
         keys: Option<&[u64]>,
         memory: &mut FitMemory,
         rng: &mut impl Rng,
-    ) -> Result<(LinearModel, FitReport)> {
+    ) -> Result<FitReport> {
         training.check()?;
         let solver = match self.solver {
             Solver::Auto if training.len() <= DUAL_MAX_DOCUMENTS => Solver::Dual,
             Solver::Auto => Solver::Primal,
             chosen => chosen,
         };
-        let (weights, report) = match solver {
+        Ok(match solver {
             Solver::Dual => dual::fit_dual(self, training, keys, memory, rng),
-            _ => primal::fit_primal(self, training, rng),
-        };
-        Ok((LinearModel { weights }, report))
+            _ => primal::fit_primal(self, training, memory, rng),
+        })
     }
 }
 

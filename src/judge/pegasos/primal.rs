@@ -2,6 +2,8 @@
 
 use rand::Rng;
 
+use super::memory::FitMemory;
+use super::LinearModel;
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
 use super::{FitReport, PegasosValidParams, Solver, SCALE_FOLD_THRESHOLD};
 use crate::base::sparse::SparseVec;
@@ -15,9 +17,9 @@ use crate::judge::TrainingSet;
 /// value, and in `f32` that drifted up to ~1e-5 (relative) from the exact iterates on small
 /// problems (found by the reference comparison in the tests). The dual solver keeps its
 /// coefficients in `f64` for the same reason.
-#[derive(Debug, Clone)]
-struct DenseWeights {
-    values: Vec<f64>,
+#[derive(Debug)]
+struct DenseWeights<'m> {
+    values: &'m mut [f64],
     scale: f64,
     /// `||w||²`, maintained incrementally so that projection needs no pass over `values`.
     squared_norm: f64,
@@ -27,10 +29,11 @@ struct DenseWeights {
     folds: usize,
 }
 
-impl DenseWeights {
-    fn zeros(dimension: usize) -> Self {
+impl<'m> DenseWeights<'m> {
+    /// The zero vector in `values` (all zero, one per feature).
+    fn zeros(values: &'m mut [f64]) -> Self {
         Self {
-            values: vec![0.0; dimension],
+            values,
             scale: 1.0,
             squared_norm: 0.0,
             is_zero: true,
@@ -63,7 +66,7 @@ impl DenseWeights {
     #[inline(never)]
     fn fold_scale(&mut self) {
         let scale = self.scale;
-        for value in &mut self.values {
+        for value in self.values.iter_mut() {
             *value *= scale;
         }
         self.scale = 1.0;
@@ -81,7 +84,7 @@ impl DenseWeights {
     #[inline]
     fn add_difference(&mut self, a: &SparseVec, b: &SparseVec, coefficient: f64, margin: f64) {
         let step = coefficient / self.scale;
-        let values = &mut self.values;
+        let values = &mut *self.values;
         let mut difference_squared_norm = 0.0_f64;
         let mut update = |feature: u32, delta: f64| {
             let slot = &mut values[feature as usize];
@@ -120,22 +123,24 @@ impl DenseWeights {
         self.is_zero = false;
     }
 
-    fn into_weights(self) -> Vec<f32> {
+    /// Sets `model`'s weights to `w`, leaving the stored values all zero.
+    fn into_model(self, model: &mut LinearModel) {
         let scale = self.scale;
-        self.values
-            .into_iter()
-            .map(|value| (value * scale) as f32)
-            .collect()
+        model.weights.clear();
+        (model.weights)
+            .extend((self.values.iter_mut()).map(|value| (std::mem::take(value) * scale) as f32));
     }
 }
 
 pub(super) fn fit_primal(
     params: &PegasosValidParams,
     training: &TrainingSet,
+    memory: &mut FitMemory,
     rng: &mut impl Rng,
-) -> (Vec<f32>, FitReport) {
+) -> FitReport {
     let lambda = params.lambda;
-    let mut weights = DenseWeights::zeros(training.dimension);
+    let (values, model) = memory.accumulator_and_model(training.dimension);
+    let mut weights = DenseWeights::zeros(values);
     let mut projections = 0;
     for step in 1..=params.iterations {
         let (positive, negative) =
@@ -159,5 +164,6 @@ pub(super) fn fit_primal(
         projections,
         scale_folds: weights.folds,
     };
-    (weights.into_weights(), report)
+    weights.into_model(model);
+    report
 }

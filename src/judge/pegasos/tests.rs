@@ -608,7 +608,7 @@ proptest! {
                         .fit_reusing(&training, &keys, &mut memory, &mut ChaCha8Rng::seed_from_u64(rng_seed))
                         .expect("valid training set");
                     let bits = |model: &LinearModel| model.weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
-                    prop_assert_eq!(bits(&fresh), bits(&reused), "{:?}, unit {}, retrain {}", precision, unit, retrain);
+                    prop_assert_eq!(bits(&fresh), bits(reused), "{:?}, unit {}, retrain {}", precision, unit, retrain);
                 }
             }
         }
