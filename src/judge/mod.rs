@@ -7,10 +7,11 @@
 //! learners train on a [`TrainingSet`] of documents owned elsewhere and produce a model that
 //! implements [`Scorer`].
 //!
-//! It also holds the CAL loop ([`cal`]), the batch schedules ([`schedule`]) and the task as
+//! It also holds the CAL loop ([`cal`]) and what it may propose ([`candidates`]), the batch schedules ([`schedule`]) and the task as
 //! the judge sees it ([`collection`]); feature extraction lives in [`crate::features`].
 
 pub mod cal;
+pub mod candidates;
 pub mod logistic;
 pub mod pegasos;
 pub mod schedule;

@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 
 use crate::base::DocId;
 use crate::collection::Collection;
-use crate::judge::cal::{candidate_documents, withheld_documents, TopicJudging};
+use crate::judge::cal::{withheld_documents, TopicJudging};
+use crate::judge::candidates::candidate_documents;
 use crate::judge::settings::JudgeSettings;
 
 /// How a trial's simulated qrels agree with the official qrels, over all topics. The carried
