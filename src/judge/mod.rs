@@ -7,8 +7,9 @@
 //! learners train on a [`TrainingSet`] of documents owned elsewhere and produce a model that
 //! implements [`Scorer`].
 //!
-//! It also holds the CAL loop ([`cal`]) and what it may propose ([`candidates`]), the batch schedules ([`schedule`]) and the task as
-//! the judge sees it ([`collection`]); feature extraction lives in [`crate::features`].
+//! It also holds the CAL loop ([`cal`]), what it may propose ([`candidates`]), the batch
+//! schedules ([`schedule`]) and the task as the judge sees it ([`collection`]); feature
+//! extraction lives in [`crate::features`].
 
 pub mod cal;
 pub mod candidates;
