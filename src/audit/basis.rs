@@ -11,6 +11,7 @@ use super::calibration::{
     calibrate, judged_precision, pooled_tops, Calibration, CalibrationInput, DocumentEvidence,
     LeaveOutEvidence,
 };
+use super::effects::conditional_log_odds;
 use super::model::{fit_topic, questions, TopicModel};
 use super::reach::{BestPooledRanks, BeyondPool};
 use super::report::{MeasureAudit, PoolEntry};
@@ -223,7 +224,7 @@ impl<'c> AuditBasis<'c> {
                     ranking: &topic.rankings[run],
                     relevance_level: collection.relevance_level,
                     is_model_fitted: self.models[index].is_fitted,
-                    topic_sd: self.calibration.topic_sd[index],
+                    topic_sd: self.calibration.topic_sd[index].hypot(self.calibration.run_topic_sd),
                 };
                 audit_topic(
                     &input,
@@ -253,7 +254,12 @@ impl<'c> AuditBasis<'c> {
                             .iter()
                             .enumerate()
                             .map(|(sample, effect)| {
-                                replicates[sample % replicates.len()]
+                                let (shift_sd, slope_sd) = self.calibration.run_effect_sds(sample);
+                                let variance = shift_sd.powi(2)
+                                    + (slope_sd * tilt).powi(2)
+                                    + self.calibration.run_topic_sd.powi(2);
+                                let marginal = replicates[sample % replicates.len()];
+                                conditional_log_odds(marginal, variance)
                                     + effect.shift
                                     + effect.slope * tilt
                             })
@@ -349,9 +355,12 @@ fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
     let mut rng = crate::base::seed::topic_rng(super::AUDIT_SEED, tag);
     let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
     (0..super::SAMPLES)
-        .map(|_| RunEffect {
-            shift: calibration.run_sd * normal(),
-            slope: calibration.run_log_rank_sd * normal(),
+        .map(|sample| {
+            let (shift_sd, slope_sd) = calibration.run_effect_sds(sample);
+            RunEffect {
+                shift: shift_sd * normal(),
+                slope: slope_sd * normal(),
+            }
         })
         .collect()
 }

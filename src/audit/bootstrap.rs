@@ -33,6 +33,14 @@ pub struct ClusteredRows<'a> {
     pub dimension: usize,
 }
 
+/// One bootstrap replicate: its fit and how often it drew each cluster.
+pub struct Replicate {
+    /// The fit on the replicate's rows.
+    pub model: LogisticModel,
+    /// How often each cluster was drawn (0 for a cluster the replicate left out).
+    pub times: Vec<usize>,
+}
+
 /// [`REPLICATES`] fits, each on the rows of `clusters` clusters drawn with replacement (a row
 /// enters a replicate as often as its cluster was drawn). A replicate whose draw holds no
 /// relevant or no non-relevant row is left out. Deterministic: each replicate draws from its
@@ -44,7 +52,7 @@ pub fn replicate_fits(
     rows: &ClusteredRows,
     alpha: f64,
     max_iterations: u64,
-) -> Result<Vec<LogisticModel>> {
+) -> Result<Vec<Replicate>> {
     if rows.clusters == 0 {
         return Ok(Vec::new());
     }
@@ -62,9 +70,10 @@ pub fn replicate_fits(
                 return Ok(None);
             }
             let training = TrainingSet::new(positives, negatives, rows.dimension);
-            fit_logistic(&training, alpha, max_iterations).map(Some)
+            let model = fit_logistic(&training, alpha, max_iterations)?;
+            Ok(Some(Replicate { model, times }))
         })
-        .collect::<Result<Vec<Option<LogisticModel>>>>()?;
+        .collect::<Result<Vec<Option<Replicate>>>>()?;
     Ok(fits.into_iter().flatten().collect())
 }
 
@@ -108,10 +117,13 @@ mod tests {
         let again = replicate_fits(&rows, 1e-3, 100).unwrap();
         assert!(!first.is_empty() && first.len() <= REPLICATES);
         assert_eq!(
-            first.iter().map(|f| f.weights[0]).collect::<Vec<_>>(),
-            again.iter().map(|f| f.weights[0]).collect::<Vec<_>>()
+            first.iter().map(|f| f.model.weights[0]).collect::<Vec<_>>(),
+            again.iter().map(|f| f.model.weights[0]).collect::<Vec<_>>()
         );
-        let slopes: Vec<f64> = first.iter().map(|f| f.weights[0]).collect();
+        assert!(first
+            .iter()
+            .all(|f| f.times.len() == 2 && f.times.iter().sum::<usize>() == 2));
+        let slopes: Vec<f64> = first.iter().map(|f| f.model.weights[0]).collect();
         assert!(slopes.iter().any(|&w| w > 0.5), "{slopes:?}");
         assert!(slopes.iter().any(|&w| w < -0.5), "{slopes:?}");
     }

@@ -32,10 +32,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use super::bootstrap::{replicate_fits, ClusteredRows};
-use super::effects::{
-    run_effect_sd, run_slope_sd, topic_offset, weighted_log_rank_center, RunCount, RunResiduals,
-    SlopeScore, TOPIC_PRIOR_RELEVANT,
-};
+use super::effects::{sample_effects, sigmoid, EffectRow, TOPIC_PRIOR_RELEVANT};
 use super::model::TopicModel;
 use super::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
 use super::trials::TrialJudgments;
@@ -95,6 +92,9 @@ pub struct Calibration {
     /// run's relevance may fall faster or slower with depth than the fit says, an
     /// uncertainty that grows with the distance from the ranks the sample shows.
     pub run_log_rank_sd: f64,
+    /// The standard deviation of a run's own log-odds effect on one topic, beyond `run_sd`:
+    /// the uncertainty the documents of one run and topic share.
+    pub run_topic_sd: f64,
     /// The ln(rank) at which the run's slope effect is 0: the sample's mean ln(rank), each
     /// row weighted by its variance p(1 − p), where the run effect `run_sd` is measured.
     pub log_rank_center: f64,
@@ -103,6 +103,12 @@ pub struct Calibration {
     /// order of the features in force (raw log-odds, ln rank, run precision, then the in-pool
     /// flag and its ln rank term, or ln best pooled rank and an unused 0).
     pub replicates: Vec<Vec<f64>>,
+    /// Per replicate, the run effect's standard deviation measured on its own rows against its
+    /// own fit (as `run_sd` is on the sample): the samples that use a replicate draw their run
+    /// shift with it, so that the uncertainty of `run_sd` itself reaches the audit.
+    pub replicate_run_sd: Vec<f64>,
+    /// Per replicate, the run slope's standard deviation, as `replicate_run_sd` is the shift's.
+    pub replicate_run_log_rank_sd: Vec<f64>,
     /// Rows in the calibration sample (run, document).
     pub sample_size: usize,
     /// Of which judged relevant (unique relevant documents of the runs' teams).
@@ -212,6 +218,18 @@ impl Calibration {
         self.topic_offsets[topic] + fit[0] + weighted(&fit[1..], evidence, self.beyond_pool)
     }
 
+    /// The standard deviations of a run's shift and slope in Monte-Carlo sample `sample`, which
+    /// uses replicate `sample` mod their number (the point estimates when there are none).
+    pub fn run_effect_sds(&self, sample: usize) -> (f64, f64) {
+        match self.replicate_run_sd.len() {
+            0 => (self.run_sd, self.run_log_rank_sd),
+            count => (
+                self.replicate_run_sd[sample % count],
+                self.replicate_run_log_rank_sd[sample % count],
+            ),
+        }
+    }
+
     /// The calibrated probability of relevance of a document of topic `topic`.
     pub fn probability(&self, topic: usize, evidence: &DocumentEvidence) -> f64 {
         sigmoid(self.log_odds(topic, evidence))
@@ -262,8 +280,11 @@ impl Calibration {
             topic_sd: Vec::new(),
             run_sd: 0.0,
             run_log_rank_sd: 0.0,
+            run_topic_sd: 0.0,
             log_rank_center: 0.0,
             replicates: Vec::new(),
+            replicate_run_sd: Vec::new(),
+            replicate_run_log_rank_sd: Vec::new(),
             sample_size: 0,
             sample_relevant: 0,
             unlabelled: 0,
@@ -279,11 +300,6 @@ fn weighted(weights: &[f64], evidence: &DocumentEvidence, beyond_pool: BeyondPoo
         .zip(weights)
         .map(|(x, w)| x * w)
         .sum::<f64>()
-}
-
-/// The logistic function.
-pub fn sigmoid(log_odds: f64) -> f64 {
-    1.0 / (1.0 + (-log_odds).exp())
 }
 
 fn raw_log_odds(raw: f64) -> f64 {
@@ -393,62 +409,93 @@ pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result
             super::model::AUDIT_MAX_ITERATIONS,
         )?
     };
-    let topic_count = input.collection.topics.len();
-    let run_count = input.collection.runs.len();
-    let mut observed = vec![0usize; topic_count];
-    let mut expected = vec![0.0f64; topic_count];
-    for origin in &sample.positive_groups {
-        observed[origin.topic] += 1;
-    }
-    let rows = || {
-        sample
-            .positives
-            .iter()
-            .zip(&sample.positive_groups)
-            .chain(sample.negatives.iter().zip(&sample.negative_groups))
+    let clusters = team_clusters(input, &sample);
+    let (topic_count, run_count) = (input.collection.topics.len(), input.collection.runs.len());
+    let effects = |model: &LogisticModel, times: Option<&[usize]>| {
+        sample_effects(
+            &effect_rows(model, &sample, &clusters, times),
+            topic_count,
+            run_count,
+        )
     };
-    for (row, origin) in rows() {
-        expected[origin.topic] += model.probability(row);
-    }
+    let point = effects(&model, None);
     let mut calibration = Calibration::from_fit(beyond_pool, &model);
-    calibration.topic_offsets = observed
-        .iter()
-        .zip(&expected)
-        .map(|(&o, &e)| topic_offset(o, e))
-        .collect();
-    calibration.topic_sd = observed
-        .iter()
+    calibration.topic_sd = (point.topic_relevant.iter())
         .map(|&o| (1.0 / (o as f64 + TOPIC_PRIOR_RELEVANT)).sqrt())
         .collect();
-    // Each run's relevant rows against what the fit, topic corrections included, expects.
-    let mut residuals: Vec<Option<RunResiduals>> = vec![None; run_count];
-    for (row, origin) in rows() {
-        let probability = sigmoid(calibration.topic_offsets[origin.topic] + model.log_odds(row));
-        residuals[origin.run]
-            .get_or_insert_with(RunResiduals::default)
-            .add(probability, origin.log_rank);
+    calibration.topic_offsets = point.topic_offsets;
+    calibration.run_sd = point.run_sd;
+    calibration.run_log_rank_sd = point.run_log_rank_sd;
+    calibration.run_topic_sd = point.run_topic_sd;
+    calibration.log_rank_center = point.log_rank_center;
+    let replicates = replicate_fits(
+        &ClusteredRows {
+            positives: &sample.positives,
+            positive_clusters: &clusters.positive,
+            negatives: &sample.negatives,
+            negative_clusters: &clusters.negative,
+            clusters: clusters.count,
+            dimension: FEATURES,
+        },
+        CALIBRATION_ALPHA,
+        super::model::AUDIT_MAX_ITERATIONS,
+    )?;
+    for replicate in &replicates {
+        let own = effects(&replicate.model, Some(&replicate.times));
+        calibration.replicate_run_sd.push(own.run_sd);
+        calibration
+            .replicate_run_log_rank_sd
+            .push(own.run_log_rank_sd);
+        calibration.replicates.push(
+            std::iter::once(replicate.model.intercept)
+                .chain(replicate.model.weights.iter().copied())
+                .collect(),
+        );
     }
-    for origin in &sample.positive_groups {
-        if let Some(run) = &mut residuals[origin.run] {
-            run.observe(origin.log_rank);
-        }
-    }
-    let residuals: Vec<RunResiduals> = residuals.into_iter().flatten().collect();
-    let counts: Vec<RunCount> = residuals.iter().map(RunResiduals::count).collect();
-    calibration.run_sd = run_effect_sd(&counts);
-    let slopes: Vec<SlopeScore> = residuals.iter().map(RunResiduals::slope_score).collect();
-    calibration.run_log_rank_sd = run_slope_sd(&slopes);
-    calibration.log_rank_center = weighted_log_rank_center(&residuals);
-    calibration.replicates = bootstrap_replicates(input, &sample)?;
     calibration.sample_size = sample_size;
     calibration.sample_relevant = sample_relevant;
     calibration.unlabelled = sample.unlabelled;
     Ok(calibration)
 }
 
-/// The calibration fit on bootstrap samples of the sample's teams: each replicate as its
-/// intercept, then its weights in the order of [`DocumentEvidence::features`].
-fn bootstrap_replicates(input: &CalibrationInput, sample: &Sample) -> Result<Vec<Vec<f64>>> {
+/// The rows of `sample` as the effects see them, under `model`, each counted as often as its
+/// team was drawn in `times` (a bootstrap replicate's draw), or once.
+fn effect_rows(
+    model: &LogisticModel,
+    sample: &Sample,
+    clusters: &TeamClusters,
+    times: Option<&[usize]>,
+) -> Vec<EffectRow> {
+    let rows = (sample
+        .positives
+        .iter()
+        .zip(&sample.positive_groups)
+        .map(|r| (r, true)))
+    .chain((sample.negatives.iter().zip(&sample.negative_groups)).map(|r| (r, false)));
+    let row_clusters = clusters.positive.iter().chain(&clusters.negative);
+    rows.zip(row_clusters)
+        .map(|(((row, origin), is_relevant), &cluster)| EffectRow {
+            topic: origin.topic,
+            run: origin.run,
+            log_rank: origin.log_rank,
+            log_odds: model.log_odds(row),
+            probability: model.probability(row),
+            is_relevant,
+            copies: times.map_or(1, |times| times[cluster]),
+        })
+        .collect()
+}
+
+/// The team of each row of a sample, as an index into the collection's sorted teams: the
+/// clusters of the calibration's bootstrap.
+struct TeamClusters {
+    positive: Vec<usize>,
+    negative: Vec<usize>,
+    count: usize,
+}
+
+/// The teams of `sample`'s rows (see [`TeamClusters`]).
+fn team_clusters(input: &CalibrationInput, sample: &Sample) -> TeamClusters {
     let mut teams: Vec<&str> = input
         .collection
         .runs
@@ -466,26 +513,11 @@ fn bootstrap_replicates(input: &CalibrationInput, sample: &Sample) -> Result<Vec
             })
             .collect()
     };
-    let fits = replicate_fits(
-        &ClusteredRows {
-            positives: &sample.positives,
-            positive_clusters: &cluster(&sample.positive_groups),
-            negatives: &sample.negatives,
-            negative_clusters: &cluster(&sample.negative_groups),
-            clusters: teams.len(),
-            dimension: FEATURES,
-        },
-        CALIBRATION_ALPHA,
-        super::model::AUDIT_MAX_ITERATIONS,
-    )?;
-    Ok(fits
-        .iter()
-        .map(|fit| {
-            std::iter::once(fit.intercept)
-                .chain(fit.weights.iter().copied())
-                .collect()
-        })
-        .collect())
+    TeamClusters {
+        positive: cluster(&sample.positive_groups),
+        negative: cluster(&sample.negative_groups),
+        count: teams.len(),
+    }
 }
 
 /// The calibration sample of `input` under `evidence`.

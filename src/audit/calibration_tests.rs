@@ -2,6 +2,11 @@
 //! extrapolating features.
 
 use super::*;
+use crate::audit::effects::{
+    cell_effect_sd, conditional_log_odds, run_effect_sd, run_slope_sd, topic_offset,
+    weighted_log_rank_center, RunCount, RunResiduals, SlopeScore,
+};
+use proptest::prelude::*;
 
 #[test]
 fn calibrated_probabilities_follow_the_fitted_log_odds() {
@@ -18,8 +23,11 @@ fn calibrated_probabilities_follow_the_fitted_log_odds() {
         topic_sd: vec![0.5, 0.5],
         run_sd: 0.0,
         run_log_rank_sd: 0.0,
+        run_topic_sd: 0.0,
         log_rank_center: 0.0,
         replicates: Vec::new(),
+        replicate_run_sd: Vec::new(),
+        replicate_run_log_rank_sd: Vec::new(),
         sample_size: 10,
         sample_relevant: 1,
         unlabelled: 0,
@@ -80,8 +88,11 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
         topic_sd: vec![0.0],
         run_sd: 0.0,
         run_log_rank_sd: 0.0,
+        run_topic_sd: 0.0,
         log_rank_center: 0.0,
         replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0, 0.0]],
+        replicate_run_sd: vec![0.5],
+        replicate_run_log_rank_sd: vec![0.25],
         sample_size: 0,
         sample_relevant: 0,
         unlabelled: 0,
@@ -111,6 +122,8 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
         is_in_pool: false,
         best_pooled_rank: 20,
     };
+    assert_eq!(calibration.run_effect_sds(0), (0.5, 0.25));
+    assert_eq!(calibration.run_effect_sds(7), (0.5, 0.25));
     let replicate = calibration.replicate_log_odds(0, &evidence, 0);
     assert!((replicate - (1.0 - 20f64.ln())).abs() < 1e-12);
     assert_eq!(
@@ -233,4 +246,108 @@ fn the_slope_centre_is_the_variance_weighted_mean_log_rank() {
     // Weights 0.25 and 0.09.
     let centre = weighted_log_rank_center(&[near, far]);
     assert!((centre - (0.25 + 0.27) / 0.34).abs() < 1e-12);
+}
+
+#[test]
+fn cells_count_only_the_spread_beyond_the_run_effect() {
+    // Every cell as expected: no cell effect.
+    let quiet = counts(&[(2, 2.0, 1.5), (5, 5.0, 4.0), (0, 0.0, 0.0)]);
+    assert_eq!(cell_effect_sd(&quiet, 0.0), 0.0);
+    // Cells that stray by 4 where counting noise gives a variance of 4: (16 − 4) / 16 = 0.75
+    // of total variance, of which a run effect of 0.5 takes 0.25.
+    let strays = counts(&[(14, 10.0, 4.0), (6, 10.0, 4.0)]);
+    assert!((cell_effect_sd(&strays, 0.0) - 0.75f64.sqrt()).abs() < 1e-12);
+    assert!((cell_effect_sd(&strays, 0.5) - 0.5f64.sqrt()).abs() < 1e-12);
+    assert_eq!(cell_effect_sd(&strays, 1.0), 0.0);
+    assert_eq!(cell_effect_sd(&[], 0.0), 0.0);
+}
+
+/// Calibration rows of 4 runs on 3 topics, 30 ranks each, relevant by a fixed pattern that
+/// differs between runs and topics, against a fit of log-odds −1 − 0.3 ln(rank), each row
+/// counted `copies(run)` times.
+fn effect_rows(copies: impl Fn(usize) -> usize) -> Vec<EffectRow> {
+    let mut rows = Vec::new();
+    for run in 0..4 {
+        for topic in 0..3 {
+            for rank in 1..=30_usize {
+                let log_rank = (rank as f64).ln();
+                let log_odds = -1.0 - 0.3 * log_rank;
+                rows.push(EffectRow {
+                    topic,
+                    run,
+                    log_rank,
+                    log_odds,
+                    probability: sigmoid(log_odds),
+                    is_relevant: rank % [2, 13, 3, 30, 5, 2, 17, 4, 30, 3, 7, 2][run * 3 + topic]
+                        == 0,
+                    copies: copies(run),
+                });
+            }
+        }
+    }
+    rows
+}
+
+#[test]
+fn a_replicate_measures_its_effects_on_the_teams_it_drew() {
+    let point = sample_effects(&effect_rows(|_| 1), 3, 4);
+    assert!(point.run_sd > 0.0 && point.run_topic_sd > 0.0, "{point:?}");
+    // A team drawn twice counts as two copies of its runs.
+    let doubled = sample_effects(&effect_rows(|run| 1 + usize::from(run == 0)), 3, 5);
+    let mut copied = effect_rows(|_| 1);
+    let first_run = effect_rows(|_| 1).into_iter().filter(|row| row.run == 0);
+    copied.extend(first_run.map(|row| EffectRow { run: 4, ..row }));
+    let copied = sample_effects(&copied, 3, 5);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    assert!(
+        close(doubled.run_sd, copied.run_sd),
+        "{doubled:?} {copied:?}"
+    );
+    assert!(close(doubled.run_log_rank_sd, copied.run_log_rank_sd));
+    assert!(close(doubled.run_topic_sd, copied.run_topic_sd));
+    assert!(close(doubled.log_rank_center, copied.log_rank_center));
+    assert_eq!(doubled.topic_relevant, copied.topic_relevant);
+    assert!((doubled.topic_offsets.iter().zip(&copied.topic_offsets)).all(|(&a, &b)| close(a, b)));
+    assert!(!close(doubled.run_sd, point.run_sd));
+    // A run whose team was not drawn counts for nothing.
+    let without_last = sample_effects(&effect_rows(|run| usize::from(run < 3)), 3, 4);
+    let three_runs: Vec<EffectRow> = (effect_rows(|_| 1).into_iter())
+        .filter(|row| row.run < 3)
+        .collect();
+    assert_eq!(without_last, sample_effects(&three_runs, 3, 4));
+    assert_ne!(without_last, point);
+}
+
+/// The mean of sigmoid(log_odds + u) for u normal with variance `variance`, by the trapezoid
+/// rule over ±10 standard deviations.
+fn mean_over_normal(log_odds: f64, variance: f64) -> f64 {
+    let sd = variance.sqrt();
+    let steps = 4_000;
+    let width = 20.0 * sd / steps as f64;
+    (0..=steps)
+        .map(|step| {
+            let z = -10.0 + 20.0 * step as f64 / steps as f64;
+            let weight = if step == 0 || step == steps { 0.5 } else { 1.0 };
+            let density = (-z * z / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
+            weight * density * sigmoid(log_odds + sd * z) * width / sd
+        })
+        .sum()
+}
+
+proptest! {
+    #[test]
+    fn conditional_log_odds_keep_the_mean_probability(
+        marginal in -12.0f64..12.0,
+        sd in 0.05f64..1.0,
+    ) {
+        let variance = sd * sd;
+        let p = sigmoid(marginal);
+        let tail = p.min(1.0 - p);
+        let kept = mean_over_normal(conditional_log_odds(marginal, variance), variance);
+        prop_assert!((kept - p).abs() <= 0.05 * tail, "{kept} against {p}");
+        // Without the correction, the spread moves the mean of a small probability up.
+        if marginal < -4.0 && sd > 0.5 {
+            prop_assert!(mean_over_normal(marginal, variance) > 1.1 * p);
+        }
+    }
 }

@@ -1,6 +1,32 @@
 //! The calibration's random effects: how far a group of rows (a topic, a run) strays from the
 //! fit, and the spread of such effects beyond counting noise, by the method of moments.
 
+use rustc_hash::FxHashMap;
+
+/// `(16 √3 / (15 π))²`: in the normal approximation of the logistic curve, a random intercept
+/// of variance σ² flattens a logistic model's log-odds by about `sqrt(1 + c² σ²)` (Zeger, Liang
+/// & Albert, Biometrics 1988).
+const LOGISTIC_ATTENUATION: f64 = 0.345_843;
+
+/// The log-odds a document should have before a normal random effect of variance
+/// `effect_variance` is added, given its `marginal` log-odds from a fit that saw the effect only
+/// on average. The fit matches the sample's counts with the effects averaged out; adding a
+/// spread to its log-odds would raise the mean of small probabilities (and lower that of large
+/// ones), so the log-odds move away from 0 by the lesser of two corrections: the attenuation's
+/// inverse, close near the middle, and σ²/2, exact in the tails, where the probability is
+/// about `exp(log-odds)` and a normal effect multiplies its mean by `exp(σ²/2)`. Averaged over
+/// the effect, the probability stays within 5% of the fit's (of `1 − p` above one half) for
+/// σ up to 1 (a test).
+pub fn conditional_log_odds(marginal: f64, effect_variance: f64) -> f64 {
+    let stretch = marginal.abs() * ((1.0 + LOGISTIC_ATTENUATION * effect_variance).sqrt() - 1.0);
+    marginal + stretch.min(effect_variance / 2.0).copysign(marginal)
+}
+
+/// The logistic function.
+pub fn sigmoid(log_odds: f64) -> f64 {
+    1.0 / (1.0 + (-log_odds).exp())
+}
+
 /// The pseudo-count of a topic's correction: the relevant documents (observed and expected
 /// alike) added to a topic's calibration rows before their ratio is taken, so that a topic with
 /// few rows keeps nearly the collection-wide fit and one with many follows its own rate.
@@ -51,6 +77,24 @@ pub fn run_effect_sd(counts: &[RunCount]) -> f64 {
         .sum::<f64>()
         / n;
     (spread - noise).max(0.0).sqrt()
+}
+
+/// The standard deviation of a run's effect on one topic beyond its effect on all (`run_sd`),
+/// by the method of moments on each calibration (run, topic) cell's relevant count: a cell whose
+/// log-odds are off by u has about u times its variance more relevant rows than the fit
+/// expects, so Σ ((observed − expected)² − variance) / Σ variance² estimates the cells' total
+/// variance, of which the run effect's is taken out.
+pub fn cell_effect_sd(cells: &[RunCount], run_sd: f64) -> f64 {
+    let excess: f64 = cells
+        .iter()
+        .map(|c| (c.observed as f64 - c.expected).powi(2) - c.variance)
+        .sum();
+    let scale: f64 = cells.iter().map(|c| c.variance * c.variance).sum();
+    if scale > 0.0 {
+        (excess / scale - run_sd * run_sd).max(0.0).sqrt()
+    } else {
+        0.0
+    }
 }
 
 /// A run's score for a slope of its own in ln(rank), and the score's variance under counting
@@ -140,5 +184,89 @@ pub(super) fn weighted_log_rank_center(runs: &[RunResiduals]) -> f64 {
         runs.iter().map(|r| r.weighted_log_rank).sum::<f64>() / weight
     } else {
         0.0
+    }
+}
+
+/// One calibration row as the effects see it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct EffectRow {
+    /// The row's topic and run, numbered as the collection's.
+    pub(super) topic: usize,
+    pub(super) run: usize,
+    /// ln(rank) of the document in the run.
+    pub(super) log_rank: f64,
+    /// The fit's log-odds and probability, before the topic's correction.
+    pub(super) log_odds: f64,
+    pub(super) probability: f64,
+    pub(super) is_relevant: bool,
+    /// How often the row counts (its team's draws in a bootstrap replicate; 1 for the sample).
+    pub(super) copies: usize,
+}
+
+/// What a fit leaves unexplained in the calibration sample: per topic, the correction toward
+/// the topic's own rate and its relevant rows; and the runs' effects beyond counting noise.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SampleEffects {
+    pub(super) topic_offsets: Vec<f64>,
+    pub(super) topic_relevant: Vec<usize>,
+    pub(super) run_sd: f64,
+    pub(super) run_log_rank_sd: f64,
+    pub(super) run_topic_sd: f64,
+    pub(super) log_rank_center: f64,
+}
+
+/// The effects (see [`SampleEffects`]) of a fit on `rows`, each counted `copies` times. A
+/// bootstrap replicate's effects are measured on its own rows against its own fit, as the
+/// point fit's are on the sample, so that their spread across replicates is the uncertainty of
+/// the estimated effects themselves: a sample of few teams that shows no run effect may still
+/// hide one.
+pub(super) fn sample_effects(
+    rows: &[EffectRow],
+    topic_count: usize,
+    run_count: usize,
+) -> SampleEffects {
+    let rows = || rows.iter().filter(|row| row.copies > 0);
+    let mut observed = vec![0usize; topic_count];
+    let mut expected = vec![0.0f64; topic_count];
+    for row in rows() {
+        observed[row.topic] += usize::from(row.is_relevant) * row.copies;
+        expected[row.topic] += row.copies as f64 * row.probability;
+    }
+    let topic_offsets: Vec<f64> = (observed.iter().zip(&expected))
+        .map(|(&o, &e)| topic_offset(o, e))
+        .collect();
+    // Each run's and each (run, topic) cell's relevant rows against what the fit, topic
+    // corrections included, expects; a run counts as often as its team was drawn.
+    let mut runs: Vec<Option<(RunResiduals, usize)>> = vec![None; run_count];
+    let mut cells: FxHashMap<(usize, usize), (RunCount, usize)> = FxHashMap::default();
+    for row in rows() {
+        let probability = sigmoid(topic_offsets[row.topic] + row.log_odds);
+        let (run, _) = runs[row.run].get_or_insert((RunResiduals::default(), row.copies));
+        run.add(probability, row.log_rank);
+        let (cell, _) =
+            (cells.entry((row.run, row.topic))).or_insert((RunCount::default(), row.copies));
+        cell.expected += probability;
+        cell.variance += probability * (1.0 - probability);
+        if row.is_relevant {
+            run.observe(row.log_rank);
+            cell.observed += 1;
+        }
+    }
+    let runs: Vec<RunResiduals> = (runs.into_iter().flatten())
+        .flat_map(|(run, copies)| std::iter::repeat_n(run, copies))
+        .collect();
+    let cells: Vec<RunCount> = (cells.into_values())
+        .flat_map(|(cell, copies)| std::iter::repeat_n(cell, copies))
+        .collect();
+    let counts: Vec<RunCount> = runs.iter().map(RunResiduals::count).collect();
+    let slopes: Vec<SlopeScore> = runs.iter().map(RunResiduals::slope_score).collect();
+    let run_sd = run_effect_sd(&counts);
+    SampleEffects {
+        topic_offsets,
+        topic_relevant: observed,
+        run_sd,
+        run_log_rank_sd: run_slope_sd(&slopes),
+        run_topic_sd: cell_effect_sd(&cells, run_sd),
+        log_rank_center: weighted_log_rank_center(&runs),
     }
 }

@@ -7,7 +7,7 @@ use rand::Rng;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use super::calibration::sigmoid;
+use super::effects::sigmoid;
 use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::TopicData;
