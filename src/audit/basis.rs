@@ -254,14 +254,11 @@ impl<'c> AuditBasis<'c> {
                             .iter()
                             .enumerate()
                             .map(|(sample, effect)| {
-                                let (shift_sd, slope_sd) = self.calibration.run_effect_sds(sample);
-                                let variance = shift_sd.powi(2)
-                                    + (slope_sd * tilt).powi(2)
-                                    + self.calibration.run_topic_sd.powi(2);
-                                let marginal = replicates[sample % replicates.len()];
-                                conditional_log_odds(marginal, variance)
-                                    + effect.shift
-                                    + effect.slope * tilt
+                                effect.log_odds(
+                                    replicates[sample % replicates.len()],
+                                    tilt,
+                                    self.calibration.run_topic_sd,
+                                )
                             })
                             .collect();
                         (log_odds, !is_in_pool)
@@ -346,10 +343,25 @@ impl<'c> AuditBasis<'c> {
 struct RunEffect {
     shift: f64,
     slope: f64,
+    /// The standard deviations `shift` and `slope` were drawn with.
+    shift_sd: f64,
+    slope_sd: f64,
 }
 
-/// The run effect of each Monte-Carlo sample of run `tag`: normal with standard deviations
-/// `run_sd` and `run_log_rank_sd`, from a ChaCha8 stream seeded by ([`super::AUDIT_SEED`],
+impl RunEffect {
+    /// The log-odds of a document whose calibrated (marginal) log-odds are `marginal`, at
+    /// `tilt` from the slope's centre, with this effect added. The document's mean probability
+    /// is kept at the fit's over the run's effects and its effect on the topic (standard
+    /// deviation `run_topic_sd`, drawn with the topic effect in [`audit_topic`]).
+    fn log_odds(&self, marginal: f64, tilt: f64, run_topic_sd: f64) -> f64 {
+        let variance =
+            self.shift_sd.powi(2) + (self.slope_sd * tilt).powi(2) + run_topic_sd.powi(2);
+        conditional_log_odds(marginal, variance) + self.shift + self.slope * tilt
+    }
+}
+
+/// The run effect of each Monte-Carlo sample of run `tag`: normal with the standard deviations
+/// of the sample's bootstrap replicate ([`Calibration::run_effect_sds`]), from a ChaCha8 stream seeded by ([`super::AUDIT_SEED`],
 /// the run's tag), so that a run's samples do not depend on the other runs audited beside it.
 fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
     let mut rng = crate::base::seed::topic_rng(super::AUDIT_SEED, tag);
@@ -360,6 +372,8 @@ fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
             RunEffect {
                 shift: shift_sd * normal(),
                 slope: slope_sd * normal(),
+                shift_sd,
+                slope_sd,
             }
         })
         .collect()
