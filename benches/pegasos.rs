@@ -6,6 +6,8 @@
 //!   retrain (200 judged non-relevant + 100 random);
 //! - `crossover/{dual,primal}/N`: the same fit on N documents (one third positive), to locate the
 //!   size above which the primal solver is faster (`DUAL_MAX_DOCUMENTS`);
+//! - `study_sizes/dual/N`: the same fit on the sizes a study's retrains have (16, 156 and 348
+//!   documents);
 //! - `score/20000`: one scoring pass of a fitted model over 20,000 candidates of ~200 non-zeros,
 //!   four documents' sums interleaved (`Scorer::score_into`); `score/20000_one_by_one`: the same
 //!   sums one document after another.
@@ -109,6 +111,41 @@ fn crossover(c: &mut Criterion) {
     group.finish();
 }
 
+/// Fits of the sizes a study makes: the median training set of the embedded task's retrains
+/// (156 documents of ~170 non-zeros), of TREC-COVID's (348 of ~93), and a first retrain's (16),
+/// where the step's scalar chain is all of the cost.
+fn study_sizes(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut group = c.benchmark_group("study_sizes");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(ITERATIONS as u64));
+    for (size, nnz) in [(16, 170), (156, 170), (348, 93)] {
+        let mut sized = |count: usize, is_positive: bool| -> Vec<SparseVec> {
+            (0..count)
+                .map(|_| {
+                    let mut pairs = document(is_positive, &mut rng).as_pairs().to_vec();
+                    pairs.truncate(nnz);
+                    SparseVec::from_pairs(pairs)
+                        .expect("finite values")
+                        .l2_normalized()
+                })
+                .collect()
+        };
+        let positives = sized(size / 3, true);
+        let negatives = sized(size - size / 3, false);
+        let training = training_set(&positives, &negatives);
+        let params = PegasosParams::new().check().expect("valid params");
+        group.bench_with_input(BenchmarkId::new("dual", size), &training, |b, training| {
+            b.iter(|| {
+                params
+                    .fit(training, &mut ChaCha8Rng::seed_from_u64(SEED))
+                    .expect("valid training set")
+            })
+        });
+    }
+    group.finish();
+}
+
 fn score(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let positives = documents(150, true, &mut rng);
@@ -140,5 +177,5 @@ fn score(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fit, crossover, score);
+criterion_group!(benches, fit, crossover, study_sizes, score);
 criterion_main!(benches);

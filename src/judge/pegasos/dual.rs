@@ -14,7 +14,7 @@
 
 use rand::Rng;
 
-use super::kernels::{row_kernel, GramEntry, RowKernel};
+use super::kernels::{update_rows, GramEntry, VectorLevel};
 use super::memory::{flat, flat_mut, Block, DualBuffers, DualBuffersOf, FitMemory, LANES};
 use super::LinearModel;
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
@@ -132,15 +132,15 @@ impl<T: GramEntry> DualWeights<T> {
         flat(&self.score_blocks)[document] + flat(&self.recent_blocks)[document].widen()
     }
 
-    /// Adds `step * (x_a − x_b)` to `u`, by the row kernel (folding or not).
+    /// Adds `step * (x_a − x_b)` to `u`, by the row kernel (folding the recent updates into the
+    /// scores or not).
     #[inline(always)]
-    fn add_step(&mut self, (a, b): (usize, usize), step: T, gram: &Gram<T>, kernel: RowKernel<T>) {
+    fn add_step<const FOLD: bool>(&mut self, (a, b): (usize, usize), step: T, gram: &Gram<T>) {
         let unscaled_step = step.widen();
         self.coefficients[a] += unscaled_step;
         self.coefficients[b] -= unscaled_step;
-        let scores = flat_mut(&mut self.score_blocks);
-        kernel(
-            scores,
+        update_rows::<T, FOLD>(
+            flat_mut(&mut self.score_blocks),
             flat_mut(&mut self.recent_blocks),
             gram.row(a),
             gram.row(b),
@@ -196,17 +196,19 @@ fn zeroed<V: Clone + Default>(buffer: &mut Vec<V>, length: usize) -> Vec<V> {
     zeros
 }
 
-/// The dual solver, with Gram entries of the requested precision.
+/// The dual solver, with Gram entries of the requested precision and its steps compiled for
+/// `level`.
 pub(super) fn fit_dual(
     params: &PegasosValidParams,
     training: &TrainingSet,
     keys: Option<&[u64]>,
     memory: &mut FitMemory,
     rng: &mut impl Rng,
+    level: VectorLevel,
 ) -> FitReport {
     match params.precision {
-        Precision::F32 => fit_dual_with::<f32>(params, training, keys, memory, rng),
-        Precision::F64 => fit_dual_with::<f64>(params, training, keys, memory, rng),
+        Precision::F32 => fit_dual_with::<f32>(params, training, keys, memory, rng, level),
+        Precision::F64 => fit_dual_with::<f64>(params, training, keys, memory, rng, level),
     }
 }
 
@@ -216,15 +218,15 @@ fn fit_dual_with<T: GramEntry>(
     keys: Option<&[u64]>,
     memory: &mut FitMemory,
     rng: &mut impl Rng,
+    level: VectorLevel,
 ) -> FitReport
 where
     FitMemory: DualBuffersOf<T>,
 {
-    let lambda = params.lambda;
     // Training documents are numbered positives first, then negatives.
     let mut documents = recycle_refs(std::mem::take(&mut memory.documents));
     documents.extend(training.positives.iter().chain(&training.negatives));
-    let (positive_count, negative_count) = (training.positives.len(), training.negatives.len());
+    let positive_count = training.positives.len();
     let mut buffers = std::mem::take(memory.dual_buffers());
     let dots = memory.dot_products(&documents, keys, training.dimension);
     let gram = Gram::<T>::from_dots(
@@ -235,14 +237,38 @@ where
         std::mem::take(&mut buffers.pair_squared_norms),
     );
     let mut w = DualWeights::<T>::zeros(documents.len(), gram.row_blocks, &mut buffers);
-    let mut projections = 0;
-    let (plain, folding) = (row_kernel::<T, false>(), row_kernel::<T, true>());
-    let draw = |rng: &mut _| {
-        let (positive, negative) = draw_pair(positive_count, negative_count, rng);
-        (positive, positive_count + negative)
+    // The closure inlines into the level's function, with the loop it calls.
+    let projections = level.run(
+        #[inline(always)]
+        || take_steps(params, &gram, &mut w, rng),
+    );
+    let report = FitReport {
+        solver: Solver::Dual,
+        iterations: params.iterations,
+        projections,
+        scale_folds: w.folds,
     };
+    let (weight_sums, model) = memory.accumulator_and_model(training.dimension);
+    w.into_model(&documents, weight_sums, model, &mut buffers);
+    (buffers.gram, buffers.pair_squared_norms) = (gram.blocks, gram.pair_squared_norms);
+    *memory.dual_buffers() = buffers;
+    memory.documents = recycle_refs(documents);
+    report
+}
+
+/// Takes the fit's steps from the zero iterate `w`, giving the number of projections.
+#[inline(always)]
+fn take_steps<T: GramEntry>(
+    params: &PegasosValidParams,
+    gram: &Gram<T>,
+    w: &mut DualWeights<T>,
+    rng: &mut impl Rng,
+) -> usize {
+    let lambda = params.lambda;
+    let mut projections = 0;
     for step in 1..=params.iterations {
-        let (a, b) = draw(rng);
+        let (positive, negative) = draw_pair(gram.positive_count, gram.negative_count, rng);
+        let (a, b) = (positive, gram.positive_count + negative);
         let learning_rate = learning_rate(lambda, step);
         let score_difference = w.score(a) - w.score(b);
         let loss = pair_loss(w.scale * score_difference);
@@ -259,12 +285,11 @@ where
         // ||w + c(a − b)||² = ||w||² + 2c w·(a − b) + c² ||a − b||².
         w.squared_norm += 2.0 * coefficient * w.scale * score_difference
             + coefficient * coefficient * gram.pair_squared_norm(a, b);
-        let kernel = if step % RECENT_STEPS == 0 {
-            folding
+        if step % RECENT_STEPS == 0 {
+            w.add_step::<true>((a, b), unscaled_step, gram);
         } else {
-            plain
-        };
-        w.add_step((a, b), unscaled_step, &gram, kernel);
+            w.add_step::<false>((a, b), unscaled_step, gram);
+        }
 
         if let Some(factor) = projection_factor(lambda, w.squared_norm) {
             w.scale *= factor;
@@ -275,16 +300,5 @@ where
             w.fold_scale();
         }
     }
-    let report = FitReport {
-        solver: Solver::Dual,
-        iterations: params.iterations,
-        projections,
-        scale_folds: w.folds,
-    };
-    let (weight_sums, model) = memory.accumulator_and_model(training.dimension);
-    w.into_model(&documents, weight_sums, model, &mut buffers);
-    (buffers.gram, buffers.pair_squared_norms) = (gram.blocks, gram.pair_squared_norms);
-    *memory.dual_buffers() = buffers;
-    memory.documents = recycle_refs(documents);
-    report
+    projections
 }

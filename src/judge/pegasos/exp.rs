@@ -31,7 +31,7 @@ const ROUNDING_SHIFT: f64 = f64::from_bits(0x4338_0000_0000_0000);
 const FAST_LIMIT: f64 = 700.0;
 
 /// `e^x`.
-#[inline]
+#[inline(always)]
 pub(super) fn exp(x: f64) -> f64 {
     if x.is_nan() || x.abs() >= FAST_LIMIT {
         return libm::exp(x);

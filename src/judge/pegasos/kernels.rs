@@ -1,8 +1,10 @@
 //! The dual solver's row kernel, `recent += step * (row_a − row_b)` (in the Gram entries' type),
-//! optionally folding the result into the `f64` scores, and its run-time dispatch to the widest
-//! vector instructions the processor has. This is the only place in the learner that calls
-//! `unsafe` code for speed; every kernel performs the same operations lane by lane
-//! ([`update_lane`]), so the result does not depend on the processor.
+//! optionally folding the result into the `f64` scores, and [`VectorLevel`], which compiles the
+//! whole step loop for the widest vector instructions the processor has (detected at run time),
+//! so that the row pass, the draws and `exp` inline into one loop with no call between them.
+//! This is the only place in the learner that calls `unsafe` code for speed; every level performs
+//! the same operations lane by lane ([`update_lane`]), so the result does not depend on the
+//! processor.
 
 /// A Gram matrix entry: `f32` (half the memory traffic, twice the lanes per instruction) or
 /// `f64`.
@@ -70,8 +72,8 @@ fn update_lane<T: GramEntry, const FOLD: bool>(
 }
 
 /// [`update_lane`] over the shortest of the four slices (`scores` is not read unless `FOLD`).
-#[inline]
-fn update_rows<T: GramEntry, const FOLD: bool>(
+#[inline(always)]
+pub(super) fn update_rows<T: GramEntry, const FOLD: bool>(
     scores: &mut [f64],
     recent: &mut [T],
     row_a: &[T],
@@ -91,49 +93,82 @@ fn update_rows<T: GramEntry, const FOLD: bool>(
     }
 }
 
-/// Defines `$name`, [`update_rows`] compiled with the target feature `$feature`.
-macro_rules! update_rows_compiled_for {
-    ($name:ident, $feature:literal) => {
-        #[doc = concat!("[`update_rows`] compiled for `", $feature, "`.")]
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feature)]
-        fn $name<T: GramEntry, const FOLD: bool>(
-            scores: &mut [f64],
-            recent: &mut [T],
-            row_a: &[T],
-            row_b: &[T],
-            step: T,
-        ) {
-            update_rows::<T, FOLD>(scores, recent, row_a, row_b, step);
-        }
-    };
+/// An instruction set that a loop can be compiled for, one this processor has: a value exists
+/// only once the processor has been asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct VectorLevel(Level);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
-update_rows_compiled_for!(update_rows_avx512, "avx512f");
-update_rows_compiled_for!(update_rows_avx2, "avx2");
-
-/// A row kernel: `(scores, recent, row_a, row_b, step)`.
-pub(super) type RowKernel<T> = fn(&mut [f64], &mut [T], &[T], &[T], T);
-
-/// The widest kernel this processor runs (folding or not), detected at run time so that a
-/// portable build still uses AVX2 or AVX-512 where they exist.
-pub(super) fn row_kernel<T: GramEntry, const FOLD: bool>() -> RowKernel<T> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the feature was detected on this processor just above.
-            return |scores, recent, a, b, step| unsafe {
-                update_rows_avx512::<T, FOLD>(scores, recent, a, b, step)
-            };
+impl VectorLevel {
+    /// The widest instruction set this processor runs, detected at run time, so that a portable
+    /// build still uses AVX2 or AVX-512 where they exist.
+    pub(super) fn widest() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Self(Level::Avx512);
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Self(Level::Avx2);
+            }
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the feature was detected on this processor just above.
-            return |scores, recent, a, b, step| unsafe {
-                update_rows_avx2::<T, FOLD>(scores, recent, a, b, step)
-            };
+        Self(Level::Portable)
+    }
+
+    /// Every level this processor runs, the portable one first.
+    #[cfg(test)]
+    pub(super) fn available() -> Vec<Self> {
+        let mut levels = vec![Self(Level::Portable)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                levels.push(Self(Level::Avx2));
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                levels.push(Self(Level::Avx512));
+            }
+        }
+        levels
+    }
+
+    /// Runs `body` compiled for this level: `body` is inlined into a function that enables the
+    /// level's instructions, and so are the `#[inline(always)]` functions it calls (the step
+    /// loop, its row passes, draws and `exp`), with no call between them. No level enables fused
+    /// multiply-add, so every level rounds alike.
+    #[inline(always)]
+    pub(super) fn run<R>(self, body: impl FnOnce() -> R) -> R {
+        match self.0 {
+            Level::Portable => body(),
+            // SAFETY: a level other than the portable one exists only when detected above.
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => unsafe { run_avx2(body) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => unsafe { run_avx512(body) },
         }
     }
-    update_rows::<T, FOLD>
+}
+
+/// `body` compiled with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn run_avx2<R>(body: impl FnOnce() -> R) -> R {
+    body()
+}
+
+/// `body` compiled with AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn run_avx512<R>(body: impl FnOnce() -> R) -> R {
+    body()
 }
 
 #[cfg(test)]
@@ -142,29 +177,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// Every kernel this processor runs, by name, the portable one first.
-    fn kernels<T: GramEntry, const FOLD: bool>() -> Vec<(&'static str, RowKernel<T>)> {
-        let mut kernels: Vec<(&'static str, RowKernel<T>)> =
-            vec![("portable", update_rows::<T, FOLD>)];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the feature was detected on this processor just above.
-                kernels.push(("avx2", |scores, recent, a, b, step| unsafe {
-                    update_rows_avx2::<T, FOLD>(scores, recent, a, b, step)
-                }));
-            }
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the feature was detected on this processor just above.
-                kernels.push(("avx512", |scores, recent, a, b, step| unsafe {
-                    update_rows_avx512::<T, FOLD>(scores, recent, a, b, step)
-                }));
-            }
-        }
-        kernels
-    }
-
-    /// Runs 50 steps, folding every third, of every kernel on the same random rows (values
+    /// Runs 50 steps, folding every third, at every level on the same random rows (values
     /// spanning many binades, so that a fused multiply-add or a reordering would show) and
     /// asserts bit-identical scores and recent updates, equal to the scalar lane
     /// [`update_lane`].
@@ -193,18 +206,37 @@ mod tests {
         }
         let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
         let widened = |values: &[T]| values.iter().map(|v| v.widen()).collect::<Vec<_>>();
-        let plain = kernels::<T, false>();
-        for ((name, kernel), (_, folding)) in plain.into_iter().zip(kernels::<T, true>()) {
+        for level in VectorLevel::available() {
             let (mut scores, mut recent) = (vec![0.0_f64; length], vec![T::default(); length]);
-            for &(a, b, step, fold) in &steps {
-                let kernel = if fold { folding } else { kernel };
-                kernel(&mut scores, &mut recent, &rows[a], &rows[b], step);
-            }
-            assert_eq!(bits(&scores), bits(&expected.0), "{name}, length {length}");
+            level.run(|| {
+                for &(a, b, step, fold) in &steps {
+                    match fold {
+                        true => update_rows::<T, true>(
+                            &mut scores,
+                            &mut recent,
+                            &rows[a],
+                            &rows[b],
+                            step,
+                        ),
+                        false => update_rows::<T, false>(
+                            &mut scores,
+                            &mut recent,
+                            &rows[a],
+                            &rows[b],
+                            step,
+                        ),
+                    }
+                }
+            });
+            assert_eq!(
+                bits(&scores),
+                bits(&expected.0),
+                "{level:?}, length {length}"
+            );
             assert_eq!(
                 bits(&widened(&recent)),
                 bits(&widened(&expected.1)),
-                "{name}, length {length}"
+                "{level:?}, length {length}"
             );
         }
     }

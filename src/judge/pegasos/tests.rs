@@ -2,7 +2,7 @@ use super::hical_port::AddOrder;
 use super::*;
 use crate::base::sparse::SparseVec;
 use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, proptest};
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The plain formula, eagerly: a dense `f64` vector, the shrink applied to every weight and
@@ -222,6 +222,48 @@ fn primal_and_dual_equal_the_reference() {
         let distance = relative_distance(&model.weights, &reference);
         assert!(distance <= 1e-5, "{solver:?}: relative distance {distance}");
         assert_same_top(&model, &reference, &candidates, 100, 1e-5 * reference_norm);
+    }
+}
+
+/// The dual fit's steps compiled for every instruction set this processor runs give
+/// bit-identical models, reports and projections, in both precisions (with scale folds).
+#[test]
+fn every_vector_level_gives_the_same_dual_fit() {
+    let dimension = 512;
+    let mut data_rng = ChaCha8Rng::seed_from_u64(19);
+    let positives = random_documents(23, 30, dimension, true, &mut data_rng);
+    let negatives = random_documents(41, 30, dimension, false, &mut data_rng);
+    let training = TrainingSet::new(
+        positives.iter().collect(),
+        negatives.iter().collect(),
+        dimension,
+    );
+    for precision in [Precision::F32, Precision::F64] {
+        let params = PegasosParams::new()
+            .iterations(30_000)
+            .precision(precision)
+            .check()
+            .expect("valid params");
+        let fit = |level| {
+            let mut memory = FitMemory::new();
+            let mut rng = ChaCha8Rng::seed_from_u64(23);
+            let report = dual::fit_dual(&params, &training, None, &mut memory, &mut rng, level);
+            let bits: Vec<u32> = memory.model.weights.iter().map(|w| w.to_bits()).collect();
+            (bits, report)
+        };
+        let levels = kernels::VectorLevel::available();
+        let (portable, report) = fit(levels[0]);
+        assert!(
+            report.projections > 0 && report.scale_folds > 0,
+            "{report:?}"
+        );
+        for &level in &levels[1..] {
+            assert_eq!(
+                fit(level),
+                (portable.clone(), report),
+                "{level:?}, {precision:?}"
+            );
+        }
     }
 }
 
@@ -612,5 +654,51 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// `draw_below` and `random_range(0..count)` draw the same values from the same stream, on
+/// counts whose biased zone is empty, small or half of all draws.
+#[test]
+fn draw_below_equals_random_range() {
+    let counts = [
+        1,
+        2,
+        3,
+        7,
+        156,
+        348,
+        1 << 20,
+        (1 << 31) + 1,
+        u32::MAX as usize,
+    ];
+    for (seed, &count) in counts.iter().enumerate() {
+        let mut ours = ChaCha8Rng::seed_from_u64(seed as u64);
+        let mut rands = ours.clone();
+        for _ in 0..20_000 {
+            assert_eq!(
+                draw_below(count, &mut ours),
+                rands.random_range(0..count),
+                "{count}"
+            );
+        }
+        assert_eq!(
+            ours.next_u32(),
+            rands.next_u32(),
+            "streams in step, {count}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(crate::base::fuzz::property_config(64))]
+    #[test]
+    fn draw_below_equals_random_range_for_any_count(count in 1..=u32::MAX as usize, seed in any::<u64>()) {
+        let mut ours = ChaCha8Rng::seed_from_u64(seed);
+        let mut rands = ours.clone();
+        for _ in 0..64 {
+            prop_assert_eq!(draw_below(count, &mut ours), rands.random_range(0..count));
+        }
+        prop_assert_eq!(ours.next_u32(), rands.next_u32());
     }
 }
