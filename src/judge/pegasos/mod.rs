@@ -31,6 +31,7 @@
 //! coefficient per training document and a Gram matrix (an iteration costs one contiguous pass
 //! over two Gram rows, by the vector kernels of `kernels.rs`).
 
+mod draw;
 mod dual;
 mod exp;
 mod kernels;
@@ -39,6 +40,7 @@ mod primal;
 
 pub use memory::FitMemory;
 
+use draw::draw_pair;
 use kernels::VectorLevel;
 
 use crate::base::choice::choice_enum;
@@ -305,35 +307,6 @@ fn projection_factor(lambda: f64, squared_norm: f64) -> Option<f64> {
     }
     let factor = 1.0 / scaled_norm.sqrt();
     (factor < 1.0).then_some(factor)
-}
-
-/// Draws the pair of step `i`: a positive position, then a negative position.
-#[inline(always)]
-fn draw_pair(positives: usize, negatives: usize, rng: &mut impl Rng) -> (usize, usize) {
-    let positive = draw_below(positives, rng);
-    let negative = draw_below(negatives, rng);
-    (positive, negative)
-}
-
-/// A uniform draw from `0..count` (`count` at least 1: a checked training set has both
-/// classes), the same as `rng.random_range(0..count)`: for ranges that fit in `u32`, rand's
-/// single-sample method (Canon's: the high half of a 64-bit product, with one more draw when the
-/// low half is in the biased zone) written here so that it inlines into the step loop; a test
-/// holds the two equal.
-#[inline(always)]
-fn draw_below(count: usize, rng: &mut impl Rng) -> usize {
-    debug_assert!(count > 0);
-    if count > u32::MAX as usize {
-        return rng.random_range(0..count);
-    }
-    let range = count as u32 as u64;
-    let product = u64::from(rng.next_u32()) * range;
-    let (mut result, low_order) = ((product >> 32) as u32, product as u32);
-    if low_order > (range as u32).wrapping_neg() {
-        let next_high_order = ((u64::from(rng.next_u32()) * range) >> 32) as u32;
-        result += u32::from(low_order.checked_add(next_high_order).is_none());
-    }
-    result as usize
 }
 
 /// A linear scoring model: the score of a document is its dot product with `weights`.

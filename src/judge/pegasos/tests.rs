@@ -2,7 +2,7 @@ use super::hical_port::AddOrder;
 use super::*;
 use crate::base::sparse::SparseVec;
 use proptest::prelude::{any, prop, prop_assert, prop_assert_eq, proptest};
-use rand::{RngCore, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// The plain formula, eagerly: a dense `f64` vector, the shrink applied to every weight and
@@ -654,51 +654,5 @@ proptest! {
                 }
             }
         }
-    }
-}
-
-/// `draw_below` and `random_range(0..count)` draw the same values from the same stream, on
-/// counts whose biased zone is empty, small or half of all draws.
-#[test]
-fn draw_below_equals_random_range() {
-    let counts = [
-        1,
-        2,
-        3,
-        7,
-        156,
-        348,
-        1 << 20,
-        (1 << 31) + 1,
-        u32::MAX as usize,
-    ];
-    for (seed, &count) in counts.iter().enumerate() {
-        let mut ours = ChaCha8Rng::seed_from_u64(seed as u64);
-        let mut rands = ours.clone();
-        for _ in 0..20_000 {
-            assert_eq!(
-                draw_below(count, &mut ours),
-                rands.random_range(0..count),
-                "{count}"
-            );
-        }
-        assert_eq!(
-            ours.next_u32(),
-            rands.next_u32(),
-            "streams in step, {count}"
-        );
-    }
-}
-
-proptest! {
-    #![proptest_config(crate::base::fuzz::property_config(64))]
-    #[test]
-    fn draw_below_equals_random_range_for_any_count(count in 1..=u32::MAX as usize, seed in any::<u64>()) {
-        let mut ours = ChaCha8Rng::seed_from_u64(seed);
-        let mut rands = ours.clone();
-        for _ in 0..64 {
-            prop_assert_eq!(draw_below(count, &mut ours), rands.random_range(0..count));
-        }
-        prop_assert_eq!(ours.next_u32(), rands.next_u32());
     }
 }
