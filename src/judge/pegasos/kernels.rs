@@ -107,36 +107,45 @@ enum Level {
     Avx512,
 }
 
+impl Level {
+    /// The levels beyond the portable one, narrowest first.
+    #[cfg(target_arch = "x86_64")]
+    const VECTOR: [Self; 2] = [Self::Avx2, Self::Avx512];
+    #[cfg(not(target_arch = "x86_64"))]
+    const VECTOR: [Self; 0] = [];
+
+    /// Whether this processor has the level's instructions.
+    fn runs_here(self) -> bool {
+        match self {
+            Self::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+        }
+    }
+}
+
 impl VectorLevel {
     /// The widest instruction set this processor runs, detected at run time, so that a portable
     /// build still uses AVX2 or AVX-512 where they exist.
     pub(super) fn widest() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                return Self(Level::Avx512);
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Self(Level::Avx2);
-            }
-        }
-        Self(Level::Portable)
+        let mut widest_first = Level::VECTOR.into_iter().rev();
+        Self(
+            widest_first
+                .find(|&level| level.runs_here())
+                .unwrap_or(Level::Portable),
+        )
     }
 
     /// Every level this processor runs, the portable one first.
     #[cfg(test)]
     pub(super) fn available() -> Vec<Self> {
-        let mut levels = vec![Self(Level::Portable)];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                levels.push(Self(Level::Avx2));
-            }
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                levels.push(Self(Level::Avx512));
-            }
-        }
-        levels
+        let vector = Level::VECTOR.into_iter().filter(|level| level.runs_here());
+        std::iter::once(Level::Portable)
+            .chain(vector)
+            .map(Self)
+            .collect()
     }
 
     /// Runs `body` compiled for this level: `body` is inlined into a function that enables the
@@ -210,21 +219,14 @@ mod tests {
             let (mut scores, mut recent) = (vec![0.0_f64; length], vec![T::default(); length]);
             level.run(|| {
                 for &(a, b, step, fold) in &steps {
+                    let (row_a, row_b) = (&rows[a], &rows[b]);
                     match fold {
-                        true => update_rows::<T, true>(
-                            &mut scores,
-                            &mut recent,
-                            &rows[a],
-                            &rows[b],
-                            step,
-                        ),
-                        false => update_rows::<T, false>(
-                            &mut scores,
-                            &mut recent,
-                            &rows[a],
-                            &rows[b],
-                            step,
-                        ),
+                        true => {
+                            update_rows::<T, true>(&mut scores, &mut recent, row_a, row_b, step)
+                        }
+                        false => {
+                            update_rows::<T, false>(&mut scores, &mut recent, row_a, row_b, step)
+                        }
                     }
                 }
             });
