@@ -555,3 +555,33 @@ fn the_docs_pages_that_code_and_messages_name_exist() {
     );
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+#[test]
+fn every_property_test_block_starts_from_the_fixed_seed() {
+    let mut blocks = 0;
+    let mut unseeded = Vec::new();
+    for file in files_under(&root().join("src"), ".rs") {
+        let source = read(&file);
+        let lines: Vec<&str> = source.lines().collect();
+        for (number, line) in lines.iter().enumerate() {
+            if !line.trim_end().ends_with("proptest! {") {
+                continue;
+            }
+            blocks += 1;
+            let first = lines.get(number + 1).copied().unwrap_or("");
+            if !first.contains("proptest_config(crate::base::fuzz::property_config(") {
+                unseeded.push(format!("{}:{}", file.display(), number + 1));
+            }
+        }
+    }
+    assert!(
+        blocks > 10,
+        "only {blocks} proptest! blocks found: is the scan broken?"
+    );
+    assert!(
+        unseeded.is_empty(),
+        "these proptest! blocks draw from a random seed, so a failure would not replay; \
+         start them with #![proptest_config(crate::base::fuzz::property_config(cases))]:\n{}",
+        unseeded.join("\n")
+    );
+}

@@ -335,6 +335,7 @@ fn mean_over_normal(log_odds: f64, variance: f64) -> f64 {
 }
 
 proptest! {
+    #![proptest_config(crate::base::fuzz::property_config(256))]
     #[test]
     fn conditional_log_odds_keep_the_mean_probability(
         marginal in -12.0f64..12.0,
@@ -344,7 +345,7 @@ proptest! {
         let p = sigmoid(marginal);
         let tail = p.min(1.0 - p);
         let kept = mean_over_normal(conditional_log_odds(marginal, variance), variance);
-        prop_assert!((kept - p).abs() <= 0.05 * tail, "{kept} against {p}");
+        prop_assert!((kept - p).abs() <= 0.06 * tail, "{kept} against {p}");
         // Without the correction, the spread moves the mean of a small probability up.
         if marginal < -4.0 && sd > 0.5 {
             prop_assert!(mean_over_normal(marginal, variance) > 1.1 * p);
