@@ -35,7 +35,7 @@ use super::bootstrap::{replicate_fits, ClusteredRows};
 use super::effects::{sample_effects, sigmoid, EffectRow, TOPIC_PRIOR_RELEVANT};
 use super::model::TopicModel;
 use super::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
-use super::trials::TrialJudgments;
+use super::trials::{Judgments, TrialJudgments};
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
@@ -337,7 +337,15 @@ pub enum LeaveOutEvidence<'a> {
     /// topic order): what re-running the judging without the team left unjudged. This is what
     /// a collection judged by active learning loses without a team, where a document that only
     /// one team pooled may still be found, and a document no pool reached may be lost.
-    Trials(&'a TrialJudgments),
+    Trials {
+        /// The trials' judgments.
+        trials: &'a TrialJudgments,
+        /// The grades of the trials' simulated assessor (the official qrels), which label the
+        /// rows: a trial's loss is what it missed of them, whatever the judgments the audit
+        /// scores against (in the backtest's simulated world, the audited team's own trial)
+        /// found.
+        assessor: &'a Judgments,
+    },
 }
 
 /// A calibration row's topic, run and ln(rank) in that run.
@@ -540,7 +548,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
     {
         let owners = match evidence {
             LeaveOutEvidence::Pool(rule) => Some(collection.sole_teams(topic, &rule)),
-            LeaveOutEvidence::Trials(_) => None,
+            LeaveOutEvidence::Trials { .. } => None,
         };
         let in_pool = pooled_tops(collection, topic, input.pool_depth, input.audited_team);
         let best_ranks = &input.best_ranks[index];
@@ -554,13 +562,17 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
             .filter(|((_, run), _)| pooled_teams.contains(run.team.as_str()));
         for ((run_index, run), ranking) in pooled {
             let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
+            let labels = match evidence {
+                LeaveOutEvidence::Pool(_) => topic_grades,
+                LeaveOutEvidence::Trials { assessor, .. } => &assessor[index],
+            };
             let mut add_rows = |grade_without: &dyn Fn(DocId) -> Option<Grade>| {
                 let run_precision = judged_precision(top, level, grade_without);
                 for (pos, &doc) in top.iter().enumerate() {
                     if grade_without(doc).is_some() {
                         continue;
                     }
-                    let label = topic_grades.get(&doc).map(|&g| is_relevant(g, level));
+                    let label = labels.get(&doc).map(|&g| is_relevant(g, level));
                     if label.is_none() && input.beyond_pool == BeyondPool::Extrapolated {
                         sample.unlabelled += 1;
                         continue;
@@ -578,8 +590,8 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
                         run: run_index,
                         log_rank: ((pos + 1) as f64).ln(),
                     };
-                    // Unjudged by the collection too: presumed non-relevant, as its scores
-                    // presume.
+                    // Ungraded by the labels too: presumed non-relevant, as the collection's
+                    // scores presume.
                     if label == Some(true) {
                         sample.positives.push(row);
                         sample.positive_groups.push(origin);
@@ -600,7 +612,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
                         topic_grades.get(&doc).copied()
                     }
                 }),
-                LeaveOutEvidence::Trials(trials) => {
+                LeaveOutEvidence::Trials { trials, .. } => {
                     for trial in trials.get(&run.team).into_iter().flatten() {
                         add_rows(&|doc| trial[index].get(&doc).copied());
                     }

@@ -318,6 +318,63 @@ fn a_replicate_measures_its_effects_on_the_teams_it_drew() {
     assert_ne!(without_last, point);
 }
 
+/// The calibration sample of the hand-made task's `collection` when team C is audited against
+/// `world` and A's and B's trials judged nothing, so that every document of their runs' tops is
+/// a row, with the trials' assessor's grades `assessor`.
+fn sample_on_trials(collection: &Collection, world: &Judgments, assessor: &Judgments) -> Sample {
+    let models: Vec<TopicModel> = (collection.topics.iter().zip(world))
+        .map(|(topic, grades)| {
+            crate::audit::model::fit_topic(collection, topic, grades, &FxHashSet::default())
+                .unwrap()
+        })
+        .collect();
+    let best_ranks: Vec<BestPooledRanks> = (collection.topics.iter())
+        .map(|topic| BestPooledRanks::new(collection, topic))
+        .collect();
+    let nothing_judged = vec![FxHashMap::default(); collection.topics.len()];
+    let trials: TrialJudgments = ["A", "B"]
+        .map(|team| (team.to_string(), vec![nothing_judged.clone()]))
+        .into();
+    let input = CalibrationInput {
+        collection,
+        grades: world,
+        models: &models,
+        pool_depth: 2,
+        audited_team: "C",
+        beyond_pool: BeyondPool::NonRelevant,
+        best_ranks: &best_ranks,
+    };
+    collect_sample(
+        &input,
+        LeaveOutEvidence::Trials {
+            trials: &trials,
+            assessor,
+        },
+    )
+}
+
+#[test]
+fn trial_rows_take_the_assessors_grades_whatever_the_scored_world_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = crate::sim::fixture::hand_task(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let official: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
+    // The audited team's world never judged ua (relevant, in a1's top only).
+    let mut world = official.clone();
+    let topic = collection.topic_index("1").unwrap();
+    world[topic].remove(&collection.docs.get("ua").unwrap());
+    let labelled_by_official = sample_on_trials(&collection, &world, &official);
+    let labelled_by_world = sample_on_trials(&collection, &world, &world);
+    let rows = |sample: &Sample| sample.positives.len() + sample.negatives.len();
+    assert_eq!(rows(&labelled_by_official), rows(&labelled_by_world));
+    assert_eq!(
+        labelled_by_official.positives.len(),
+        labelled_by_world.positives.len() + 1,
+        "ua is a relevant row only by the assessor's grades"
+    );
+    assert!(!labelled_by_world.positives.is_empty());
+}
+
 /// The mean of sigmoid(log_odds + u) for u normal with variance `variance`, by the trapezoid
 /// rule over ±10 standard deviations.
 fn mean_over_normal(log_odds: f64, variance: f64) -> f64 {

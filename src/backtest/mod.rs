@@ -183,7 +183,11 @@ pub fn run_backtest(
             LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth))
         }
         (Evidence::Pool, _) => LeaveOutEvidence::Pool(CLASSIC_WORLD_RULE),
-        (Evidence::Trials, _) => LeaveOutEvidence::Trials(&trials),
+        // The trials' assessor gave the official grades, whichever world is scored against.
+        (Evidence::Trials, _) => LeaveOutEvidence::Trials {
+            trials: &trials,
+            assessor: &official,
+        },
     };
     let mut rows = Vec::new();
     let mut probabilities = Vec::new();
