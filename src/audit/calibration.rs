@@ -35,7 +35,7 @@ use super::bootstrap::{replicate_fits, ClusteredRows};
 use super::effects::{sample_effects, sigmoid, EffectRow, TOPIC_PRIOR_RELEVANT};
 use super::model::TopicModel;
 use super::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
-use super::trials::{Judgments, TrialJudgments};
+use super::trials::TrialJudgments;
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
@@ -337,15 +337,11 @@ pub enum LeaveOutEvidence<'a> {
     /// topic order): what re-running the judging without the team left unjudged. This is what
     /// a collection judged by active learning loses without a team, where a document that only
     /// one team pooled may still be found, and a document no pool reached may be lost.
-    Trials {
-        /// The trials' judgments.
-        trials: &'a TrialJudgments,
-        /// The grades of the trials' simulated assessor (the official qrels), which label the
-        /// rows: a trial's loss is what it missed of them, whatever the judgments the audit
-        /// scores against (in the backtest's simulated world, the audited team's own trial)
-        /// found.
-        assessor: &'a Judgments,
-    },
+    ///
+    /// The rows are labelled by the collection's own grades, the trials' simulated assessor: a
+    /// trial's loss is what it missed of them, whatever the judgments the audit scores against
+    /// (in the backtest's simulated world, the audited team's own trial) found.
+    Trials(&'a TrialJudgments),
 }
 
 /// A calibration row's topic, run and ln(rank) in that run.
@@ -548,7 +544,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
     {
         let owners = match evidence {
             LeaveOutEvidence::Pool(rule) => Some(collection.sole_teams(topic, &rule)),
-            LeaveOutEvidence::Trials { .. } => None,
+            LeaveOutEvidence::Trials(_) => None,
         };
         let in_pool = pooled_tops(collection, topic, input.pool_depth, input.audited_team);
         let best_ranks = &input.best_ranks[index];
@@ -564,7 +560,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
             let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
             let labels = match evidence {
                 LeaveOutEvidence::Pool(_) => topic_grades,
-                LeaveOutEvidence::Trials { assessor, .. } => &assessor[index],
+                LeaveOutEvidence::Trials(_) => &topic.grades,
             };
             let mut add_rows = |grade_without: &dyn Fn(DocId) -> Option<Grade>| {
                 let run_precision = judged_precision(top, level, grade_without);
@@ -612,7 +608,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
                         topic_grades.get(&doc).copied()
                     }
                 }),
-                LeaveOutEvidence::Trials { trials, .. } => {
+                LeaveOutEvidence::Trials(trials) => {
                     for trial in trials.get(&run.team).into_iter().flatten() {
                         add_rows(&|doc| trial[index].get(&doc).copied());
                     }

@@ -6,6 +6,7 @@ use crate::audit::effects::{
     cell_effect_sd, conditional_log_odds, run_effect_sd, run_slope_sd, topic_offset,
     weighted_log_rank_center, RunCount, RunResiduals, SlopeScore,
 };
+use crate::audit::trials::Judgments;
 use proptest::prelude::*;
 
 #[test]
@@ -320,8 +321,8 @@ fn a_replicate_measures_its_effects_on_the_teams_it_drew() {
 
 /// The calibration sample of the hand-made task's `collection` when team C is audited against
 /// `world` and A's and B's trials judged nothing, so that every document of their runs' tops is
-/// a row, with the trials' assessor's grades `assessor`.
-fn sample_on_trials(collection: &Collection, world: &Judgments, assessor: &Judgments) -> Sample {
+/// a row.
+fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
     let models: Vec<TopicModel> = (collection.topics.iter().zip(world))
         .map(|(topic, grades)| {
             crate::audit::model::fit_topic(collection, topic, grades, &FxHashSet::default())
@@ -344,13 +345,7 @@ fn sample_on_trials(collection: &Collection, world: &Judgments, assessor: &Judgm
         beyond_pool: BeyondPool::NonRelevant,
         best_ranks: &best_ranks,
     };
-    collect_sample(
-        &input,
-        LeaveOutEvidence::Trials {
-            trials: &trials,
-            assessor,
-        },
-    )
+    collect_sample(&input, LeaveOutEvidence::Trials(&trials))
 }
 
 #[test]
@@ -360,11 +355,15 @@ fn trial_rows_take_the_assessors_grades_whatever_the_scored_world_judged() {
     let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
     let official: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
     // The audited team's world never judged ua (relevant, in a1's top only).
-    let mut world = official.clone();
     let topic = collection.topic_index("1").unwrap();
-    world[topic].remove(&collection.docs.get("ua").unwrap());
-    let labelled_by_official = sample_on_trials(&collection, &world, &official);
-    let labelled_by_world = sample_on_trials(&collection, &world, &world);
+    let ua = collection.docs.get("ua").unwrap();
+    let mut world = official.clone();
+    world[topic].remove(&ua);
+    // The same collection whose own grades, the trials' assessor's, lack ua too.
+    let mut blind = Collection::prepare(&task, &task.qrels, false).unwrap();
+    blind.topics[topic].grades.remove(&ua);
+    let labelled_by_official = sample_on_trials(&collection, &world);
+    let labelled_by_world = sample_on_trials(&blind, &world);
     let rows = |sample: &Sample| sample.positives.len() + sample.negatives.len();
     assert_eq!(rows(&labelled_by_official), rows(&labelled_by_world));
     assert_eq!(

@@ -275,8 +275,6 @@ pub fn audit_run(
     let study = study::compare_with_study(&task, &collection, settings, &run_tag)?;
     let judgments: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
     let audited_team = collection.runs[run_index].team.clone();
-    // The study's trials were judged with the collection's grades as the assessor.
-    let assessor = judgments.clone();
     let trials = match (settings.evidence, &settings.study) {
         (Evidence::Pool, _) => TrialJudgments::new(),
         (Evidence::Trials, StudySource::Results(dir)) => {
@@ -292,10 +290,7 @@ pub fn audit_run(
     };
     let evidence = match settings.evidence {
         Evidence::Pool => LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth)),
-        Evidence::Trials => LeaveOutEvidence::Trials {
-            trials: &trials,
-            assessor: &assessor,
-        },
+        Evidence::Trials => LeaveOutEvidence::Trials(&trials),
     };
     let basis = AuditBasis::new(
         &collection,

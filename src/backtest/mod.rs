@@ -183,11 +183,7 @@ pub fn run_backtest(
             LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth))
         }
         (Evidence::Pool, _) => LeaveOutEvidence::Pool(CLASSIC_WORLD_RULE),
-        // The trials' assessor gave the official grades, whichever world is scored against.
-        (Evidence::Trials, _) => LeaveOutEvidence::Trials {
-            trials: &trials,
-            assessor: &official,
-        },
+        (Evidence::Trials, _) => LeaveOutEvidence::Trials(&trials),
     };
     let mut rows = Vec::new();
     let mut probabilities = Vec::new();
