@@ -542,9 +542,13 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
         .zip(input.models)
         .enumerate()
     {
-        let owners = match evidence {
-            LeaveOutEvidence::Pool(rule) => Some(collection.sole_teams(topic, &rule)),
-            LeaveOutEvidence::Trials(_) => None,
+        // The rows' labels: the grades the collection is scored with under pool evidence, the
+        // trials' assessor's (the collection's own) under trial evidence.
+        let (owners, labels) = match evidence {
+            LeaveOutEvidence::Pool(rule) => {
+                (Some(collection.sole_teams(topic, &rule)), topic_grades)
+            }
+            LeaveOutEvidence::Trials(_) => (None, &topic.grades),
         };
         let in_pool = pooled_tops(collection, topic, input.pool_depth, input.audited_team);
         let best_ranks = &input.best_ranks[index];
@@ -558,10 +562,6 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
             .filter(|((_, run), _)| pooled_teams.contains(run.team.as_str()));
         for ((run_index, run), ranking) in pooled {
             let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
-            let labels = match evidence {
-                LeaveOutEvidence::Pool(_) => topic_grades,
-                LeaveOutEvidence::Trials(_) => &topic.grades,
-            };
             let mut add_rows = |grade_without: &dyn Fn(DocId) -> Option<Grade>| {
                 let run_precision = judged_precision(top, level, grade_without);
                 for (pos, &doc) in top.iter().enumerate() {
