@@ -13,6 +13,7 @@ use super::calibration::{
 };
 use super::effects::conditional_log_odds;
 use super::model::{fit_topic, questions, TopicModel};
+use super::others::{OtherRuns, TopicShifts};
 use super::reach::{BestPooledRanks, BeyondPool};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
@@ -165,17 +166,6 @@ impl<'c> AuditBasis<'c> {
         judged_precision(top, level, |doc| self.judgments[topic].get(&doc).copied())
     }
 
-    /// The other runs' scores of measure `measure` (every run but `run`).
-    pub fn other_scores(&self, run: usize, measure: usize) -> Vec<f64> {
-        self.scores
-            .summary
-            .iter()
-            .enumerate()
-            .filter(|&(other, _)| other != run)
-            .map(|(_, values)| values[measure])
-            .collect()
-    }
-
     /// Whether the audit treats run `run` as pooled, so that its own top `pool_depth` is in
     /// the pool's reach: a run new to the task always (the audit asks what the collection
     /// would say had it taken part); a task run when it was pooled, or when the audit
@@ -206,7 +196,8 @@ impl<'c> AuditBasis<'c> {
         let info = &collection.runs[run];
         let counts_as_pooled = self.counts_as_pooled(run);
         let run_effects = run_effects(&self.calibration, &info.tag);
-        let outcomes: Vec<TopicOutcome> = collection
+        let others = OtherRuns::new(&self.scores, &self.measures, run);
+        let (outcomes, shifts): (Vec<TopicOutcome>, Vec<TopicShifts>) = collection
             .topics
             .par_iter()
             .enumerate()
@@ -226,7 +217,7 @@ impl<'c> AuditBasis<'c> {
                     is_model_fitted: self.models[index].is_fitted,
                     topic_sd: self.calibration.topic_sd[index].hypot(self.calibration.run_topic_sd),
                 };
-                audit_topic(
+                let outcome = audit_topic(
                     &input,
                     &self.measures,
                     &|doc, rank| {
@@ -264,17 +255,25 @@ impl<'c> AuditBasis<'c> {
                         (log_odds, !is_in_pool)
                     },
                     &|doc| collection.docs.name(doc).to_string(),
-                )
+                );
+                let shifts = others.topic_shifts(
+                    topic,
+                    &self.judgments[index],
+                    &outcome.unjudged_ids,
+                    &outcome.grades,
+                    (&self.measures, collection.relevance_level),
+                );
+                (outcome, shifts)
             })
-            .collect();
+            .unzip();
         let risks: Vec<MeasureRisk> = (0..self.measures.len())
             .map(|m| {
                 let collection_score = topic_mean(&outcomes, |t| t.audit.scores[m].lower);
                 measure_risk(
                     &outcomes,
+                    (&others, &shifts),
                     m,
                     collection_score,
-                    self.other_scores(run, m),
                     rules.rank_margin,
                 )
             })
@@ -285,6 +284,7 @@ impl<'c> AuditBasis<'c> {
             .collect();
         let listed = judging_list(
             &outcomes,
+            (&others, &shifts),
             &risks,
             &at_risk,
             rules.settle_threshold,

@@ -228,7 +228,7 @@ fn to_judge(report: &AuditReport) -> Vec<Block> {
     }
     blocks.push(Block::Paragraph(format!(
         "{} of {} documents, in priority order (each document's share of the at-risk \
-         measures' expected squared score movement). The last column is the largest \
+         measures' expected squared score movement relative to the runs within reach). The last column is the largest \
          probability that the run's rank still moves once the documents up to that one \
          are judged.",
         report.to_judge.len(),

@@ -21,10 +21,12 @@
 //!   relevant document's grade is drawn from the topic's relevant grades, and R (MAP) and the
 //!   ideal ranking (nDCG) grow with the documents found.
 //! - **Verdict**: a measure is at risk when the probability that the run's rank among the
-//!   task's other runs moves by at least the rank margin exceeds the risk threshold ([`risk`]).
+//!   task's other runs moves by at least the rank margin exceeds the risk threshold ([`risk`]);
+//!   the other runs' scores move with the audited run's documents too ([`others`]).
 //!   The documents to judge are the shortest prefix of the unjudged documents, ordered by their
-//!   share of the at-risk measures' expected squared movement, after which the remaining
-//!   probability is at most the threshold; `--budget` caps it.
+//!   share of the at-risk measures' expected squared movement relative to the runs within the
+//!   run's reach, after which the remaining probability is at most the threshold; `--budget`
+//!   caps it.
 //! - **Study**: the leave-team-out comparison from `--results DIR` or a short study on the spot,
 //!   kept as information beside the verdict.
 //!
@@ -36,6 +38,7 @@ pub mod calibration;
 pub mod effects;
 pub mod markdown;
 pub mod model;
+pub mod others;
 pub mod reach;
 pub mod report;
 pub mod risk;

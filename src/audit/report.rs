@@ -46,7 +46,8 @@ pub struct PoolEntry {
     pub rank: usize,
     /// Its probability of relevance.
     pub probability: f64,
-    /// Its share of the at-risk measures' expected squared score movement (summed over them).
+    /// Its share of the at-risk measures' expected squared score movement relative to the runs
+    /// within the run's reach (summed over them).
     pub priority: f64,
     /// The largest probability, over the at-risk measures, that the rank still moves once this
     /// document and every one before it are judged.

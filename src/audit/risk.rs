@@ -3,18 +3,20 @@
 //! expected to settle it.
 //!
 //! The run's score in Monte-Carlo sample s is the mean over topics of the sampled topic scores;
-//! the run's rank in that sample is its rank among the other runs' scores on the collection.
+//! the run's rank in that sample is its rank among the other runs' scores in the same sample,
+//! which move with the audited run's documents drawn relevant there ([`super::others`]).
 //! `P(rank moves)` is the fraction of samples whose rank differs from the collection's rank by
 //! at least the rank margin.
 //!
-//! Judging a set of documents replaces, in each sample, the collection's score by the
-//! collection's score plus those documents' sampled gains (first order, [`TopicOutcome`]); the
-//! *remaining* probability is then the fraction of samples whose full score still ranks the
-//! run at least the margin away from that partly judged score. It is 1 − (what judging those
-//! documents settles), in expectation over their outcomes; it reaches 0 when every unjudged
-//! document is judged.
+//! Judging a set of documents replaces, in each sample, every run's collection score by the
+//! collection's score plus those documents' sampled gains (first order, [`TopicOutcome`] and
+//! [`super::others`]); the *remaining* probability is then the fraction of samples whose full
+//! scores still rank the run at least the margin away from its rank on those partly judged
+//! scores. It is 1 − (what judging those documents settles), in expectation over their
+//! outcomes; it reaches 0 when every unjudged document is judged.
 
-use super::topic::TopicOutcome;
+use super::others::{OtherRuns, TopicShifts};
+use super::topic::{quantile, rank_among, TopicOutcome};
 
 /// The scores of the other runs, sorted, for rank look-ups.
 #[derive(Debug, Clone)]
@@ -50,8 +52,10 @@ pub(super) struct MeasureRisk {
     pub(super) collection_score: f64,
     /// The run's score in each sample (mean over topics).
     pub(super) sample_scores: Vec<f64>,
-    /// The other runs.
+    /// The other runs on the collection.
     pub(super) standings: Standings,
+    /// other_samples[sample][other]: the other runs' scores in each sample.
+    pub(super) other_samples: Vec<Vec<f64>>,
     /// The fraction of samples whose rank moves by at least the margin.
     pub(super) probability_rank_moves: f64,
 }
@@ -61,12 +65,13 @@ fn moves(a: f64, b: f64, margin: f64) -> bool {
     (a - b).abs() >= margin
 }
 
-/// The rank risk of `measure` over the topics' outcomes, against the other runs' scores.
+/// The rank risk of `measure` over the topics' outcomes, against the other runs' scores, which
+/// `shifts` (one per outcome) move.
 pub(super) fn measure_risk(
     outcomes: &[TopicOutcome],
+    (others, shifts): (&OtherRuns, &[TopicShifts]),
     measure: usize,
     collection_score: f64,
-    others: Vec<f64>,
     rank_margin: f64,
 ) -> MeasureRisk {
     let samples = outcomes.first().map_or(0, |t| t.samples.len());
@@ -75,17 +80,20 @@ pub(super) fn measure_risk(
             outcomes.iter().map(|t| t.samples[s][measure]).sum::<f64>() / outcomes.len() as f64
         })
         .collect();
-    let standings = Standings::new(others);
+    let standings = Standings::new(others.collection_scores(measure).to_vec());
+    let other_samples = others.sample_scores(outcomes, shifts, measure);
     let collection_rank = standings.rank(collection_score);
     let moved = sample_scores
         .iter()
-        .filter(|&&score| moves(standings.rank(score), collection_rank, rank_margin))
+        .zip(&other_samples)
+        .filter(|&(&score, others)| moves(rank_among(others, score), collection_rank, rank_margin))
         .count();
     MeasureRisk {
         collection_score,
         probability_rank_moves: fraction(moved, sample_scores.len()),
         sample_scores,
         standings,
+        other_samples,
     }
 }
 
@@ -104,7 +112,8 @@ pub(super) struct ListedDoc {
     pub(super) topic: usize,
     /// Index among the topic's unjudged documents.
     pub(super) doc: usize,
-    /// Its share of the at-risk measures' expected squared movement (summed over them).
+    /// Its share of the at-risk measures' expected squared movement relative to the runs within
+    /// reach (summed over them).
     pub(super) priority: f64,
     /// The largest remaining probability of a rank move over the at-risk measures once this
     /// document and every one before it are judged.
@@ -117,6 +126,7 @@ pub(super) struct ListedDoc {
 /// over). `at_risk[m]` names the measures the list serves.
 pub(super) fn judging_list(
     outcomes: &[TopicOutcome],
+    (others, shifts): (&OtherRuns, &[TopicShifts]),
     risks: &[MeasureRisk],
     at_risk: &[bool],
     threshold: f64,
@@ -127,9 +137,10 @@ pub(super) fn judging_list(
     if measures.is_empty() {
         return Vec::new();
     }
-    let mut candidates = prioritised(outcomes, &measures);
+    let mut candidates = prioritised(outcomes, (others, shifts), risks, &measures);
     let topics = outcomes.len() as f64;
-    // remaining[m][s]: what the unjudged documents still add to sample s's score.
+    // remaining[m][s]: what the unjudged documents still add to sample s's score;
+    // others_remaining[m][s][other]: what they still add to the other runs'.
     let mut remaining: Vec<Vec<f64>> = measures
         .iter()
         .map(|&m| {
@@ -140,6 +151,18 @@ pub(super) fn judging_list(
                 .collect()
         })
         .collect();
+    let mut others_remaining: Vec<Vec<Vec<f64>>> = measures
+        .iter()
+        .map(|&m| {
+            let collection = others.collection_scores(m);
+            risks[m]
+                .other_samples
+                .iter()
+                .map(|scores| scores.iter().zip(collection).map(|(s, c)| s - c).collect())
+                .collect()
+        })
+        .collect();
+    let mut partly_judged: Vec<f64> = Vec::new();
     let mut current = measures
         .iter()
         .map(|&m| risks[m].probability_rank_moves)
@@ -157,23 +180,37 @@ pub(super) fn judging_list(
         served[candidate.topic] += 1;
         let outcome = &outcomes[candidate.topic];
         current = 0.0;
-        for (&m, left) in measures.iter().zip(&mut remaining) {
+        let shift = &shifts[candidate.topic];
+        for ((&m, left), others_left) in measures
+            .iter()
+            .zip(&mut remaining)
+            .zip(&mut others_remaining)
+        {
             let risk = &risks[m];
-            for (s, left) in left.iter_mut().enumerate() {
+            let mut moved = 0;
+            for (s, (left, others_left)) in left.iter_mut().zip(others_left.iter_mut()).enumerate()
+            {
                 *left -= outcome.sampled_gain(s, candidate.doc, m) / topics;
+                if let Some(grade) = outcome.drawn_grade(s, candidate.doc) {
+                    others.add_change(shift, candidate.doc, grade, m, -1.0, others_left);
+                }
+                let score = risk.sample_scores[s];
+                let others_full = &risk.other_samples[s];
+                partly_judged.clear();
+                partly_judged.extend(
+                    others_full
+                        .iter()
+                        .zip(others_left.iter())
+                        .map(|(f, l)| f - l),
+                );
+                if moves(
+                    rank_among(others_full, score),
+                    rank_among(&partly_judged, score - *left),
+                    rank_margin,
+                ) {
+                    moved += 1;
+                }
             }
-            let moved = risk
-                .sample_scores
-                .iter()
-                .zip(left.iter())
-                .filter(|&(&score, &left)| {
-                    moves(
-                        risk.standings.rank(score),
-                        risk.standings.rank(score - left),
-                        rank_margin,
-                    )
-                })
-                .count();
             current = current.max(fraction(moved, left.len()));
         }
         listed.push(ListedDoc {
@@ -185,34 +222,35 @@ pub(super) fn judging_list(
 }
 
 /// Every unjudged document that can move an at-risk measure, by its share of the measures'
-/// expected squared movement, highest first (ties: topic, then rank).
-fn prioritised(outcomes: &[TopicOutcome], measures: &[usize]) -> Vec<ListedDoc> {
-    let totals: Vec<f64> = measures
+/// expected squared movement relative to the runs around it, highest first (ties: topic, then
+/// rank).
+fn prioritised(
+    outcomes: &[TopicOutcome],
+    others: (&OtherRuns, &[TopicShifts]),
+    risks: &[MeasureRisk],
+    measures: &[usize],
+) -> Vec<ListedDoc> {
+    let movements: Vec<Vec<Vec<f64>>> = measures
         .iter()
-        .map(|&m| {
-            outcomes
-                .iter()
-                .map(|t| {
-                    (0..t.unjudged_ids.len())
-                        .map(|doc| t.expected_squared_gain(doc, m))
-                        .sum::<f64>()
-                })
-                .sum()
-        })
+        .map(|&m| relative_movements(outcomes, others, &risks[m], m))
+        .collect();
+    let totals: Vec<f64> = movements
+        .iter()
+        .map(|topics| topics.iter().flatten().sum())
         .collect();
     let mut candidates: Vec<ListedDoc> = outcomes
         .iter()
         .enumerate()
         .flat_map(|(topic, t)| {
-            let totals = &totals;
+            let (totals, movements) = (&totals, &movements);
             (0..t.unjudged_ids.len()).map(move |doc| ListedDoc {
                 topic,
                 doc,
-                priority: measures
+                priority: movements
                     .iter()
                     .zip(totals)
                     .filter(|&(_, &total)| total > 0.0)
-                    .map(|(&m, total)| t.expected_squared_gain(doc, m) / total)
+                    .map(|(movement, total)| movement[topic][doc] / total)
                     .sum(),
                 remaining: f64::NAN,
             })
@@ -228,9 +266,197 @@ fn prioritised(outcomes: &[TopicOutcome], measures: &[usize]) -> Vec<ListedDoc> 
     candidates
 }
 
+/// movements[topic][doc]: the expected squared change that judging the document brings to the
+/// run's score of `measure` less the score of each run it can pass or be passed by (the mean
+/// over those runs; the run's own change when there are none): probability × E[change²] over
+/// its grades.
+fn relative_movements(
+    outcomes: &[TopicOutcome],
+    (others, shifts): (&OtherRuns, &[TopicShifts]),
+    risk: &MeasureRisk,
+    measure: usize,
+) -> Vec<Vec<f64>> {
+    let neighbours = neighbours(risk, others.collection_scores(measure));
+    let topics = outcomes.len() as f64;
+    let mut changes = vec![0.0; others.collection_scores(measure).len()];
+    outcomes
+        .iter()
+        .zip(shifts)
+        .map(|(t, shift)| {
+            (0..t.unjudged_ids.len())
+                .map(|doc| {
+                    let mean_square: f64 = t
+                        .grades
+                        .iter()
+                        .enumerate()
+                        .map(|(grade, &(_, chance))| {
+                            let own = t.gains[doc][grade][measure] / topics;
+                            if neighbours.is_empty() {
+                                return chance * own * own;
+                            }
+                            changes.fill(0.0);
+                            others.add_change(shift, doc, grade, measure, 1.0, &mut changes);
+                            let square = neighbours
+                                .iter()
+                                .map(|&other| (own - changes[other]).powi(2))
+                                .sum::<f64>()
+                                / neighbours.len() as f64;
+                            chance * square
+                        })
+                        .sum();
+                    t.audit.unjudged[doc].probability * mean_square
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The other runs whose collection scores lie within the run's reach: between its collection
+/// score and its sampled scores' 5% and 95% quantiles.
+fn neighbours(risk: &MeasureRisk, collection: &[f64]) -> Vec<usize> {
+    let mut sampled = risk.sample_scores.clone();
+    sampled.sort_by(f64::total_cmp);
+    let low = quantile(&sampled, 0.05).min(risk.collection_score);
+    let high = quantile(&sampled, 0.95).max(risk.collection_score);
+    (0..collection.len())
+        .filter(|&other| (low..=high).contains(&collection[other]))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::others::tests::{table, topic};
+    use crate::audit::topic::{TopicAudit, UnjudgedDoc};
+    use crate::base::{DocId, Grade};
+    use crate::eval::{Family, Measure};
+    use rustc_hash::FxHashMap;
+
+    /// P@1 of an audited run whose one unjudged document, ranked first, is drawn relevant in
+    /// half the samples; the task's two runs that score 1 rank a judged relevant document first,
+    /// and its two runs that score 0 rank `rivals_first` first.
+    fn p1_risk(rivals_first: DocId) -> MeasureRisk {
+        const NEW: DocId = 9;
+        let judgments: FxHashMap<DocId, Grade> = [(1, 1), (2, 0)].into_iter().collect();
+        let rankings: Vec<Vec<DocId>> = vec![
+            vec![NEW, 2],
+            vec![1, 2],
+            vec![1, 2],
+            vec![rivals_first, 2],
+            vec![rivals_first, 2],
+        ];
+        let measures = [Measure::new(Family::Precision, Some(1))];
+        let others = OtherRuns::new(&table(&rankings, &judgments, &measures), &measures, 0);
+        let grades = vec![(1, 1.0)];
+        let shifts = vec![others.topic_shifts(
+            &topic(rankings),
+            &judgments,
+            &[NEW],
+            &grades,
+            (&measures, 1),
+        )];
+        let draws: Vec<Vec<u8>> = (0..10).map(|s| vec![u8::from(s % 2 == 0)]).collect();
+        let outcome = TopicOutcome {
+            audit: TopicAudit {
+                topic: "1".into(),
+                coverage: Default::default(),
+                is_model_fitted: true,
+                unjudged: vec![UnjudgedDoc {
+                    docid: "new".into(),
+                    rank: 1,
+                    probability: 0.5,
+                    is_beyond_pool: false,
+                }],
+                scores: Vec::new(),
+            },
+            unjudged_ids: vec![NEW],
+            samples: draws.iter().map(|d| vec![f64::from(d[0])]).collect(),
+            draws,
+            grades,
+            gains: vec![vec![vec![1.0]]],
+        };
+        measure_risk(&[outcome], (&others, &shifts), 0, 0.0, 2.0)
+    }
+
+    /// The judging list of a run ranking two unjudged documents first on P@2, each drawn
+    /// relevant in half the samples (independently); the two runs tied with it rank the first
+    /// of them first too, and the task's two best runs rank judged relevant documents.
+    #[test]
+    fn the_list_puts_a_document_the_nearby_runs_share_after_one_only_the_run_ranks() {
+        let judgments: FxHashMap<DocId, Grade> =
+            [(1, 1), (2, 0), (3, 1), (4, 0)].into_iter().collect();
+        let rankings: Vec<Vec<DocId>> = vec![
+            vec![8, 9, 2],
+            vec![1, 3, 2],
+            vec![1, 3, 2],
+            vec![8, 2, 4],
+            vec![8, 2, 4],
+        ];
+        let measures = [Measure::new(Family::Precision, Some(2))];
+        let others = OtherRuns::new(&table(&rankings, &judgments, &measures), &measures, 0);
+        let grades = vec![(1, 1.0)];
+        let shifts = vec![others.topic_shifts(
+            &topic(rankings),
+            &judgments,
+            &[8, 9],
+            &grades,
+            (&measures, 1),
+        )];
+        let draws: Vec<Vec<u8>> = (0..8)
+            .map(|s| vec![u8::from(s % 2 == 0), u8::from(s / 2 % 2 == 0)])
+            .collect();
+        let unjudged = |rank| UnjudgedDoc {
+            docid: format!("new{rank}"),
+            rank,
+            probability: 0.5,
+            is_beyond_pool: false,
+        };
+        let outcome = TopicOutcome {
+            audit: TopicAudit {
+                topic: "1".into(),
+                coverage: Default::default(),
+                is_model_fitted: true,
+                unjudged: vec![unjudged(1), unjudged(2)],
+                scores: Vec::new(),
+            },
+            unjudged_ids: vec![8, 9],
+            samples: draws
+                .iter()
+                .map(|d| vec![f64::from(d[0] + d[1]) / 2.0])
+                .collect(),
+            draws,
+            grades,
+            gains: vec![vec![vec![0.5]]; 2],
+        };
+        let outcomes = [outcome];
+        let risk = measure_risk(&outcomes, (&others, &shifts), 0, 0.0, 2.0);
+        let listed = judging_list(
+            &outcomes,
+            (&others, &shifts),
+            std::slice::from_ref(&risk),
+            &[true],
+            0.0,
+            2.0,
+            None,
+        );
+        let order: Vec<usize> = listed.iter().map(|entry| entry.doc).collect();
+        assert_eq!(order[0], 1, "{listed:?}");
+        assert!(listed[0].priority > listed.get(1).map_or(0.0, |e| e.priority));
+    }
+
+    /// The run ranks 4th of 5 on the collection; found relevant, its document lifts it to 2nd,
+    /// unless the two runs tied with it rank that document first too and rise with it (3rd).
+    #[test]
+    fn other_runs_that_rank_the_same_documents_rise_with_them() {
+        let alone = p1_risk(2);
+        assert_eq!(alone.standings.rank(0.0), 4.0);
+        assert_eq!(alone.probability_rank_moves, 0.5);
+        let shared = p1_risk(9);
+        assert_eq!(shared.standings.rank(0.0), 4.0);
+        assert_eq!(shared.probability_rank_moves, 0.0);
+        assert_eq!(shared.other_samples[0], vec![1.0; 4]);
+        assert_eq!(shared.other_samples[1], vec![1.0, 1.0, 0.0, 0.0]);
+    }
 
     #[test]
     fn standings_rank_as_rank_among_does() {

@@ -116,25 +116,19 @@ pub(super) struct TopicOutcome {
 }
 
 impl TopicOutcome {
-    /// The expected squared change of `measure` that judging unjudged document `doc` brings:
-    /// probability × E[gain²] over its grades.
-    pub(super) fn expected_squared_gain(&self, doc: usize, measure: usize) -> f64 {
-        let probability = self.audit.unjudged[doc].probability;
-        let mean_square: f64 = self
-            .grades
-            .iter()
-            .zip(&self.gains[doc])
-            .map(|(&(_, chance), gains)| chance * gains[measure] * gains[measure])
-            .sum();
-        probability * mean_square
-    }
-
     /// The score change of `measure` that judging unjudged document `doc` brings in sample
     /// `sample` (first order: that document alone).
     pub(super) fn sampled_gain(&self, sample: usize, doc: usize, measure: usize) -> f64 {
+        self.drawn_grade(sample, doc)
+            .map_or(0.0, |grade| self.gains[doc][grade][measure])
+    }
+
+    /// The index in `grades` of the grade unjudged document `doc` was drawn in sample
+    /// `sample`; `None` when it was drawn non-relevant.
+    pub(super) fn drawn_grade(&self, sample: usize, doc: usize) -> Option<usize> {
         match self.draws[sample][doc] {
-            0 => 0.0,
-            grade => self.gains[doc][usize::from(grade) - 1][measure],
+            0 => None,
+            grade => Some(usize::from(grade) - 1),
         }
     }
 }

@@ -466,8 +466,10 @@ fn compares_with_a_study_read_from_results_or_run_on_the_spot() {
 ///
 /// Twelve topics, pool depth 3. Four pooled "good" teams put 3 relevant documents of their own
 /// in the pool, and retrieve 3 relevant documents of another good team below; four pooled
-/// "bad" teams do the same with non-relevant documents. Every run ends in 30 shared unjudged
-/// documents. So leaving a team out of the pool, the collection shows: documents that a run
+/// "bad" teams do the same with non-relevant documents. Every run ends in 30 unjudged
+/// documents: the task's runs share theirs, from rank 4 on; each audited run has its own, from
+/// rank 11 (the audit moves the task's runs with the audited run's documents, and its own are
+/// not what the test is about). So leaving a team out of the pool, the collection shows: documents that a run
 /// with a high judged precision alone brought are relevant, those of a run with a low one are
 /// not. The good teams' P@10 are 0.6, 0.5, 0.4, 0.3 (the other team's documents at ranks 4, 9,
 /// 10 or 11 and below), the bad teams' 0.
@@ -538,7 +540,7 @@ fn write_known_task(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
                     .iter()
                     .map(|&(kind, team, k)| own(kind, team, topic, k)),
             );
-            ranked.extend((1..=30).map(|j| format!("t{topic}-junk{j}")));
+            ranked.extend((1..=30).map(|j| format!("t{topic}-{new}junk{j}")));
             for (pos, doc) in ranked.iter().enumerate() {
                 text.push_str(&line(topic, doc, pos + 1, tag));
             }
