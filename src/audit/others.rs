@@ -170,12 +170,6 @@ impl OtherRuns {
                 }
             }
         }
-        let other_index: FxHashMap<u32, u32> = self
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(index, &run)| (run as u32, index as u32))
-            .collect();
         let ranked = unjudged
             .iter()
             .map(|doc| {
@@ -186,25 +180,24 @@ impl OtherRuns {
                     .iter()
                     .filter(|&&(_, rank)| (rank as usize) <= depth)
                     .filter_map(|&(run, rank)| {
-                        let other = *other_index.get(&run)?;
+                        // `runs` is sorted: a run's position in it is its index among the others.
+                        let other = self.runs.binary_search(&(run as usize)).ok()?;
                         let position = rank as usize - 1;
-                        let run_grades = &mut ranked_grades[other as usize];
+                        let run_grades = &mut ranked_grades[other];
                         let mut delta = vec![0.0; stride];
                         for (grade, (&(value, _), counts)) in
                             grades.iter().zip(&counts_with).enumerate()
                         {
                             run_grades[position] = Some(value);
                             let values = score(run_grades, counts);
-                            let absent = &absent[other as usize * stride..][..stride];
-                            for (m, (value, base)) in
-                                values.iter().zip(&base[other as usize]).enumerate()
-                            {
+                            let absent = &absent[other * stride..][..stride];
+                            for (m, (value, base)) in values.iter().zip(&base[other]).enumerate() {
                                 let slot = grade * measures.len() + m;
                                 delta[slot] = value - base - absent[slot];
                             }
                         }
                         run_grades[position] = None;
-                        Some((other, delta))
+                        Some((other as u32, delta))
                     })
                     .collect()
             })

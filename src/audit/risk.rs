@@ -56,6 +56,8 @@ pub(super) struct MeasureRisk {
     pub(super) standings: Standings,
     /// other_samples[sample][other]: the other runs' scores in each sample.
     pub(super) other_samples: Vec<Vec<f64>>,
+    /// The run's rank among the other runs in each sample.
+    pub(super) sample_ranks: Vec<f64>,
     /// The fraction of samples whose rank moves by at least the margin.
     pub(super) probability_rank_moves: f64,
 }
@@ -83,10 +85,14 @@ pub(super) fn measure_risk(
     let standings = Standings::new(others.collection_scores(measure).to_vec());
     let other_samples = others.sample_scores(outcomes, shifts, measure);
     let collection_rank = standings.rank(collection_score);
-    let moved = sample_scores
+    let sample_ranks: Vec<f64> = sample_scores
         .iter()
         .zip(&other_samples)
-        .filter(|&(&score, others)| moves(rank_among(others, score), collection_rank, rank_margin))
+        .map(|(&score, others)| rank_among(others, score))
+        .collect();
+    let moved = sample_ranks
+        .iter()
+        .filter(|&&rank| moves(rank, collection_rank, rank_margin))
         .count();
     MeasureRisk {
         collection_score,
@@ -94,6 +100,7 @@ pub(super) fn measure_risk(
         sample_scores,
         standings,
         other_samples,
+        sample_ranks,
     }
 }
 
@@ -194,20 +201,11 @@ pub(super) fn judging_list(
                 if let Some(grade) = outcome.drawn_grade(s, candidate.doc) {
                     others.add_change(shift, candidate.doc, grade, m, -1.0, others_left);
                 }
-                let score = risk.sample_scores[s];
-                let others_full = &risk.other_samples[s];
                 partly_judged.clear();
-                partly_judged.extend(
-                    others_full
-                        .iter()
-                        .zip(others_left.iter())
-                        .map(|(f, l)| f - l),
-                );
-                if moves(
-                    rank_among(others_full, score),
-                    rank_among(&partly_judged, score - *left),
-                    rank_margin,
-                ) {
+                let others_full = risk.other_samples[s].iter();
+                partly_judged.extend(others_full.zip(others_left.iter()).map(|(f, l)| f - l));
+                let partly_judged_rank = rank_among(&partly_judged, risk.sample_scores[s] - *left);
+                if moves(risk.sample_ranks[s], partly_judged_rank, rank_margin) {
                     moved += 1;
                 }
             }
@@ -332,10 +330,59 @@ mod tests {
     use crate::eval::{Family, Measure};
     use rustc_hash::FxHashMap;
 
+    /// One topic whose first ranking is the audited run's, with `unjudged` its unjudged
+    /// documents (ranked first, each with probability 0.5 and one relevant grade, drawn as
+    /// `draws` and each adding `gain` to its score on `measure`), and the other runs moved by
+    /// them.
+    fn one_topic(
+        rankings: Vec<Vec<DocId>>,
+        judgments: &FxHashMap<DocId, Grade>,
+        measure: Measure,
+        unjudged: &[DocId],
+        (draws, gain): (Vec<Vec<u8>>, f64),
+    ) -> (TopicOutcome, OtherRuns, Vec<TopicShifts>) {
+        let measures = [measure];
+        let others = OtherRuns::new(&table(&rankings, judgments, &measures), &measures, 0);
+        let grades = vec![(1, 1.0)];
+        let shifts = vec![others.topic_shifts(
+            &topic(rankings),
+            judgments,
+            unjudged,
+            &grades,
+            (&measures, 1),
+        )];
+        let outcome = TopicOutcome {
+            audit: TopicAudit {
+                topic: "1".into(),
+                coverage: Default::default(),
+                is_model_fitted: true,
+                unjudged: (1..=unjudged.len())
+                    .map(|rank| UnjudgedDoc {
+                        docid: format!("new{rank}"),
+                        rank,
+                        probability: 0.5,
+                        is_beyond_pool: false,
+                    })
+                    .collect(),
+                scores: Vec::new(),
+            },
+            unjudged_ids: unjudged.to_vec(),
+            samples: draws
+                .iter()
+                .map(|d| vec![d.iter().map(|&drawn| f64::from(drawn) * gain).sum()])
+                .collect(),
+            draws,
+            grades,
+            gains: vec![vec![vec![gain]]; unjudged.len()],
+        };
+        (outcome, others, shifts)
+    }
+
     /// P@1 of an audited run whose one unjudged document, ranked first, is drawn relevant in
     /// half the samples; the task's two runs that score 1 rank a judged relevant document first,
-    /// and its two runs that score 0 rank `rivals_first` first.
-    fn p1_risk(rivals_first: DocId) -> MeasureRisk {
+    /// and its two runs that score 0 rank `rivals_first` first. Returns the risk and the other
+    /// runs' sampled scores.
+    fn p1_risk(rivals_first: DocId) -> (MeasureRisk, Vec<Vec<f64>>) {
         const NEW: DocId = 9;
         let judgments: FxHashMap<DocId, Grade> = [(1, 1), (2, 0)].into_iter().collect();
         let rankings: Vec<Vec<DocId>> = vec![
@@ -345,37 +392,15 @@ mod tests {
             vec![rivals_first, 2],
             vec![rivals_first, 2],
         ];
-        let measures = [Measure::new(Family::Precision, Some(1))];
-        let others = OtherRuns::new(&table(&rankings, &judgments, &measures), &measures, 0);
-        let grades = vec![(1, 1.0)];
-        let shifts = vec![others.topic_shifts(
-            &topic(rankings),
-            &judgments,
-            &[NEW],
-            &grades,
-            (&measures, 1),
-        )];
         let draws: Vec<Vec<u8>> = (0..10).map(|s| vec![u8::from(s % 2 == 0)]).collect();
-        let outcome = TopicOutcome {
-            audit: TopicAudit {
-                topic: "1".into(),
-                coverage: Default::default(),
-                is_model_fitted: true,
-                unjudged: vec![UnjudgedDoc {
-                    docid: "new".into(),
-                    rank: 1,
-                    probability: 0.5,
-                    is_beyond_pool: false,
-                }],
-                scores: Vec::new(),
-            },
-            unjudged_ids: vec![NEW],
-            samples: draws.iter().map(|d| vec![f64::from(d[0])]).collect(),
-            draws,
-            grades,
-            gains: vec![vec![vec![1.0]]],
-        };
-        measure_risk(&[outcome], (&others, &shifts), 0, 0.0, 2.0)
+        let measure = Measure::new(Family::Precision, Some(1));
+        let (outcome, others, shifts) =
+            one_topic(rankings, &judgments, measure, &[NEW], (draws, 1.0));
+        let outcomes = [outcome];
+        (
+            measure_risk(&outcomes, (&others, &shifts), 0, 0.0, 2.0),
+            others.sample_scores(&outcomes, &shifts, 0),
+        )
     }
 
     /// The judging list of a run ranking two unjudged documents first on P@2, each drawn
@@ -392,42 +417,12 @@ mod tests {
             vec![8, 2, 4],
             vec![8, 2, 4],
         ];
-        let measures = [Measure::new(Family::Precision, Some(2))];
-        let others = OtherRuns::new(&table(&rankings, &judgments, &measures), &measures, 0);
-        let grades = vec![(1, 1.0)];
-        let shifts = vec![others.topic_shifts(
-            &topic(rankings),
-            &judgments,
-            &[8, 9],
-            &grades,
-            (&measures, 1),
-        )];
         let draws: Vec<Vec<u8>> = (0..8)
             .map(|s| vec![u8::from(s % 2 == 0), u8::from(s / 2 % 2 == 0)])
             .collect();
-        let unjudged = |rank| UnjudgedDoc {
-            docid: format!("new{rank}"),
-            rank,
-            probability: 0.5,
-            is_beyond_pool: false,
-        };
-        let outcome = TopicOutcome {
-            audit: TopicAudit {
-                topic: "1".into(),
-                coverage: Default::default(),
-                is_model_fitted: true,
-                unjudged: vec![unjudged(1), unjudged(2)],
-                scores: Vec::new(),
-            },
-            unjudged_ids: vec![8, 9],
-            samples: draws
-                .iter()
-                .map(|d| vec![f64::from(d[0] + d[1]) / 2.0])
-                .collect(),
-            draws,
-            grades,
-            gains: vec![vec![vec![0.5]]; 2],
-        };
+        let measure = Measure::new(Family::Precision, Some(2));
+        let (outcome, others, shifts) =
+            one_topic(rankings, &judgments, measure, &[8, 9], (draws, 0.5));
         let outcomes = [outcome];
         let risk = measure_risk(&outcomes, (&others, &shifts), 0, 0.0, 2.0);
         let listed = judging_list(
@@ -448,14 +443,14 @@ mod tests {
     /// unless the two runs tied with it rank that document first too and rise with it (3rd).
     #[test]
     fn other_runs_that_rank_the_same_documents_rise_with_them() {
-        let alone = p1_risk(2);
+        let (alone, _) = p1_risk(2);
         assert_eq!(alone.standings.rank(0.0), 4.0);
         assert_eq!(alone.probability_rank_moves, 0.5);
-        let shared = p1_risk(9);
+        let (shared, other_samples) = p1_risk(9);
         assert_eq!(shared.standings.rank(0.0), 4.0);
         assert_eq!(shared.probability_rank_moves, 0.0);
-        assert_eq!(shared.other_samples[0], vec![1.0; 4]);
-        assert_eq!(shared.other_samples[1], vec![1.0, 1.0, 0.0, 0.0]);
+        assert_eq!(other_samples[0], vec![1.0; 4]);
+        assert_eq!(other_samples[1], vec![1.0, 1.0, 0.0, 0.0]);
     }
 
     #[test]
