@@ -1,7 +1,8 @@
 //! The backtest's files: `backtest.tsv` (one row per audited run and measure, written as the
 //! study's tables are),
-//! `backtest.json` (the summary) and one figure per measure (each estimator's score against
-//! the true score), all written atomically; and the summary table printed at the end.
+//! `backtest.json` (the summary) and two figures per measure (each estimator's score against
+//! the true score, and the verdict's P(rank moves) against the truth's rank move), all written
+//! atomically; and the summary table printed at the end.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ use crate::report::html::document_page;
 use crate::report::plots::estimates::{
     write_estimates_figure, EstimateRanges, EstimateSeries, EstimatesFigure,
 };
+use crate::report::plots::verdict::{write_verdict_figure, VerdictFigure};
 use crate::report::plots::FigureFormat;
 use crate::sim::analysis::files::{write_table, TableRow};
 
@@ -52,8 +54,58 @@ pub fn write_outputs(
             &format!("backtest_{}", measure.measure),
             format,
         )?);
+        written.extend(write_verdict_figure(
+            &verdict_figure(outcome, summary, &measure.measure),
+            out,
+            &format!("backtest_verdict_{}", measure.measure),
+            format,
+        )?);
     }
     Ok(written)
+}
+
+/// The verdict figure of one measure: each run's P(rank moves) against the truth's rank move,
+/// with the restricted audit's beside it in the deeper world.
+fn verdict_figure(
+    outcome: &BacktestOutcome,
+    summary: &BacktestSummary,
+    measure: &str,
+) -> VerdictFigure {
+    let rows: Vec<&BacktestRow> = outcome
+        .rows
+        .iter()
+        .filter(|r| r.measure == measure)
+        .collect();
+    let series = |name: &str, probability: &dyn Fn(&BacktestRow) -> Option<f64>| EstimateSeries {
+        name: name.to_string(),
+        points: rows
+            .iter()
+            .filter_map(|r| {
+                let moved = (r.true_rank - r.collection_rank).abs();
+                probability(r).map(|p| (moved, p))
+            })
+            .collect(),
+    };
+    // The restricted audit lets only what the truth grades be relevant (deeper world).
+    let mut all = vec![series("audit", &|r| Some(r.probability_rank_moves))];
+    let restricted = series("restricted audit", &|r| {
+        r.truth_judged_probability_rank_moves
+    });
+    if !restricted.points.is_empty() {
+        all.push(restricted);
+    }
+    VerdictFigure {
+        caption: format!(
+            "{} · {measure} · the audit's verdict against the truth, {} world · {} runs",
+            outcome.task,
+            outcome.world,
+            rows.len()
+        ),
+        x_title: format!("places the run's {measure} rank moves on completion"),
+        series: all,
+        risk_threshold: summary.risk_threshold,
+        rank_margin: summary.rank_margin,
+    }
 }
 
 /// The figure of one measure: each estimator's score against the true score.
@@ -147,8 +199,10 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
                 ),
                 option(m.no_judgments_when_rank_stays),
                 format!(
-                    "{:.2} / {:.2}",
-                    m.within_one_rank_before, m.within_one_rank_after
+                    "{:.2} / {:.2} / {:.2}",
+                    m.within_one_rank_before,
+                    m.within_one_rank_after,
+                    m.within_one_rank_after_oracle_list
                 ),
                 format!("{:.2}", m.sample_coverage),
             ]
@@ -164,7 +218,7 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
         "runs moving >= 2",
         "verdict precision / recall (>= 2)",
         "no judgments when rank stays",
-        "within 1 rank before / after list",
+        "within 1 rank before / after list / after oracle's list",
         "90% range holds truth",
     ];
     let bands = summary
@@ -178,41 +232,61 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
         })
         .collect::<Vec<_>>()
         .join("; ");
-    Document {
-        blocks: vec![
-            Block::Heading {
-                level: 1,
-                text: format!(
-                    "Backtest of the audit on {} ({} world)",
-                    summary.task, summary.world
-                ),
-            },
-            Block::Paragraph(format!(
-                "{} runs of {} teams; risk threshold {}, rank margin {}.",
-                summary.runs, summary.teams, summary.risk_threshold, summary.rank_margin
-            )),
-            Block::Table(Table {
-                header: header.iter().map(ToString::to_string).collect(),
-                align: std::iter::once(Align::Left)
-                    .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
-                    .collect(),
-                rows,
-            }),
-            Block::Paragraph(format!(
-                "List: {:.2} documents per topic per run ({:.1} per run; {} runs given one). \
-                 No judgments needed for {} of the runs whose ranks all stay.",
-                summary.list.mean_per_topic,
-                summary.list.mean_per_run,
-                summary.list.runs_with_list,
-                option(summary.no_judgments_when_ranks_stay)
-            )),
-            Block::Paragraph(format!(
-                "The truth's grades cover {:.0}% of the audited runs' unjudged tops. Of the \
-                 unjudged documents it judged, by rank: {bands}.",
-                100.0 * summary.truth_coverage
-            )),
-        ],
+    let restricted: Vec<String> = summary
+        .measures
+        .iter()
+        .filter_map(|m| {
+            let verdict = m.truth_judged_verdict_moves_2.as_ref()?;
+            Some(format!(
+                "{} range holds truth {}, verdict precision / recall (>= 2) {} / {}",
+                m.measure,
+                option(m.truth_judged_sample_coverage),
+                option(verdict.precision),
+                option(verdict.recall)
+            ))
+        })
+        .collect();
+    let mut blocks = vec![
+        Block::Heading {
+            level: 1,
+            text: format!(
+                "Backtest of the audit on {} ({} world)",
+                summary.task, summary.world
+            ),
+        },
+        Block::Paragraph(format!(
+            "{} runs of {} teams; risk threshold {}, rank margin {}.",
+            summary.runs, summary.teams, summary.risk_threshold, summary.rank_margin
+        )),
+        Block::Table(Table {
+            header: header.iter().map(ToString::to_string).collect(),
+            align: std::iter::once(Align::Left)
+                .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
+                .collect(),
+            rows,
+        }),
+        Block::Paragraph(format!(
+            "List: {:.2} documents per topic per run ({:.1} per run; {} runs given one). \
+             No judgments needed for {} of the runs whose ranks all stay.",
+            summary.list.mean_per_topic,
+            summary.list.mean_per_run,
+            summary.list.runs_with_list,
+            option(summary.no_judgments_when_ranks_stay)
+        )),
+        Block::Paragraph(format!(
+            "The truth's grades cover {:.0}% of the audited runs' unjudged tops. Of the \
+             unjudged documents it judged, by rank: {bands}.",
+            100.0 * summary.truth_coverage
+        )),
+    ];
+    if !restricted.is_empty() {
+        blocks.push(Block::Paragraph(format!(
+            "The audit restricted to the documents the truth grades (the others non-relevant, \
+             as the lower-bound truth counts them): {}.",
+            restricted.join("; ")
+        )));
     }
+    Document { blocks }
 }
 
 /// The summary as Markdown, for the terminal and the docs.

@@ -88,6 +88,12 @@ pub struct BacktestRow {
     pub judged_score: f64,
     /// Its rank among all runs scored on the world plus the judged list.
     pub judged_rank: f64,
+    /// The run's score after judging the oracle's list: as many documents per topic as the
+    /// audit's list, chosen knowing the truth ([`oracle_list`]). What any list of that size
+    /// could at best settle.
+    pub oracle_judged_score: f64,
+    /// Its rank among all runs scored on the world plus the oracle's list.
+    pub oracle_judged_rank: f64,
     /// The share of the run's unjudged top [`AUDIT_DEPTH`] (over its topics) that the truth's
     /// grades cover; the rest count as non-relevant in the truth.
     pub truth_coverage: f64,
@@ -102,6 +108,11 @@ pub struct BacktestRow {
     pub truth_judged_sample_low: Option<f64>,
     /// The 95% quantile.
     pub truth_judged_sample_high: Option<f64>,
+    /// The restricted audit's probability that the run's rank moves: its verdict on the
+    /// quantity a lower-bound truth measures.
+    pub truth_judged_probability_rank_moves: Option<f64>,
+    /// Whether the restricted audit put this measure at risk.
+    pub truth_judged_is_at_risk: Option<bool>,
 }
 
 impl TableRow for BacktestRow {
@@ -257,6 +268,8 @@ fn backtest_team(
                     row.truth_judged_sample_low = Some(figures.score.sample_low);
                     row.truth_judged_sample_high = Some(figures.score.sample_high);
                     row.truth_judged_expected = Some(figures.score.expected);
+                    row.truth_judged_probability_rank_moves = Some(figures.probability_rank_moves);
+                    row.truth_judged_is_at_risk = Some(figures.is_at_risk);
                 }
             }
             (rows, probability_outcomes(&audit, truth, collection))
@@ -320,13 +333,23 @@ fn run_rows(
             .expect("a listed document is interned");
         listed[topic].push(doc);
     }
-    let judged = scorer.score(
-        &crate::audit::basis::judgments_grades(
-            collection,
-            &with_official(&basis.judgments, official, &listed),
-        ),
-        |_| true,
-    );
+    let judged_with = |lists: &[Vec<DocId>]| {
+        scorer.score(
+            &crate::audit::basis::judgments_grades(
+                collection,
+                &with_official(&basis.judgments, official, lists),
+            ),
+            |_| true,
+        )
+    };
+    let judged = judged_with(&listed);
+    let oracle = judged_with(&oracle_list(
+        &basis.judgments,
+        official,
+        &tops,
+        &listed,
+        collection.relevance_level,
+    ));
     let needs_judging = audit.measures.iter().any(|m| m.is_at_risk);
     let truth_coverage = coverage_of(&basis.judgments, official, &tops);
     basis
@@ -358,12 +381,52 @@ fn run_rows(
                 list_size: audit.to_judge.len(),
                 judged_score: judged.summary[run][m],
                 judged_rank: rank_in(&judged.summary, run, m),
+                oracle_judged_score: oracle.summary[run][m],
+                oracle_judged_rank: rank_in(&oracle.summary, run, m),
                 truth_coverage,
                 expected_extrapolated: figures.score.extrapolated,
                 truth_judged_expected: None,
                 truth_judged_sample_low: None,
                 truth_judged_sample_high: None,
+                truth_judged_probability_rank_moves: None,
+                truth_judged_is_at_risk: None,
             }
+        })
+        .collect()
+}
+
+/// The oracle's list: per topic, as many of the documents of `top` unjudged in `world` as
+/// `listed` holds there, the ones the truth grades relevant with the largest gain at their
+/// rank (grade / log2(rank + 1), as DCG counts them; by rank for binary grades), so that
+/// judging them raises the run's score as far as judging that many of its documents can.
+fn oracle_list(
+    world: &Judgments,
+    truth: &Judgments,
+    tops: &[Vec<DocId>],
+    listed: &[Vec<DocId>],
+    relevance_level: Grade,
+) -> Vec<Vec<DocId>> {
+    world
+        .iter()
+        .zip(truth)
+        .zip(tops.iter().zip(listed))
+        .map(|((world, truth), (top, listed))| {
+            let mut relevant: Vec<(f64, DocId)> = top
+                .iter()
+                .enumerate()
+                .filter(|(_, doc)| !world.contains_key(doc))
+                .filter_map(|(index, &doc)| {
+                    let grade = *truth.get(&doc)?;
+                    crate::base::is_relevant(grade, relevance_level)
+                        .then(|| (f64::from(grade) / ((index + 2) as f64).log2(), doc))
+                })
+                .collect();
+            relevant.sort_by(|a, b| b.0.total_cmp(&a.0));
+            relevant
+                .into_iter()
+                .take(listed.len())
+                .map(|(_, doc)| doc)
+                .collect()
         })
         .collect()
 }
@@ -415,4 +478,34 @@ fn probability_outcomes(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_oracle_takes_the_relevant_unjudged_documents_of_largest_gain_as_many_as_listed() {
+        // Ranks 1..=6 hold documents 10..=15; 10 is judged in the world, 11 is non-relevant
+        // in the truth, 14 is absent from it, 12 (rank 3, grade 1), 13 (rank 4, grade 2) and
+        // 15 (rank 6, grade 1) are relevant: by gain, 13 (2 / log2 5) comes before 12.
+        let world: Judgments = vec![FxHashMap::from_iter([(10, 1)])];
+        let truth: Judgments = vec![FxHashMap::from_iter([
+            (10, 1),
+            (11, 0),
+            (12, 1),
+            (13, 2),
+            (15, 1),
+        ])];
+        let tops = vec![(10..16).collect::<Vec<DocId>>()];
+        let oracle = |listed: usize| oracle_list(&world, &truth, &tops, &[vec![0; listed]], 1);
+        assert_eq!(oracle(0), vec![Vec::<DocId>::new()]);
+        assert_eq!(oracle(2), vec![vec![13, 12]]);
+        assert_eq!(oracle(5), vec![vec![13, 12, 15]], "only what is relevant");
+        // At relevance level 2 only the document of grade 2 counts.
+        assert_eq!(
+            oracle_list(&world, &truth, &tops, &[vec![0; 5]], 2),
+            vec![vec![13]]
+        );
+    }
 }

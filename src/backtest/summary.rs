@@ -113,10 +113,16 @@ pub struct MeasureSummary {
     pub truth_judged_mae: Option<f64>,
     /// And its mean signed error.
     pub truth_judged_mean_signed_error: Option<f64>,
+    /// The restricted audit's verdict against "the rank moves by >= 2" under the lower-bound
+    /// truth (deeper world only).
+    pub truth_judged_verdict_moves_2: Option<Confusion>,
     /// The share of runs within 1 rank of the truth on the collection.
     pub within_one_rank_before: f64,
     /// After judging the audit's list.
     pub within_one_rank_after: f64,
+    /// After judging the oracle's list of the same size per topic: the most a list of that
+    /// size could settle.
+    pub within_one_rank_after_oracle_list: f64,
     /// Mean absolute error of the score after judging the list.
     pub judged_mae: f64,
 }
@@ -303,8 +309,15 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
         truth_judged_mean_signed_error: restricted(rows, |r, _, _, expected| {
             expected - r.true_score
         }),
+        truth_judged_verdict_moves_2: rows
+            .iter()
+            .map(|r| Some((r.truth_judged_is_at_risk?, moves(r, 2.0))))
+            .collect::<Option<Vec<_>>>()
+            .filter(|pairs| !pairs.is_empty())
+            .map(|pairs| Confusion::of(pairs.into_iter())),
         within_one_rank_before: within(|r| r.collection_rank),
         within_one_rank_after: within(|r| r.judged_rank),
+        within_one_rank_after_oracle_list: within(|r| r.oracle_judged_rank),
         judged_mae: mean(rows.iter().map(|r| (r.judged_score - r.true_score).abs())),
     }
 }

@@ -245,6 +245,7 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
         );
     }
     assert!(out.join("backtest_map.svg").is_file());
+    assert!(out.join("backtest_verdict_map.svg").is_file());
 }
 
 #[test]
@@ -512,6 +513,20 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     for measure in ["map", "P_10"] {
         assert_eq!(gain(&rows, "b2", measure), 0.0);
     }
+    // The oracle's list, as long per topic as the audit's, takes a2's relevant documents
+    // below the pool (ranks 3 to 10), each adding a tenth to its topic's P@10, and finds
+    // nothing relevant for b2.
+    for row in rows.iter().filter(|r| r["measure"] == "P_10") {
+        let rise = value(row, "oracle_judged_score") - value(row, "collection_score");
+        let expected = if row["run"] == "a2" {
+            assert!(value(row, "list_size") > 0.0, "a2 is given a list: {row:?}");
+            value(row, "list_size") / (10.0 * 3.0)
+        } else {
+            0.0
+        };
+        assert!((rise - expected).abs() < 1e-9, "{row:?}");
+        assert!(value(row, "oracle_judged_score") >= value(row, "judged_score") - 1e-12);
+    }
     for row in &rows {
         assert_eq!(value(row, "truth_coverage"), 1.0, "{row:?}");
         // The audit extrapolates beyond the pool: its documents below depth 2 are there.
@@ -519,6 +534,20 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     }
     assert_eq!(summary["world"], "deeper");
     assert_eq!(summary["truth_coverage"], 1.0);
+    // The restricted audit's verdict is scored against every audited run, on each measure.
+    for measure in summary["measures"].as_array().unwrap() {
+        let verdict = &measure["truth_judged_verdict_moves_2"];
+        let counted: u64 = [
+            "true_positives",
+            "false_positives",
+            "false_negatives",
+            "true_negatives",
+        ]
+        .iter()
+        .map(|field| verdict[field].as_u64().unwrap())
+        .sum();
+        assert_eq!(counted, 2, "{measure}");
+    }
     // The page: one self-contained file with the summary's table.
     let page = std::fs::read_to_string(dir.path().join("deeper").join("backtest.html")).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
@@ -530,7 +559,8 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
     // Classic: every run of teams A and B, whose truth is the official grades; a2's and b2's
     // documents below the pool were never judged, so neither truth moves.
-    let (rows, _) = backtest("classic", &["--teams", "A,B"]);
+    let (rows, summary) = backtest("classic", &["--teams", "A,B"]);
+    assert!(summary["measures"][0]["truth_judged_verdict_moves_2"].is_null());
     let audited: BTreeSet<&str> = rows.iter().map(|r| r["run"].as_str()).collect();
     assert_eq!(audited, BTreeSet::from(["a1", "a2", "b1", "b2"]));
     for run in ["a2", "b2"] {

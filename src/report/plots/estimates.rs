@@ -14,12 +14,12 @@ use super::{
 };
 use crate::base::error::Result;
 
-/// One estimator's points: (true score, estimate).
+/// One estimator's points: (truth, estimate), such as (true score, estimated score).
 #[derive(Debug, Clone, PartialEq)]
 pub struct EstimateSeries {
     /// The estimator's name, for the legend.
     pub name: String,
-    /// (true score, estimated score) per run.
+    /// (truth, estimate) per run.
     pub points: Vec<(f64, f64)>,
 }
 

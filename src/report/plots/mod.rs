@@ -26,6 +26,7 @@ mod scatter;
 mod strategies;
 mod tau;
 mod truth;
+pub mod verdict;
 
 use crate::base::choice::choice_enum;
 use std::path::{Path, PathBuf};
