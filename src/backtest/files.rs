@@ -12,11 +12,9 @@ use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 use crate::report::document::{Align, Block, Document, Table};
 use crate::report::html::document_page;
-use crate::report::plots::estimates::{
-    write_estimates_figure, EstimateRanges, EstimateSeries, EstimatesFigure,
-};
-use crate::report::plots::verdict::{write_verdict_figure, VerdictFigure};
-use crate::report::plots::FigureFormat;
+use crate::report::plots::estimates::{EstimateRanges, EstimateSeries, EstimatesFigure};
+use crate::report::plots::verdict::VerdictFigure;
+use crate::report::plots::{write_standalone_figure, FigureFormat};
 use crate::sim::analysis::files::{write_table, TableRow};
 
 /// The summary.
@@ -48,13 +46,13 @@ pub fn write_outputs(
     let mut written = vec![out.join(BacktestRow::FILE), summary_path, page_path];
     for measure in &summary.measures {
         let figure = estimates_figure(outcome, &measure.measure);
-        written.extend(write_estimates_figure(
+        written.extend(write_standalone_figure(
             &figure,
             out,
             &format!("backtest_{}", measure.measure),
             format,
         )?);
-        written.extend(write_verdict_figure(
+        written.extend(write_standalone_figure(
             &verdict_figure(outcome, summary, &measure.measure),
             out,
             &format!("backtest_verdict_{}", measure.measure),
@@ -64,6 +62,31 @@ pub fn write_outputs(
     Ok(written)
 }
 
+/// The rows of one measure.
+fn measure_rows<'o>(outcome: &'o BacktestOutcome, measure: &str) -> Vec<&'o BacktestRow> {
+    outcome
+        .rows
+        .iter()
+        .filter(|r| r.measure == measure)
+        .collect()
+}
+
+/// A figure's series: (truth, estimate) of each row that has the estimate.
+fn series_of(
+    rows: &[&BacktestRow],
+    name: &str,
+    truth: &dyn Fn(&BacktestRow) -> f64,
+    estimate: &dyn Fn(&BacktestRow) -> Option<f64>,
+) -> EstimateSeries {
+    EstimateSeries {
+        name: name.to_string(),
+        points: rows
+            .iter()
+            .filter_map(|r| estimate(r).map(|e| (truth(r), e)))
+            .collect(),
+    }
+}
+
 /// The verdict figure of one measure: each run's P(rank moves) against the truth's rank move,
 /// with the restricted audit's beside it in the deeper world.
 fn verdict_figure(
@@ -71,20 +94,14 @@ fn verdict_figure(
     summary: &BacktestSummary,
     measure: &str,
 ) -> VerdictFigure {
-    let rows: Vec<&BacktestRow> = outcome
-        .rows
-        .iter()
-        .filter(|r| r.measure == measure)
-        .collect();
-    let series = |name: &str, probability: &dyn Fn(&BacktestRow) -> Option<f64>| EstimateSeries {
-        name: name.to_string(),
-        points: rows
-            .iter()
-            .filter_map(|r| {
-                let moved = (r.true_rank - r.collection_rank).abs();
-                probability(r).map(|p| (moved, p))
-            })
-            .collect(),
+    let rows = measure_rows(outcome, measure);
+    let series = |name: &str, probability: &dyn Fn(&BacktestRow) -> Option<f64>| {
+        series_of(
+            &rows,
+            name,
+            &|r| (r.true_rank - r.collection_rank).abs(),
+            probability,
+        )
     };
     // The restricted audit lets only what the truth grades be relevant (deeper world).
     let mut all = vec![series("audit", &|r| Some(r.probability_rank_moves))];
@@ -110,17 +127,9 @@ fn verdict_figure(
 
 /// The figure of one measure: each estimator's score against the true score.
 fn estimates_figure(outcome: &BacktestOutcome, measure: &str) -> EstimatesFigure {
-    let rows: Vec<&BacktestRow> = outcome
-        .rows
-        .iter()
-        .filter(|r| r.measure == measure)
-        .collect();
-    let series = |name: &str, estimate: &dyn Fn(&BacktestRow) -> Option<f64>| EstimateSeries {
-        name: name.to_string(),
-        points: rows
-            .iter()
-            .filter_map(|r| estimate(r).map(|e| (r.true_score, e)))
-            .collect(),
+    let rows = measure_rows(outcome, measure);
+    let series = |name: &str, estimate: &dyn Fn(&BacktestRow) -> Option<f64>| {
+        series_of(&rows, name, &|r| r.true_score, estimate)
     };
     let mut all = vec![
         series("collection's score", &|r| Some(r.collection_score)),

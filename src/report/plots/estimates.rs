@@ -3,16 +3,13 @@
 //! point above the diagonal over-estimates; a bar that the diagonal does not cross missed the
 //! truth.
 
-use std::path::{Path, PathBuf};
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    draw_axes, draw_legend, layout, write_drawing, Axes, DrawResult, Drawing, FigureFormat,
-    LegendEntry, Mark, RunSpot, PALETTE,
+    draw_axes, draw_legend, layout, Axes, DrawResult, Drawing, LegendEntry, Mark, NumberChart,
+    RunSpot, PALETTE,
 };
-use crate::base::error::Result;
 
 /// One estimator's points: (truth, estimate), such as (true score, estimated score).
 #[derive(Debug, Clone, PartialEq)]
@@ -106,32 +103,28 @@ impl Drawing for EstimatesFigure {
             }))?;
             entries.push(LegendEntry::new(ranges.name.clone(), colour, Mark::Bar));
         }
-        for (index, series) in self.series.iter().enumerate() {
-            let colour = PALETTE[index % PALETTE.len()];
-            chart.draw_series(
-                series
-                    .points
-                    .iter()
-                    .map(|&point| Circle::new(point, 4, colour.mix(0.7).filled())),
-            )?;
-            entries.push(LegendEntry::new(series.name.clone(), colour, Mark::Dot));
-        }
+        draw_dots(&mut chart, &self.series, &mut entries)?;
         draw_legend(&legend, "", &entries)
     }
 }
 
-/// Writes `figure` as `out/<stem>.png` and/or `.svg`. Returns the files written.
-///
-/// # Errors
-/// When the figure cannot be drawn or written.
-pub fn write_estimates_figure(
-    figure: &EstimatesFigure,
-    out: &Path,
-    stem: &str,
-    format: FigureFormat,
-) -> Result<Vec<PathBuf>> {
-    super::font::register()?;
-    write_drawing(figure, stem, out, format)
+/// Draws each series' points as dots in its palette colour, adding its legend entry.
+pub(super) fn draw_dots<DB: DrawingBackend>(
+    chart: &mut NumberChart<'_, DB>,
+    series: &[EstimateSeries],
+    entries: &mut Vec<LegendEntry>,
+) -> DrawResult<DB> {
+    for (index, series) in series.iter().enumerate() {
+        let colour = PALETTE[index % PALETTE.len()];
+        chart.draw_series(
+            series
+                .points
+                .iter()
+                .map(|&point| Circle::new(point, 4, colour.mix(0.7).filled())),
+        )?;
+        entries.push(LegendEntry::new(series.name.clone(), colour, Mark::Dot));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -257,7 +257,7 @@ fn write_figure(
 }
 
 /// A figure that can draw itself on any plotters backend.
-trait Drawing {
+pub trait Drawing {
     /// Draws on `root`, adding the places of run marks to `spots`.
     fn draw<DB: DrawingBackend>(
         &self,
@@ -281,6 +281,21 @@ impl Drawing for StudyFigure<'_> {
     ) -> DrawResult<DB> {
         draw_figure(root, self.results, self.kind, self.measure, spots)
     }
+}
+
+/// Writes a standalone figure (the backtest's) as `out/<stem>.png` and/or `.svg`, atomically.
+/// Returns the files written.
+///
+/// # Errors
+/// When the font cannot be registered or the figure drawn or written.
+pub fn write_standalone_figure(
+    figure: &impl Drawing,
+    out: &Path,
+    stem: &str,
+    format: FigureFormat,
+) -> Result<Vec<PathBuf>> {
+    font::register()?;
+    write_drawing(figure, stem, out, format)
 }
 
 /// Writes `drawing` as `out/<stem>.png` and/or `.svg`, atomically. Returns the files written.

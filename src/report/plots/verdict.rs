@@ -3,17 +3,13 @@
 //! above the threshold left of the margin are false alarms, points below it right of the margin
 //! are missed moves.
 
-use std::path::{Path, PathBuf};
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::estimates::EstimateSeries;
+use super::estimates::{draw_dots, EstimateSeries};
 use super::{
-    draw_axes, draw_legend, layout, write_drawing, Axes, DrawResult, Drawing, FigureFormat,
-    LegendEntry, Mark, RunSpot, PALETTE,
+    draw_axes, draw_legend, layout, Axes, DrawResult, Drawing, LegendEntry, Mark, RunSpot,
 };
-use crate::base::error::Result;
 
 /// The figure's data.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,32 +84,9 @@ impl Drawing for VerdictFigure {
             BLACK,
             Mark::Dashed,
         )];
-        for (index, series) in self.series.iter().enumerate() {
-            let colour = PALETTE[index % PALETTE.len()];
-            chart.draw_series(
-                series
-                    .points
-                    .iter()
-                    .map(|&point| Circle::new(point, 4, colour.mix(0.7).filled())),
-            )?;
-            entries.push(LegendEntry::new(series.name.clone(), colour, Mark::Dot));
-        }
+        draw_dots(&mut chart, &self.series, &mut entries)?;
         draw_legend(&legend, "", &entries)
     }
-}
-
-/// Writes `figure` as `out/<stem>.png` and/or `.svg`. Returns the files written.
-///
-/// # Errors
-/// When the figure cannot be drawn or written.
-pub fn write_verdict_figure(
-    figure: &VerdictFigure,
-    out: &Path,
-    stem: &str,
-    format: FigureFormat,
-) -> Result<Vec<PathBuf>> {
-    super::font::register()?;
-    write_drawing(figure, stem, out, format)
 }
 
 #[cfg(test)]
