@@ -275,11 +275,14 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
             rows,
         }),
         Block::Paragraph(format!(
-            "List: {:.2} documents per topic per run ({:.1} per run; {} runs given one). \
+            "List: {:.2} documents per topic per run ({:.1} per run; {} runs given one), {} of \
+             them relevant by the truth, holding {} of the runs' relevant unjudged documents. \
              No judgments needed for {} of the runs whose ranks all stay.",
             summary.list.mean_per_topic,
             summary.list.mean_per_run,
             summary.list.runs_with_list,
+            option(summary.list.relevant_share),
+            option(summary.list.relevant_found),
             option(summary.no_judgments_when_ranks_stay)
         )),
         Block::Paragraph(format!(

@@ -84,6 +84,11 @@ pub struct BacktestRow {
     pub needs_judging: bool,
     /// The length of the audit's list.
     pub list_size: usize,
+    /// The listed documents the truth's grades judge relevant.
+    pub list_relevant: usize,
+    /// The documents of the run's unjudged top [`AUDIT_DEPTH`] that the truth's grades judge
+    /// relevant: what a list would have to find to settle a deep measure.
+    pub unjudged_relevant: usize,
     /// The run's score after judging the list with the official grades.
     pub judged_score: f64,
     /// Its rank among all runs scored on the world plus the judged list.
@@ -352,6 +357,17 @@ fn run_rows(
     ));
     let needs_judging = audit.measures.iter().any(|m| m.is_at_risk);
     let truth_coverage = coverage_of(&basis.judgments, official, &tops);
+    let relevant_in = |lists: &[Vec<DocId>]| {
+        relevant_unjudged(
+            &basis.judgments,
+            official,
+            lists,
+            collection.relevance_level,
+        )
+        .map(|docs| docs.count())
+        .sum::<usize>()
+    };
+    let (list_relevant, unjudged_relevant) = (relevant_in(&listed), relevant_in(&tops));
     basis
         .measures
         .iter()
@@ -379,6 +395,8 @@ fn run_rows(
                 is_at_risk: figures.is_at_risk,
                 needs_judging,
                 list_size: audit.to_judge.len(),
+                list_relevant,
+                unjudged_relevant,
                 judged_score: judged.summary[run][m],
                 judged_rank: rank_in(&judged.summary, run, m),
                 oracle_judged_score: oracle.summary[run][m],
@@ -395,6 +413,29 @@ fn run_rows(
         .collect()
 }
 
+/// Per topic, the documents of `docs` unjudged in `world` that `truth` judges relevant, with
+/// their positions in `docs`.
+fn relevant_unjudged<'a>(
+    world: &'a Judgments,
+    truth: &'a Judgments,
+    docs: &'a [Vec<DocId>],
+    relevance_level: Grade,
+) -> impl Iterator<Item = impl Iterator<Item = (usize, DocId, Grade)> + 'a> + 'a {
+    world
+        .iter()
+        .zip(truth)
+        .zip(docs)
+        .map(move |((world, truth), docs)| {
+            docs.iter()
+                .enumerate()
+                .filter(|(_, doc)| !world.contains_key(doc))
+                .filter_map(move |(index, &doc)| {
+                    let grade = *truth.get(&doc)?;
+                    crate::base::is_relevant(grade, relevance_level).then_some((index, doc, grade))
+                })
+        })
+}
+
 /// The oracle's list: per topic, as many of the documents of `top` unjudged in `world` as
 /// `listed` holds there, the ones the truth grades relevant with the largest gain at their
 /// rank (grade / log2(rank + 1), as DCG counts them; by rank for binary grades), so that
@@ -406,20 +447,11 @@ fn oracle_list(
     listed: &[Vec<DocId>],
     relevance_level: Grade,
 ) -> Vec<Vec<DocId>> {
-    world
-        .iter()
-        .zip(truth)
-        .zip(tops.iter().zip(listed))
-        .map(|((world, truth), (top, listed))| {
-            let mut relevant: Vec<(f64, DocId)> = top
-                .iter()
-                .enumerate()
-                .filter(|(_, doc)| !world.contains_key(doc))
-                .filter_map(|(index, &doc)| {
-                    let grade = *truth.get(&doc)?;
-                    crate::base::is_relevant(grade, relevance_level)
-                        .then(|| (f64::from(grade) / ((index + 2) as f64).log2(), doc))
-                })
+    relevant_unjudged(world, truth, tops, relevance_level)
+        .zip(listed)
+        .map(|(relevant, listed)| {
+            let mut relevant: Vec<(f64, DocId)> = relevant
+                .map(|(index, doc, grade)| (f64::from(grade) / ((index + 2) as f64).log2(), doc))
                 .collect();
             relevant.sort_by(|a, b| b.0.total_cmp(&a.0));
             relevant

@@ -151,6 +151,11 @@ pub struct ListSummary {
     pub runs_with_list: usize,
     /// Runs told "no extra judgments needed" that were given a list anyway (should be 0).
     pub lists_without_verdict: usize,
+    /// The share of the listed documents that the truth judges relevant (None without a list).
+    pub relevant_share: Option<f64>,
+    /// The share of the audited runs' relevant unjudged documents that their lists hold (None
+    /// when the truth finds none).
+    pub relevant_found: Option<f64>,
 }
 
 /// Everything `backtest.json` holds.
@@ -200,6 +205,10 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
     } else {
         sum / count as f64
     }
+}
+
+fn ratio(part: usize, whole: usize) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
 }
 
 fn share(flags: impl Iterator<Item = bool>) -> Option<f64> {
@@ -399,6 +408,14 @@ impl BacktestSummary {
                     .iter()
                     .filter(|r| r.list_size > 0 && !r.needs_judging)
                     .count(),
+                relevant_share: ratio(
+                    per_run.iter().map(|r| r.list_relevant).sum(),
+                    per_run.iter().map(|r| r.list_size).sum(),
+                ),
+                relevant_found: ratio(
+                    per_run.iter().map(|r| r.list_relevant).sum(),
+                    per_run.iter().map(|r| r.unjudged_relevant).sum(),
+                ),
             },
             measures: measures
                 .iter()

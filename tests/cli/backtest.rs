@@ -505,7 +505,18 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     };
     // Deeper: the unpooled runs are audited by default; a2's documents below the pool are
     // relevant and b2's are not, so only a2's truth rises (P@10 by 8 of 10 documents).
-    let (rows, summary) = backtest("deeper", &["--truth-qrels", deeper.to_str().unwrap()]);
+    // A low risk threshold, so that a2 (P(rank moves) about 0.2) is given a list.
+    let (rows, summary) = backtest(
+        "deeper",
+        &[
+            "--truth-qrels",
+            deeper.to_str().unwrap(),
+            "--risk-threshold",
+            "0.1",
+            "--settle-threshold",
+            "0.05",
+        ],
+    );
     let audited: BTreeSet<&str> = rows.iter().map(|r| r["run"].as_str()).collect();
     assert_eq!(audited, BTreeSet::from(["a2", "b2"]));
     assert!((gain(&rows, "a2", "P_10") - 0.8).abs() < 1e-9);
@@ -515,7 +526,7 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     }
     // The oracle's list, as long per topic as the audit's, takes a2's relevant documents
     // below the pool (ranks 3 to 10), each adding a tenth to its topic's P@10, and finds
-    // nothing relevant for b2.
+    // nothing relevant for b2; the rows count the relevant documents listed and unjudged.
     for row in rows.iter().filter(|r| r["measure"] == "P_10") {
         let rise = value(row, "oracle_judged_score") - value(row, "collection_score");
         let expected = if row["run"] == "a2" {
@@ -526,6 +537,9 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
         };
         assert!((rise - expected).abs() < 1e-9, "{row:?}");
         assert!(value(row, "oracle_judged_score") >= value(row, "judged_score") - 1e-12);
+        let relevant = if row["run"] == "a2" { 24.0 } else { 0.0 };
+        assert_eq!(value(row, "unjudged_relevant"), relevant, "{row:?}");
+        assert!(value(row, "list_relevant") <= value(row, "list_size").min(relevant));
     }
     for row in &rows {
         assert_eq!(value(row, "truth_coverage"), 1.0, "{row:?}");
