@@ -216,6 +216,7 @@ impl<'c> AuditBasis<'c> {
                     relevance_level: collection.relevance_level,
                     is_model_fitted: self.models[index].is_fitted,
                     topic_sd: self.calibration.topic_sd[index].hypot(self.calibration.run_topic_sd),
+                    grade_factors: &self.calibration.grade_factors,
                 };
                 let outcome = audit_topic(
                     &input,

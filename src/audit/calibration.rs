@@ -26,7 +26,7 @@
 //! A per-topic correction of the log-odds ([`topic_offset`]) then moves each topic toward the
 //! rate its own rows showed.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -109,6 +109,11 @@ pub struct Calibration {
     pub replicate_run_sd: Vec<f64>,
     /// Per replicate, the run slope's standard deviation, as `replicate_run_sd` is the shift's.
     pub replicate_run_log_rank_sd: Vec<f64>,
+    /// Per relevant grade of the judgments (ascending), its share among the sample's relevant
+    /// rows over its share among the judgments' relevant documents, each share with one
+    /// relevant row's worth of the judgments' own mix added: how much more or less often a
+    /// relevant document beyond the other teams' reach has that grade than a judged one.
+    pub grade_factors: Vec<(Grade, f64)>,
     /// Rows in the calibration sample (run, document).
     pub sample_size: usize,
     /// Of which judged relevant (unique relevant documents of the runs' teams).
@@ -285,6 +290,7 @@ impl Calibration {
             replicates: Vec::new(),
             replicate_run_sd: Vec::new(),
             replicate_run_log_rank_sd: Vec::new(),
+            grade_factors: Vec::new(),
             sample_size: 0,
             sample_relevant: 0,
             unlabelled: 0,
@@ -357,6 +363,8 @@ struct RowOrigin {
 struct Sample {
     positives: Vec<SparseVec>,
     negatives: Vec<SparseVec>,
+    /// The grade of each row of `positives`.
+    positive_grades: Vec<Grade>,
     /// Where each row of `positives`, then of `negatives`, comes from.
     positive_groups: Vec<RowOrigin>,
     negative_groups: Vec<RowOrigin>,
@@ -456,10 +464,42 @@ pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result
                 .collect(),
         );
     }
+    calibration.grade_factors = grade_factors(
+        input
+            .grades
+            .iter()
+            .flat_map(|grades| grades.values().copied()),
+        &sample.positive_grades,
+        input.collection.relevance_level,
+    );
     calibration.sample_size = sample_size;
     calibration.sample_relevant = sample_relevant;
     calibration.unlabelled = sample.unlabelled;
     Ok(calibration)
+}
+
+/// Per relevant grade of `judged` (ascending), its share among `rows` (the sample's relevant
+/// rows' grades) over its share among the relevant grades of `judged`, with one relevant row
+/// in the judgments' own mix added to the rows so that a small sample stays near 1.
+pub(super) fn grade_factors(
+    judged: impl Iterator<Item = Grade>,
+    rows: &[Grade],
+    relevance_level: Grade,
+) -> Vec<(Grade, f64)> {
+    let mut counts: BTreeMap<Grade, usize> = BTreeMap::new();
+    for grade in judged.filter(|&g| is_relevant(g, relevance_level)) {
+        *counts.entry(grade).or_default() += 1;
+    }
+    let judged_total = counts.values().sum::<usize>() as f64;
+    counts
+        .iter()
+        .map(|(&grade, &count)| {
+            let judged_share = count as f64 / judged_total;
+            let in_rows = rows.iter().filter(|&&g| g == grade).count() as f64;
+            let row_share = (in_rows + judged_share) / (rows.len() as f64 + 1.0);
+            (grade, row_share / judged_share)
+        })
+        .collect()
 }
 
 /// The rows of `sample` as the effects see them, under `model`, each counted as often as its
@@ -568,7 +608,8 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
                     if grade_without(doc).is_some() {
                         continue;
                     }
-                    let label = labels.get(&doc).map(|&g| is_relevant(g, level));
+                    let grade = labels.get(&doc).copied();
+                    let label = grade.map(|g| is_relevant(g, level));
                     if label.is_none() && input.beyond_pool == BeyondPool::Extrapolated {
                         sample.unlabelled += 1;
                         continue;
@@ -588,9 +629,10 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
                     };
                     // Ungraded by the labels too: presumed non-relevant, as the collection's
                     // scores presume.
-                    if label == Some(true) {
+                    if let (Some(true), Some(grade)) = (label, grade) {
                         sample.positives.push(row);
                         sample.positive_groups.push(origin);
+                        sample.positive_grades.push(grade);
                     } else {
                         sample.negatives.push(row);
                         sample.negative_groups.push(origin);

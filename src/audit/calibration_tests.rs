@@ -29,6 +29,7 @@ fn calibrated_probabilities_follow_the_fitted_log_odds() {
         replicates: Vec::new(),
         replicate_run_sd: Vec::new(),
         replicate_run_log_rank_sd: Vec::new(),
+        grade_factors: Vec::new(),
         sample_size: 10,
         sample_relevant: 1,
         unlabelled: 0,
@@ -94,6 +95,7 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
         replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0, 0.0]],
         replicate_run_sd: vec![0.5],
         replicate_run_log_rank_sd: vec![0.25],
+        grade_factors: Vec::new(),
         sample_size: 0,
         sample_relevant: 0,
         unlabelled: 0,
@@ -406,5 +408,24 @@ proptest! {
         if marginal < -4.0 && sd > 0.5 {
             prop_assert!(mean_over_normal(marginal, variance) > 1.1 * p);
         }
+    }
+}
+
+#[test]
+fn grade_factors_compare_the_rows_grade_mix_with_the_judgments() {
+    // Judged relevant: 6 of grade 1 and 4 of grade 2 (grade 0 is not relevant). The relevant
+    // rows are 7 of grade 1 and 2 of grade 2; with one row in the judgments' mix added, the
+    // shares are 7.6 / 10 and 2.4 / 10, against 0.6 and 0.4.
+    let judged = [0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2];
+    let rows = [1, 1, 1, 1, 1, 1, 1, 2, 2];
+    let factors = grade_factors(judged.into_iter(), &rows, 1);
+    assert_eq!(factors.len(), 2);
+    assert_eq!(factors[0].0, 1);
+    assert!((factors[0].1 - 0.76 / 0.6).abs() < 1e-12, "{factors:?}");
+    assert_eq!(factors[1].0, 2);
+    assert!((factors[1].1 - 0.24 / 0.4).abs() < 1e-12, "{factors:?}");
+    // No relevant row: every factor is 1.
+    for (_, factor) in grade_factors(judged.into_iter(), &[], 1) {
+        assert!((factor - 1.0).abs() < 1e-12);
     }
 }

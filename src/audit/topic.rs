@@ -219,8 +219,10 @@ impl<'m> TopicScenarios<'m> {
     }
 
     /// The grades a relevant unjudged document may get and their chances: the topic's
-    /// relevant grades in their proportions (the relevance level when it has none).
-    fn relevant_grade_chances(&self) -> Vec<(Grade, f64)> {
+    /// relevant grades in their proportions, each scaled by its factor in `factors` (the
+    /// calibration's grade mix beyond the other teams' reach; 1 for a grade it lacks) and
+    /// renormalised (the relevance level when the topic has none).
+    fn relevant_grade_chances(&self, factors: &[(Grade, f64)]) -> Vec<(Grade, f64)> {
         let relevant: Vec<Grade> = self
             .judged_grades
             .iter()
@@ -239,12 +241,24 @@ impl<'m> TopicScenarios<'m> {
                 _ => chances.push((grade, share)),
             }
         }
+        for (grade, chance) in &mut chances {
+            *chance *= factors
+                .iter()
+                .find(|(g, _)| g == grade)
+                .map_or(1.0, |&(_, factor)| factor);
+        }
+        let total: f64 = chances.iter().map(|&(_, chance)| chance).sum();
+        for (_, chance) in &mut chances {
+            *chance /= total;
+        }
         chances
     }
 
-    /// Scores the measures with the unjudged documents above each measure's depth given the
-    /// `drawn` grades (one per unjudged position; `None` stays unjudged).
-    fn score(&self, drawn: &[Option<Grade>]) -> Vec<f64> {
+    /// Scores the measures given the `drawn` grades (one per unjudged position; `None` stays
+    /// unjudged): each measure ranks the drawn documents above its depth, and the grade counts
+    /// (MAP's R, nDCG's ideal ranking) take those, or with [`Counted::WholeTop`] every drawn
+    /// document of the top [`AUDIT_DEPTH`], as judging the run's whole top would.
+    fn score(&self, drawn: &[Option<Grade>], counted: Counted) -> Vec<f64> {
         let mut out = vec![0.0; self.measures.len()];
         let mut scenario = self.grades.clone();
         let mut added: Vec<Grade> = Vec::new();
@@ -252,8 +266,11 @@ impl<'m> TopicScenarios<'m> {
             scenario.copy_from_slice(&self.grades);
             added.clear();
             for (&pos, &grade) in self.unjudged_positions.iter().zip(drawn) {
-                if let (true, Some(grade)) = (pos < *depth, grade) {
+                let Some(grade) = grade else { continue };
+                if pos < *depth {
                     scenario[pos] = Some(grade);
+                }
+                if pos < *depth || counted == Counted::WholeTop {
                     added.push(grade);
                 }
             }
@@ -285,7 +302,7 @@ impl<'m> TopicScenarios<'m> {
                     .iter()
                     .map(|&(grade, _)| {
                         drawn[doc] = Some(grade);
-                        let scores = self.score(&drawn);
+                        let scores = self.score(&drawn, Counted::WholeTop);
                         drawn[doc] = None;
                         scores.iter().zip(lower).map(|(s, l)| s - l).collect()
                     })
@@ -330,11 +347,21 @@ impl<'m> TopicScenarios<'m> {
                     }
                 }
                 all_draws.push(draws);
-                self.score(&drawn)
+                self.score(&drawn, Counted::WholeTop)
             })
             .collect();
         (scores, all_draws, mean_probabilities)
     }
+}
+
+/// Which drawn documents a scenario's grade counts take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counted {
+    /// Those above the measure's depth: the interval's upper end, the best case.
+    WithinDepth,
+    /// Every drawn document of the top [`AUDIT_DEPTH`]: the samples and the expectation, as
+    /// the truth judges the run's whole top.
+    WholeTop,
 }
 
 /// The index of the grade that the uniform draw `u` picks by the chances of `grades`.
@@ -363,6 +390,8 @@ pub(super) struct TopicInput<'a> {
     pub(super) is_model_fitted: bool,
     /// The standard deviation of the topic's log-odds effect.
     pub(super) topic_sd: f64,
+    /// The calibration's grade factors (see [`super::calibration::Calibration::grade_factors`]).
+    pub(super) grade_factors: &'a [(Grade, f64)],
 }
 
 /// Audits one topic, with `judge(doc, rank)` the calibrated log-odds of relevance of an
@@ -382,6 +411,7 @@ pub(super) fn audit_topic(
         relevance_level: level,
         is_model_fitted,
         topic_sd,
+        grade_factors,
     } = *input;
     let scenarios = TopicScenarios::new(judgments, ranking, measures, level);
     let unjudged_ids: Vec<DocId> = scenarios
@@ -395,9 +425,13 @@ pub(super) fn audit_topic(
         .map(|&pos| judge(ranking[pos], pos + 1))
         .unzip();
     let lower = score_topic(measures, &scenarios.judged_ranking(), level);
-    let grades = scenarios.relevant_grade_chances();
+    let grades = scenarios.relevant_grade_chances(grade_factors);
     let top_grade = grades.iter().map(|&(g, _)| g).max().unwrap_or(level);
-    let upper = scenarios.score(&vec![Some(top_grade); unjudged_ids.len()]);
+    // The best case: the measure's own top relevant, nothing deeper found to raise the counts.
+    let upper = scenarios.score(
+        &vec![Some(top_grade); unjudged_ids.len()],
+        Counted::WithinDepth,
+    );
     let gains = scenarios.single_gains(&grades, &lower);
     let (samples, draws, probabilities) =
         scenarios.samples(&topic.id, &log_odds, topic_sd, &grades);
@@ -530,7 +564,16 @@ mod tests {
 
     fn audit_with(probability: f64, measures: &str) -> TopicOutcome {
         // Grades a = 2, b = 0; the run ranks a, x, b, y (x and y unjudged), ids 0..4.
-        let (data, judgments) = topic(&[0, 1, 2, 3], &[(0, 2), (2, 0)]);
+        audit_ranking(&[0, 1, 2, 3], &[(0, 2), (2, 0)], probability, measures)
+    }
+
+    fn audit_ranking(
+        ranking: &[DocId],
+        grades: &[(DocId, Grade)],
+        probability: f64,
+        measures: &str,
+    ) -> TopicOutcome {
+        let (data, judgments) = topic(ranking, grades);
         let measures = crate::eval::parse_measures(&[measures]).unwrap();
         let input = TopicInput {
             topic: &data,
@@ -539,6 +582,7 @@ mod tests {
             relevance_level: 1,
             is_model_fitted: true,
             topic_sd: 0.0,
+            grade_factors: &[],
         };
         let log_odds = (probability / (1.0 - probability)).ln();
         audit_topic(&input, &measures, &|_, _| (vec![log_odds], false), &|doc| {
@@ -556,6 +600,36 @@ mod tests {
         // MAP: R grows with the added documents (1 -> 3): (1/1 + 2/2 + 3/4) / 3.
         assert!((scores[2].lower - 1.0).abs() < 1e-12);
         assert!((scores[2].upper - (1.0 + 1.0 + 0.75) / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_document_below_the_cutoff_raises_the_ideal_as_judging_the_top_would() {
+        // a (grade 2) at rank 1, b (grade 0) at rank 2, x unjudged at rank 3 and certainly
+        // relevant at the topic's grade 2: below nDCG@2's cutoff it still enters the ideal
+        // ranking, 2 + 2 / log2(3), so the expectation falls from 1 while the upper end, the
+        // best case with nothing found below the cutoff, stays 1.
+        let outcome = audit_ranking(&[0, 1, 2], &[(0, 2), (1, 0)], 1.0, "ndcg_cut_2 P_2");
+        let (ndcg, precision) = (&outcome.audit.scores[0], &outcome.audit.scores[1]);
+        let ideal = 2.0 + 2.0 / 3f64.log2();
+        assert!((ndcg.lower - 1.0).abs() < 1e-12, "{ndcg:?}");
+        assert!((ndcg.upper - 1.0).abs() < 1e-12, "{ndcg:?}");
+        assert!((ndcg.expected - 2.0 / ideal).abs() < 1e-12, "{ndcg:?}");
+        // Precision has no grade counts: x below the cutoff changes nothing.
+        assert!((precision.expected - 0.5).abs() < 1e-12, "{precision:?}");
+    }
+
+    #[test]
+    fn the_calibrations_grade_factors_scale_the_topics_grade_mix() {
+        let (_, judgments) = topic(&[0, 1, 2], &[(0, 2), (1, 1), (2, 0)]);
+        let measures = crate::eval::parse_measures(&["ndcg_cut_10"]).unwrap();
+        let scenarios = TopicScenarios::new(&judgments, &[0, 1, 2], &measures, 1);
+        // Grades 1 and 2 half each; factors 1.5 and 0.5 make them 0.75 and 0.25.
+        let chances = scenarios.relevant_grade_chances(&[(1, 1.5), (2, 0.5)]);
+        assert_eq!(chances.len(), 2);
+        assert!((chances[0].1 - 0.75).abs() < 1e-12 && (chances[1].1 - 0.25).abs() < 1e-12);
+        // Without factors, the topic's own mix.
+        let chances = scenarios.relevant_grade_chances(&[]);
+        assert!((chances[0].1 - 0.5).abs() < 1e-12 && (chances[1].1 - 0.5).abs() < 1e-12);
     }
 
     #[test]
