@@ -18,8 +18,9 @@
 //! - **Expected score**: per topic, the exact first-order effect of each unjudged document
 //!   (its probability times its score change alone) plus a Monte-Carlo estimate of what they do
 //!   together ([`SAMPLES`] samples from a ChaCha8 stream seeded by ([`AUDIT_SEED`], topic)); a
-//!   relevant document's grade is drawn from the topic's relevant grades, and R (MAP) and the
-//!   ideal ranking (nDCG) grow with the documents found.
+//!   relevant document's grade is drawn from the topic's relevant grades scaled by the
+//!   calibration's grade factors, and R (MAP) and the ideal ranking (nDCG) grow with every
+//!   document found in the top [`AUDIT_DEPTH`], whatever the measure's cutoff.
 //! - **Verdict**: a measure is at risk when the probability that the run's rank among the
 //!   task's other runs moves by at least the rank margin exceeds the risk threshold ([`risk`]);
 //!   the other runs' scores move with the audited run's documents too ([`others`]).
