@@ -24,7 +24,8 @@
 //! relevant gets probabilities near 0 for its unjudged documents; one where leaving a team out
 //! of the pool loses many relevant documents gets high ones, highest in the tops of good runs.
 //! A per-topic correction of the log-odds ([`topic_offset`]) then moves each topic toward the
-//! rate its own rows showed.
+//! rate its own rows showed. The relevant rows' grades give the grade mix of a relevant
+//! document beyond the other teams' reach ([`grade_factors`]), against the judgments' own.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -94,8 +94,9 @@ pub struct BacktestRow {
     /// Its rank among all runs scored on the world plus the judged list.
     pub judged_rank: f64,
     /// The run's score after judging the oracle's list: as many documents per topic as the
-    /// audit's list, chosen knowing the truth ([`oracle_list`]). What any list of that size
-    /// could at best settle.
+    /// audit's list, chosen knowing the truth ([`oracle_list`]): how far judging that many
+    /// documents can raise the run's own score. No ceiling on its rank, since the other runs
+    /// rise with the same documents.
     pub oracle_judged_score: f64,
     /// Its rank among all runs scored on the world plus the oracle's list.
     pub oracle_judged_rank: f64,
