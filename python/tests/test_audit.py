@@ -15,7 +15,12 @@ def test_audit_verdict_states_its_list_and_its_expected_scores(default_task_path
     assert list(result.measures["measure"]) == ["map", "P_10", "ndcg_cut_10"]
     low = result.measures[["lower", "upper"]].min(axis=1)
     high = result.measures[["lower", "upper"]].max(axis=1)
-    assert ((low - 1e-9 <= result.measures["expected"]) & (result.measures["expected"] <= high + 1e-9)).all()
+    expected = result.measures["expected"]
+    assert (expected <= high + 1e-9).all()
+    # nDCG@k alone may fall below the collection's score: a relevant document below its cutoff
+    # still raises the ideal ranking (docs/audit.md).
+    ungraded = result.measures["measure"] != "ndcg_cut_10"
+    assert (low[ungraded] - 1e-9 <= expected[ungraded]).all()
     at_risk = result.measures[result.measures["is_at_risk"]]
     if at_risk.empty:
         assert result.verdict == "no extra judgments needed"
