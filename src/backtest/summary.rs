@@ -120,8 +120,9 @@ pub struct MeasureSummary {
     pub within_one_rank_before: f64,
     /// After judging the audit's list.
     pub within_one_rank_after: f64,
-    /// After judging the oracle's list of the same size per topic: the most a list of that
-    /// size could settle.
+    /// After judging the oracle's list of the same size per topic: the run's relevant
+    /// documents of largest gain, chosen knowing the truth (no ceiling on the rank, since the
+    /// other runs rise with the same documents).
     pub within_one_rank_after_oracle_list: f64,
     /// Mean absolute error of the score after judging the list.
     pub judged_mae: f64,
