@@ -6,7 +6,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use reusesim::base::choice::Choice;
 
-use reusesim::audit::{AuditRules, AuditSettings, BeyondPool, Evidence, StudySource};
+use reusesim::audit::{AuditRules, AuditSettings, StudySource};
 use reusesim::backtest::{BacktestSettings, TrialSource, World};
 use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
@@ -19,6 +19,8 @@ use reusesim::judge::settings::{
     RANDOM_NEGATIVES,
 };
 use reusesim::judge::strategies::Strategy;
+use reusesim::relevance_model::reach::BeyondPool;
+use reusesim::relevance_model::trials::Evidence;
 use reusesim::report::plots::FigureFormat;
 use reusesim::report::PlotFormat;
 use reusesim::sim::settings::{check_budget_fractions, check_strategies};

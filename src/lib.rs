@@ -12,6 +12,7 @@ pub mod eval;
 pub mod features;
 pub mod io;
 pub mod judge;
+pub mod relevance_model;
 pub mod report;
 pub mod sim;
 pub mod stats;

@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use reusesim::audit::{AuditRules, AuditSettings, Evidence, StudySource};
+use reusesim::audit::{AuditRules, AuditSettings, StudySource};
+use reusesim::relevance_model::trials::Evidence;
 use reusesim::base::choice::Choice;
 use reusesim::collection::{Collection, FeatureChoice};
 use reusesim::eval::{self, EvalOptions, Evaluator};

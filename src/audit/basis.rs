@@ -7,25 +7,25 @@ use rand::Rng;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::calibration::{
-    calibrate, judged_precision, pooled_tops, Calibration, CalibrationInput, DocumentEvidence,
-    LeaveOutEvidence,
-};
-use super::effects::conditional_log_odds;
-use super::model::{fit_topic, questions, TopicModel};
 use super::others::{OtherRuns, TopicShifts};
-use super::reach::{BestPooledRanks, BeyondPool};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
 use super::topic::{
     audit_topic, quantile, Coverage, ScoreInterval, TopicAudit, TopicInput, TopicOutcome,
 };
-use super::trials::Judgments;
 use super::AuditRules;
 use crate::base::error::Result;
 use crate::base::{DocId, Grade};
 use crate::collection::Collection;
 use crate::eval::Measure;
+use crate::relevance_model::calibration::{
+    calibrate, judged_precision, pooled_tops, Calibration, CalibrationInput, DocumentEvidence,
+    LeaveOutEvidence,
+};
+use crate::relevance_model::effects::conditional_log_odds;
+use crate::relevance_model::model::{fit_topic, questions, TopicModel};
+use crate::relevance_model::reach::{BestPooledRanks, BeyondPool};
+use crate::relevance_model::trials::Judgments;
 use crate::sim::scoring::{QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 
 /// What audits against one set of judgments share.

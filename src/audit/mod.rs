@@ -8,9 +8,9 @@
 //! - **Unjudged documents**: documents of the run's top [`AUDIT_DEPTH`] that the qrels do not
 //!   judge (a negative grade counts as judged, as in `judged_k`). Deeper documents count as
 //!   non-relevant in every figure.
-//! - **Probability of relevance**: the judge model of [`model`] (out-of-fold logistic
+//! - **Probability of relevance**: the judge model of [`crate::relevance_model::model`] (out-of-fold logistic
 //!   regression per topic on the judgments plus presumed non-relevant unjudged documents),
-//!   calibrated by [`calibration`] on the collection's own leave-team-out evidence: the
+//!   calibrated by [`crate::relevance_model::calibration`] on the collection's own leave-team-out evidence: the
 //!   documents a single team brought, whose grades are known, and the unjudged ones.
 //! - **Score interval** per measure: `lower` = every unjudged document non-relevant (the
 //!   collection's score); `upper` = every unjudged document of the measure's depth relevant at
@@ -34,18 +34,12 @@
 //! How far these figures can be trusted on a collection is measured by `reusesim backtest`.
 
 pub mod basis;
-pub mod bootstrap;
-pub mod calibration;
-pub mod effects;
 pub mod markdown;
-pub mod model;
 pub mod others;
-pub mod reach;
 pub mod report;
 pub mod risk;
 pub mod study;
 pub mod topic;
-pub mod trials;
 
 use std::collections::BTreeSet;
 
@@ -55,18 +49,19 @@ use crate::eval::Measure;
 use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
+use crate::relevance_model::calibration::LeaveOutEvidence;
+use crate::relevance_model::model;
+use crate::relevance_model::reach::BeyondPool;
+use crate::relevance_model::trials::{self, Evidence, Judgments, TrialJudgments};
 
 pub use basis::{AuditBasis, RunAudit};
-pub use calibration::LeaveOutEvidence;
 pub use markdown::{audit_document, write_html, write_markdown};
-pub use reach::BeyondPool;
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
 pub use study::{LouDrop, StudyComparison, StudySource};
 pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
-pub use trials::{Evidence, Judgments, TrialJudgments};
 
 /// How deep the audit looks into the run: unjudged documents beyond it count as non-relevant.
-pub const AUDIT_DEPTH: usize = 100;
+pub const AUDIT_DEPTH: usize = crate::relevance_model::MODEL_DEPTH;
 
 /// The measures audited when none is named.
 pub const DEFAULT_AUDIT_MEASURES: &str = "map,P_10,ndcg_cut_10";

@@ -65,9 +65,9 @@ pub struct AuditSettingsSummary {
     pub relevance_level: Grade,
     /// [`super::AUDIT_DEPTH`].
     pub depth: usize,
-    /// [`super::model::AUDIT_ALPHA`].
+    /// [`crate::relevance_model::model::AUDIT_ALPHA`].
     pub alpha: f64,
-    /// [`super::model::FOLDS`].
+    /// [`crate::relevance_model::model::FOLDS`].
     pub folds: u64,
     /// [`super::SAMPLES`].
     pub samples: usize,
@@ -85,7 +85,7 @@ pub struct AuditSettingsSummary {
     /// How documents beyond the pool's reach are treated: `extrapolate` or `non-relevant`.
     pub beyond_pool: String,
     /// The calibration of the judge model.
-    pub calibration: super::calibration::Calibration,
+    pub calibration: crate::relevance_model::calibration::Calibration,
     /// The budget, if any.
     pub budget: Option<usize>,
 }

@@ -7,11 +7,11 @@ use rand::Rng;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use super::effects::sigmoid;
 use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::TopicData;
 use crate::eval::{score_topic, Family, GradeCounts, JudgedRanking, Measure};
+use crate::relevance_model::effects::sigmoid;
 
 /// Judgment coverage of a ranking's top.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -390,7 +390,7 @@ pub(super) struct TopicInput<'a> {
     pub(super) is_model_fitted: bool,
     /// The standard deviation of the topic's log-odds effect.
     pub(super) topic_sd: f64,
-    /// The calibration's grade factors (see [`super::calibration::Calibration::grade_factors`]).
+    /// The calibration's grade factors (see [`crate::relevance_model::calibration::Calibration::grade_factors`]).
     pub(super) grade_factors: &'a [(Grade, f64)],
 }
 

@@ -25,14 +25,14 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::audit::trials::TrialJudgments;
-use crate::audit::{rank_among, AuditBasis, Judgments, RunAudit, AUDIT_DEPTH};
-use crate::audit::{Evidence, LeaveOutEvidence};
+use crate::audit::{rank_among, AuditBasis, RunAudit, AUDIT_DEPTH};
 use crate::base::error::Result;
 use crate::base::{DocId, Grade};
 use crate::collection::{CandidateSource, Collection, UniqueRule};
 use crate::eval::Family;
 use crate::io::task::Task;
+use crate::relevance_model::calibration::LeaveOutEvidence;
+use crate::relevance_model::trials::{Evidence, Judgments, TrialJudgments};
 use crate::sim::analysis::files::TableRow;
 use crate::sim::scoring::RunScorer;
 

@@ -3,12 +3,14 @@
 
 use std::path::PathBuf;
 
-use crate::audit::{AuditRules, BeyondPool, Evidence};
+use crate::audit::AuditRules;
 use crate::base::choice::choice_enum;
 use crate::base::error::{Error, Result};
 use crate::collection::FeatureChoice;
 use crate::eval::Measure;
 use crate::judge::settings::JudgeSettings;
+use crate::relevance_model::reach::BeyondPool;
+use crate::relevance_model::trials::Evidence;
 
 choice_enum! {
     /// How the collection without a team is built.

@@ -4,12 +4,11 @@
 use rustc_hash::FxHashMap;
 
 use super::settings::{BacktestSettings, TrialSource, World};
-use crate::audit::trials::{read_kept_trials, trial_path, TrialJudgments};
-use crate::audit::Judgments;
 use crate::base::error::{Error, Result};
 use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
 use crate::judge::settings::{JudgeSettings, Withhold};
+use crate::relevance_model::trials::{read_kept_trials, trial_path, Judgments, TrialJudgments};
 use crate::sim::study::{held_out_teams, run_study, StudySettings};
 
 /// The teams the backtest takes out and, for each, the runs it audits (collection indices):

@@ -10,3 +10,6 @@ pub mod run;
 pub mod task;
 pub mod teams;
 pub mod topics;
+
+#[cfg(test)]
+pub(crate) mod fixture;

@@ -111,9 +111,10 @@ pub fn pools_over_budget(unit_of: &[Vec<usize>], judgings: &[TopicJudging]) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::fixture::hand_task;
     use crate::judge::cal::{judge_topic, TraceStep};
     use crate::judge::settings::{JudgeSettings, Withhold};
-    use crate::sim::fixture::{hand_task, small_study};
+    use crate::sim::fixture::small_study;
 
     #[test]
     fn a_smaller_budget_judges_the_prefix_of_the_whole_budgets_trace() {

@@ -395,7 +395,7 @@ pub fn file_sha256(path: &Path) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::fixture::hand_task;
+    use crate::io::fixture::hand_task;
 
     fn study() -> StudySettings {
         StudySettings {

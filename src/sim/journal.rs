@@ -374,7 +374,7 @@ mod tests {
 
     fn header() -> JournalHeader {
         let dir = tempfile::tempdir().unwrap();
-        let task = crate::sim::fixture::hand_task(dir.path(), false);
+        let task = crate::io::fixture::hand_task(dir.path(), false);
         let settings = crate::sim::settings::StudySettings {
             seeds: 1,
             measures: crate::eval::parse_measures(&["map"]).unwrap(),

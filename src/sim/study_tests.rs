@@ -2,10 +2,11 @@
 //! task.
 
 use super::*;
+use crate::io::fixture::hand_task;
 use crate::judge::cal::judge_topic;
 use crate::judge::settings::{Carried, Withhold};
 use crate::judge::strategies::{judge_topic_with, Strategy};
-use crate::sim::fixture::{hand_task, small_study as settings};
+use crate::sim::fixture::small_study as settings;
 use crate::sim::settings::OFFICIAL_BUDGET_ONLY;
 
 /// The simulated qrels of every trial of a study: (held-out team, topic) -> judged docids.
@@ -178,7 +179,7 @@ fn classic_leave_out_uniques_drops_only_the_teams_sole_pool_contributions() {
 #[test]
 fn unit_ids_do_not_depend_on_the_other_trials() {
     let dir = tempfile::tempdir().unwrap();
-    let task = crate::sim::fixture::hand_task(dir.path(), false);
+    let task = crate::io::fixture::hand_task(dir.path(), false);
     let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
     let settings = StudySettings {
         seeds: 2,
@@ -341,7 +342,7 @@ fn carried_judgments_train_the_judge_and_count_for_bmi_only_when_told_to() {
     let (plain_dir, carried_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let plain_task = hand_task(plain_dir.path(), false);
     let plain = Collection::prepare(&plain_task, &plain_task.qrels, false).unwrap();
-    let carried_task = crate::sim::fixture::hand_task_with_carried(carried_dir.path(), false);
+    let carried_task = crate::io::fixture::hand_task_with_carried(carried_dir.path(), false);
     let with_x1 = Collection::prepare(&carried_task, &carried_task.qrels, false).unwrap();
     // Topic 1: a pool of 4, then 6 CAL judgments (10 official judgments without x1).
     let without = judge_topic_1(&plain, Carried::Ignore, 10);
@@ -365,7 +366,7 @@ fn carried_judgments_train_the_judge_and_count_for_bmi_only_when_told_to() {
 #[test]
 fn recall_found_counts_what_the_pool_and_cal_judged_of_what_they_could_judge() {
     let dir = tempfile::tempdir().unwrap();
-    let task = crate::sim::fixture::hand_task_with_carried(dir.path(), false);
+    let task = crate::io::fixture::hand_task_with_carried(dir.path(), false);
     let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
     let agreement_of = |budget, team: Option<&str>| {
         let outcome = run_study(
@@ -472,7 +473,7 @@ fn strategies_without_learning_share_their_units_across_seeds() {
 #[test]
 fn every_strategy_carries_the_official_judgments_no_run_retrieved() {
     let dir = tempfile::tempdir().unwrap();
-    let task = crate::sim::fixture::hand_task_with_carried(dir.path(), false);
+    let task = crate::io::fixture::hand_task_with_carried(dir.path(), false);
     let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
     let judge = settings(Withhold::Uniques, None).judge;
     let x1 = collection.doc_id("x1").unwrap();

@@ -175,10 +175,11 @@ fn reusable_from(points: &[BudgetPoint]) -> Option<f64> {
 mod tests {
     use super::*;
     use crate::collection::Collection;
+    use crate::io::fixture::hand_task;
     use crate::judge::settings::Withhold;
     use crate::sim::analysis::files::to_qrels;
     use crate::sim::analysis::{SettingsSummary, StudySummary};
-    use crate::sim::fixture::{hand_task, small_study};
+    use crate::sim::fixture::small_study;
     use crate::sim::study::{held_out_teams, run_study};
     use crate::stats::Spread;
 

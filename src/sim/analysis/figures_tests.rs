@@ -17,7 +17,7 @@ use approx::assert_abs_diff_eq;
 
 use super::*;
 use crate::collection::Collection;
-use crate::sim::fixture::hand_task;
+use crate::io::fixture::hand_task;
 use crate::sim::study::{Agreement, Trial, TrialOutcome};
 
 /// A table of one measure from per-topic values (`None`: the run has no ranking for the

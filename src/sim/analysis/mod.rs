@@ -444,7 +444,8 @@ fn withheld_deviation(judge: &JudgeSettings, outcome: &StudyOutcome) -> String {
 mod tests {
     use super::*;
     use crate::collection::Collection;
-    use crate::sim::fixture::{hand_task, small_study};
+    use crate::io::fixture::hand_task;
+    use crate::sim::fixture::small_study;
     use crate::sim::study::{held_out_teams, run_study};
 
     #[test]
@@ -496,7 +497,7 @@ mod tests {
     #[test]
     fn every_departure_that_applies_is_listed() {
         let dir = tempfile::tempdir().unwrap();
-        let task = crate::sim::fixture::hand_task_with_carried(dir.path(), false);
+        let task = crate::io::fixture::hand_task_with_carried(dir.path(), false);
         let judge = JudgeSettings {
             carried: Carried::Train,
             ..small_study(Withhold::Uniques, None).judge

@@ -2,11 +2,11 @@
 //! extrapolating features.
 
 use super::*;
-use crate::audit::effects::{
+use crate::relevance_model::effects::{
     cell_effect_sd, conditional_log_odds, run_effect_sd, run_slope_sd, topic_offset,
     weighted_log_rank_center, RunCount, RunResiduals, SlopeScore,
 };
-use crate::audit::trials::Judgments;
+use crate::relevance_model::trials::Judgments;
 use proptest::prelude::*;
 
 #[test]
@@ -327,8 +327,13 @@ fn a_replicate_measures_its_effects_on_the_teams_it_drew() {
 fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
     let models: Vec<TopicModel> = (collection.topics.iter().zip(world))
         .map(|(topic, grades)| {
-            crate::audit::model::fit_topic(collection, topic, grades, &FxHashSet::default())
-                .unwrap()
+            crate::relevance_model::model::fit_topic(
+                collection,
+                topic,
+                grades,
+                &FxHashSet::default(),
+            )
+            .unwrap()
         })
         .collect();
     let best_ranks: Vec<BestPooledRanks> = (collection.topics.iter())
@@ -353,7 +358,7 @@ fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
 #[test]
 fn trial_rows_take_the_assessors_grades_whatever_the_scored_world_judged() {
     let dir = tempfile::tempdir().unwrap();
-    let task = crate::sim::fixture::hand_task(dir.path(), false);
+    let task = crate::io::fixture::hand_task(dir.path(), false);
     let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
     let official: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
     // The audited team's world never judged ua (relevant, in a1's top only).

@@ -1,5 +1,5 @@
 //! The audit's judge model: per topic, an out-of-fold probability of relevance for every
-//! document some run ranks in its top [`super::AUDIT_DEPTH`], judged or not. The raw
+//! document some run ranks in its top [`super::MODEL_DEPTH`], judged or not. The raw
 //! probabilities are calibrated by [`super::calibration`] before any figure uses them.
 //!
 //! Per topic, an L2-regularised logistic regression ([`fit_logistic`], alpha [`AUDIT_ALPHA`])
@@ -55,7 +55,7 @@ pub const AUDIT_MAX_ITERATIONS: u64 = DEFAULT_MAX_ITERATIONS;
 #[derive(Debug, Clone, Default)]
 pub struct TopicModel {
     /// Out-of-fold probability by document (every document of some run's top
-    /// [`super::AUDIT_DEPTH`]).
+    /// [`super::MODEL_DEPTH`]).
     pub probabilities: FxHashMap<DocId, f64>,
     /// Whether a model could be fitted (false: the topic has no relevant or no non-relevant
     /// judged document, and every probability is the judged relevant fraction).
@@ -67,12 +67,12 @@ fn fold_of(name: &str) -> u64 {
 }
 
 /// The documents of the runs' tops for `topic`: every document some run ranks in its top
-/// [`super::AUDIT_DEPTH`], sorted.
+/// [`super::MODEL_DEPTH`], sorted.
 pub fn top_documents(topic: &TopicData) -> Vec<DocId> {
     let mut docs: Vec<DocId> = topic
         .rankings
         .iter()
-        .flat_map(|r| r.iter().take(super::AUDIT_DEPTH).copied())
+        .flat_map(|r| r.iter().take(super::MODEL_DEPTH).copied())
         .collect();
     docs.sort_unstable();
     docs.dedup();
@@ -161,7 +161,7 @@ pub fn questions(
     runs: &[usize],
 ) -> FxHashSet<DocId> {
     runs.iter()
-        .flat_map(|&run| topic.rankings[run].iter().take(super::AUDIT_DEPTH))
+        .flat_map(|&run| topic.rankings[run].iter().take(super::MODEL_DEPTH))
         .filter(|doc| !grades.contains_key(doc))
         .copied()
         .collect()
@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn the_audited_teams_unjudged_documents_are_scored_but_not_presumed_non_relevant() {
         let dir = tempfile::tempdir().unwrap();
-        let task = crate::sim::fixture::hand_task(dir.path(), false);
+        let task = crate::io::fixture::hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
         let topic = &collection.topics[collection.topic_index("1").unwrap()];
         let team_a: Vec<usize> = (0..collection.runs.len())

@@ -4,7 +4,7 @@
 //! What the audit needs is the probability that an unjudged document of a new run's top is
 //! relevant. A new run contributed nothing to the pool; the collection holds examples of that
 //! situation, once per run of a pooled team: take run r's team out of the pool, and the documents of r's
-//! top [`super::AUDIT_DEPTH`] that are then unjudged are the collection's unjudged documents
+//! top [`super::MODEL_DEPTH`] that are then unjudged are the collection's unjudged documents
 //! (presumed non-relevant, as the collection's scores presume them) and the judged documents
 //! that only r's team put in the pool ([`UniqueRule::classic`]: its pooled runs' top
 //! `pool_depth`; a backtest passes the rule of its world), whose grades are known.
@@ -602,7 +602,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
             .zip(&topic.rankings)
             .filter(|((_, run), _)| pooled_teams.contains(run.team.as_str()));
         for ((run_index, run), ranking) in pooled {
-            let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
+            let top = &ranking[..ranking.len().min(super::MODEL_DEPTH)];
             let mut add_rows = |grade_without: &dyn Fn(DocId) -> Option<Grade>| {
                 let run_precision = judged_precision(top, level, grade_without);
                 for (pos, &doc) in top.iter().enumerate() {

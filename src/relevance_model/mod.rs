@@ -1,0 +1,21 @@
+//! The relevance model of the documents a collection never judged: per topic, an
+//! out-of-fold judge model ([`model`]); its calibration against the collection's own leave-team-out evidence ([`calibration`],
+//! with the correlated effects of [`effects`] and the team bootstrap of [`bootstrap`]); what
+//! lies within the pool's reach and how what lies beyond it is treated ([`reach`]); and the
+//! judgments a calibration is made against, among them a study's kept trials ([`trials`]).
+//! The rules are in `docs/audit.md`.
+//!
+//! It does not own what is done with a probability: the audit's expected scores, rank risk
+//! and list live in `audit`.
+
+pub mod bootstrap;
+pub mod calibration;
+pub mod effects;
+pub mod model;
+pub mod reach;
+pub mod trials;
+
+/// How deep into each run the model looks: every document some run ranks in its top
+/// `MODEL_DEPTH` gets a probability, and the calibration's rows are the runs' tops to this
+/// depth.
+pub const MODEL_DEPTH: usize = 100;
