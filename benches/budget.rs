@@ -39,6 +39,7 @@ fn settings(task: &Task, seeds: u64, budget_fractions: &[f64]) -> StudySettings 
         keep_qrels: false,
         budget_fractions: budget_fractions.to_vec(),
         strategies: Vec::new(),
+        assessor: reusesim::sim::settings::AssessorChoice::Official,
     }
 }
 

@@ -17,6 +17,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 
 use reusesim::collection::Collection;
 use reusesim::io::task::Task;
+use reusesim::judge::assessor::OfficialAssessor;
 use reusesim::judge::cal::judge_topic;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::JudgeSettings;
@@ -31,22 +32,25 @@ fn one_topic(criterion: &mut Criterion) {
     };
     let excluded = vec![false; task.runs.len()];
     let budget = collection.topics[0].grades.len();
+    let official = OfficialAssessor::new(&collection);
     let mut group = criterion.benchmark_group("cal");
     group.sample_size(10);
     group.bench_function("default_task_text_features", |bencher| {
         bencher.iter(|| Collection::prepare(&task, &task.qrels, true).unwrap())
     });
     group.bench_function("default_task_first_topic", |bencher| {
-        bencher.iter(|| judge_topic(&collection, 0, &excluded, budget, &settings).unwrap())
+        bencher
+            .iter(|| judge_topic(&collection, 0, &excluded, budget, &settings, &official).unwrap())
     });
     let one = JudgeSettings {
         schedule: Schedule::One,
         ..settings.clone()
     };
     group.bench_function("default_task_first_topic_one", |bencher| {
-        bencher.iter(|| judge_topic(&collection, 0, &excluded, budget, &one).unwrap())
+        bencher.iter(|| judge_topic(&collection, 0, &excluded, budget, &one, &official).unwrap())
     });
     let run_features = Collection::prepare(&task, &task.qrels, false).expect("runs load");
+    let run_official = OfficialAssessor::new(&run_features);
     let short_fits = JudgeSettings {
         iterations: 20_000,
         ..settings.clone()
@@ -56,7 +60,17 @@ fn one_topic(criterion: &mut Criterion) {
     let mut group = criterion.benchmark_group("cal_short");
     group.sample_size(50);
     group.bench_function("default_task_first_topic_run_features", |bencher| {
-        bencher.iter(|| judge_topic(&run_features, 0, &excluded, budget, &short_fits).unwrap())
+        bencher.iter(|| {
+            judge_topic(
+                &run_features,
+                0,
+                &excluded,
+                budget,
+                &short_fits,
+                &run_official,
+            )
+            .unwrap()
+        })
     });
     group.finish();
 }

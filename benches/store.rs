@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use reusesim::collection::{CandidateSource, Collection};
 use reusesim::io::task::Task;
+use reusesim::judge::assessor::OfficialAssessor;
 use reusesim::judge::cal::judge_topic;
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::runner::Study;
@@ -208,7 +209,15 @@ fn bench_scoring(label: &str, manifest: &Path, candidates: CandidateSource) -> f
     let budget = collection.topics[0].grades.len();
     let cpu = cpu_seconds();
     let started = Instant::now();
-    let judging = judge_topic(&collection, 0, &excluded, budget, &settings).expect("it judges");
+    let judging = judge_topic(
+        &collection,
+        0,
+        &excluded,
+        budget,
+        &settings,
+        &OfficialAssessor::new(&collection),
+    )
+    .expect("it judges");
     let wall = started.elapsed().as_secs_f64();
     let core_ms = (cpu_seconds() - cpu) * 1e3 / judging.retrains as f64;
     println!(

@@ -23,7 +23,7 @@ use reusesim::relevance_model::reach::BeyondPool;
 use reusesim::relevance_model::trials::Evidence;
 use reusesim::report::plots::FigureFormat;
 use reusesim::report::PlotFormat;
-use reusesim::sim::settings::{check_budget_fractions, check_strategies};
+use reusesim::sim::settings::{check_budget_fractions, check_strategies, AssessorChoice};
 use reusesim::sim::shard::ShardSpec;
 use reusesim::sim::study::StudySettings;
 
@@ -65,6 +65,10 @@ pub enum Command {
     /// Replay the judging of a task once (pool, then HiCAL-like CAL) and write the trace and
     /// the simulated qrels.
     Judge(JudgeCommandArgs),
+    /// Write one seed's completed qrels: the official qrels, completed by grades drawn from the
+    /// calibrated relevance model for every document a run retrieved that they never judged
+    /// (what `--assessor completed` grades with).
+    Complete(CompleteArgs),
     /// Write a corpus's feature store: every document's HiCAL vector, memory-mapped by every
     /// command that names it (`feature_store` in task.toml, or `--feature-store`).
     Index(IndexArgs),
@@ -312,9 +316,23 @@ pub struct JudgeArgs {
     /// separate from the evaluation's relevance level.
     #[arg(long, value_name = "L", default_value_t = 1)]
     pub train_level: i32,
+    /// Who grades what is judged: official (the task's qrels; a document they never judged
+    /// counts as non-relevant), completed (the official qrels, completed by grades drawn from
+    /// the calibrated relevance model, afresh for each seed), or the path of a fuller qrels
+    /// file (its grades first, then the official ones, then 0).
+    #[arg(long, value_name = "ASSESSOR", default_value = "official", value_parser = assessor)]
+    pub assessor: AssessorChoice,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+}
+
+/// `--assessor`'s value: `official`, `completed` or a file's path.
+fn assessor(text: &str) -> Result<AssessorChoice, String> {
+    if text.is_empty() {
+        return Err("expected official, completed or the path of a qrels file".to_string());
+    }
+    Ok(AssessorChoice::parse(text))
 }
 
 /// Arguments of `reusesim simulate`.
@@ -508,6 +526,34 @@ pub struct JudgeCommandArgs {
     pub out: PathBuf,
 }
 
+/// Arguments of `reusesim complete`.
+#[derive(Debug, clap::Args)]
+pub struct CompleteArgs {
+    /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
+    #[arg(long, value_name = "TASK")]
+    pub task: Option<PathBuf>,
+    /// The corpus's feature store (written by `reusesim index`), read in place of the corpus
+    /// (default: the task's `feature_store`, if any).
+    #[arg(long, value_name = "STORE")]
+    pub feature_store: Option<PathBuf>,
+    /// The seed whose completion is drawn (a study's seed S draws the same).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Features of the relevance model: text (needs a corpus and topics), runs, or auto (text
+    /// when possible), as a study's judge uses.
+    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = FeatureChoice::Auto)]
+    pub features: FeatureChoice,
+    /// Pool depth of the calibration's leave-team-out evidence (default: the task's).
+    #[arg(long, value_name = "K")]
+    pub pool_depth: Option<usize>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// The completed qrels file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
 /// Arguments of `reusesim eval`.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
@@ -575,6 +621,7 @@ impl SimulateArgs {
             keep_qrels: self.keep_qrels,
             budget_fractions: check_budget_fractions(&self.budget_fractions)?,
             strategies: check_strategies(&self.strategies)?,
+            assessor: self.judge.assessor.clone(),
         };
         Ok((settings, use_text))
     }

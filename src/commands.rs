@@ -7,15 +7,16 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    AuditArgs, AuditFormat, BacktestArgs, EvalArgs, IndexArgs, JudgeCommandArgs, MergeArgs,
-    PlotArgs, SimulateArgs, SynthArgs,
+    AuditArgs, AuditFormat, BacktestArgs, CompleteArgs, EvalArgs, IndexArgs, JudgeCommandArgs,
+    MergeArgs, PlotArgs, SimulateArgs, SynthArgs,
 };
-use reusesim::collection::Collection;
+use reusesim::collection::{CandidateSource, Collection};
 use reusesim::eval::{self, format, Evaluator};
 use reusesim::io::task::Task;
 use reusesim::judge::cal;
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
+use reusesim::sim::assessor::StudyAssessor;
 use reusesim::sim::lock::{FolderAccess, WhenLocked};
 use reusesim::Warning;
 
@@ -108,11 +109,19 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let spinner = spinner(&format!("judging {}", task.manifest.name));
     let (collection, judgings) = with_threads(args.judge.threads, || -> Result<_> {
         let collection = Collection::prepare(&task, &task.qrels, use_text)?;
+        let assessor = StudyAssessor::prepare(
+            &collection,
+            &args.judge.assessor,
+            settings.pool_depth,
+            &[args.seed],
+        )
+        .context("preparing the assessor")?;
         let judgings = cal::judge_trial(
             &collection,
             &excluded_runs,
             |topic| budget.unwrap_or(topic.grades.len()),
             &settings,
+            &assessor.for_seed(&collection, args.seed),
         )?;
         Ok((collection, judgings))
     })??;
@@ -126,8 +135,9 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     }
     let qrels = to_qrels(&collection, &judgings);
     reusesim::io::atomic::write_atomically(&args.out.join("qrels"), |out| qrels.write_trec(out))?;
+    let with_sources = !args.judge.assessor.is_official();
     reusesim::io::atomic::write_atomically(&args.out.join("trace.tsv"), |out| {
-        write_traces(out, &collection, &judgings)
+        write_traces(out, &collection, &judgings, with_sources)
     })?;
     let retrains: usize = judgings.iter().map(|j| j.retrains).sum();
     let withheld: usize = judgings.iter().map(|j| j.withheld).sum();
@@ -136,6 +146,33 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
          retrains in {:.1} s; wrote {}",
         judgings.len(),
         qrels.len(),
+        started.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `reusesim complete`.
+pub fn complete(args: CompleteArgs) -> Result<()> {
+    let started = std::time::Instant::now();
+    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
+    let use_text =
+        reusesim::judge::resolve_features(&task, args.features, CandidateSource::Retrieved)?;
+    let pool_depth = args.pool_depth.unwrap_or(task.pool_depth);
+    let spinner = spinner(&format!("completing {}", task.manifest.name));
+    let completed = with_threads(args.threads, || {
+        let collection = Collection::prepare(&task, &task.qrels, use_text)?;
+        reusesim::sim::assessor::completed_qrels(&collection, pool_depth, args.seed)
+    })??;
+    spinner.finish_and_clear();
+    reusesim::io::atomic::write_atomically(&args.out, |out| completed.qrels.write_trec(out))?;
+    eprintln!(
+        "reusesim: completed {} topics: {} official judgments, {} drawn ({} relevant) in {:.1} \
+         s; wrote {}",
+        completed.qrels.topics.len(),
+        completed.official,
+        completed.drawn,
+        completed.drawn_relevant,
         started.elapsed().as_secs_f64(),
         args.out.display()
     );

@@ -15,6 +15,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Eval(args)) => commands::eval(args),
         Some(Command::Measures) => commands::measures(),
         Some(Command::Judge(args)) => commands::judge(args),
+        Some(Command::Complete(args)) => commands::complete(args),
         Some(Command::Index(args)) => commands::index(args),
         Some(Command::Simulate(args)) => commands::simulate(args),
         Some(Command::Merge(args)) => commands::merge(args),

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use reusesim::collection::Collection;
 use reusesim::io::task::Task;
+use reusesim::judge::assessor::OfficialAssessor;
 use reusesim::judge::cal::{judge_topic, TopicJudging};
 use reusesim::judge::settings::JudgeSettings;
 
@@ -59,7 +60,15 @@ fn judge_counting(collection: &Collection, budget: usize) -> (TopicJudging, u64)
     };
     let nothing_excluded = vec![false; collection.runs.len()];
     let before = ALLOCATIONS.with(Cell::get);
-    let judging = judge_topic(collection, 0, &nothing_excluded, budget, &settings).unwrap();
+    let judging = judge_topic(
+        collection,
+        0,
+        &nothing_excluded,
+        budget,
+        &settings,
+        &OfficialAssessor::new(collection),
+    )
+    .unwrap();
     (judging, ALLOCATIONS.with(Cell::get) - before)
 }
 

@@ -63,5 +63,6 @@ pub fn study_settings(task: &Task, seeds: u64) -> StudySettings {
         keep_qrels: false,
         budget_fractions: reusesim::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
+        assessor: reusesim::sim::settings::AssessorChoice::Official,
     }
 }

@@ -22,7 +22,7 @@ use crate::relevance_model::calibration::{
     calibrate, judged_precision, pooled_tops, Calibration, CalibrationInput, DocumentEvidence,
     LeaveOutEvidence,
 };
-use crate::relevance_model::effects::conditional_log_odds;
+use crate::relevance_model::effects::RunEffect;
 use crate::relevance_model::model::{fit_topic, questions, TopicModel};
 use crate::relevance_model::reach::{BestPooledRanks, BeyondPool};
 use crate::relevance_model::trials::Judgments;
@@ -338,29 +338,6 @@ impl<'c> AuditBasis<'c> {
     }
 }
 
-/// A run's own log-odds effect in one Monte-Carlo sample, shared by all its topics: a shift,
-/// and a slope in ln(rank) about the calibration's `log_rank_center`.
-#[derive(Debug, Clone, Copy)]
-struct RunEffect {
-    shift: f64,
-    slope: f64,
-    /// The standard deviations `shift` and `slope` were drawn with.
-    shift_sd: f64,
-    slope_sd: f64,
-}
-
-impl RunEffect {
-    /// The log-odds of a document whose calibrated (marginal) log-odds are `marginal`, at
-    /// `tilt` from the slope's centre, with this effect added. The document's mean probability
-    /// is kept at the fit's over the run's effects and its effect on the topic (standard
-    /// deviation `run_topic_sd`, drawn with the topic effect in [`audit_topic`]).
-    fn log_odds(&self, marginal: f64, tilt: f64, run_topic_sd: f64) -> f64 {
-        let variance =
-            self.shift_sd.powi(2) + (self.slope_sd * tilt).powi(2) + run_topic_sd.powi(2);
-        conditional_log_odds(marginal, variance) + self.shift + self.slope * tilt
-    }
-}
-
 /// The run effect of each Monte-Carlo sample of run `tag`: normal with the standard deviations
 /// of the sample's bootstrap replicate ([`Calibration::run_effect_sds`]), from a ChaCha8 stream seeded by ([`super::AUDIT_SEED`],
 /// the run's tag), so that a run's samples do not depend on the other runs audited beside it.
@@ -370,12 +347,7 @@ fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
     (0..super::SAMPLES)
         .map(|sample| {
             let (shift_sd, slope_sd) = calibration.run_effect_sds(sample);
-            RunEffect {
-                shift: shift_sd * normal(),
-                slope: slope_sd * normal(),
-                shift_sd,
-                slope_sd,
-            }
+            RunEffect::draw(shift_sd, slope_sd, &mut normal)
         })
         .collect()
 }

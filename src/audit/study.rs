@@ -12,6 +12,7 @@ use crate::io::task::Task;
 use crate::judge::settings::JudgeSettings;
 use crate::sim::analysis::files::{read_table, TableRow};
 use crate::sim::analysis::{RunRow, SettingsSummary, StudySummary};
+use crate::sim::settings::AssessorChoice;
 use crate::sim::study::{held_out_teams, run_study, StudySettings};
 
 /// Where the leave-team-out comparison comes from.
@@ -117,6 +118,7 @@ fn spot_study(
         keep_qrels: false,
         budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
+        assessor: AssessorChoice::Official,
     };
     let outcome = run_study(task, collection, &study_settings, held_out, &|_, _| {})?;
     let summary_settings = SettingsSummary::new(task, &study_settings, &outcome);

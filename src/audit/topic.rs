@@ -8,10 +8,11 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
-use crate::base::{is_relevant, DocId, Grade};
+use crate::base::{DocId, Grade};
 use crate::collection::TopicData;
 use crate::eval::{score_topic, Family, GradeCounts, JudgedRanking, Measure};
 use crate::relevance_model::effects::sigmoid;
+use crate::relevance_model::grade_mix::{pick_grade, relevant_grade_chances};
 
 /// Judgment coverage of a ranking's top.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -218,40 +219,10 @@ impl<'m> TopicScenarios<'m> {
         }
     }
 
-    /// The grades a relevant unjudged document may get and their chances: the topic's
-    /// relevant grades in their proportions, each scaled by its factor in `factors` (the
-    /// calibration's grade mix beyond the other teams' reach; 1 for a grade it lacks) and
-    /// renormalised (the relevance level when the topic has none).
+    /// The grades a relevant unjudged document may get and their chances (see
+    /// [`relevant_grade_chances`]).
     fn relevant_grade_chances(&self, factors: &[(Grade, f64)]) -> Vec<(Grade, f64)> {
-        let relevant: Vec<Grade> = self
-            .judged_grades
-            .iter()
-            .copied()
-            .filter(|&g| is_relevant(g, self.relevance_level))
-            .collect();
-        if relevant.is_empty() {
-            return vec![(self.relevance_level, 1.0)];
-        }
-        // judged_grades is sorted, so equal grades are adjacent.
-        let share = 1.0 / relevant.len() as f64;
-        let mut chances: Vec<(Grade, f64)> = Vec::new();
-        for grade in relevant {
-            match chances.last_mut() {
-                Some((last, chance)) if *last == grade => *chance += share,
-                _ => chances.push((grade, share)),
-            }
-        }
-        for (grade, chance) in &mut chances {
-            *chance *= factors
-                .iter()
-                .find(|(g, _)| g == grade)
-                .map_or(1.0, |&(_, factor)| factor);
-        }
-        let total: f64 = chances.iter().map(|&(_, chance)| chance).sum();
-        for (_, chance) in &mut chances {
-            *chance /= total;
-        }
-        chances
+        relevant_grade_chances(&self.judged_grades, self.relevance_level, factors)
     }
 
     /// Scores the measures given the `drawn` grades (one per unjudged position; `None` stays
@@ -341,7 +312,7 @@ impl<'m> TopicScenarios<'m> {
                     *mean += probability / SAMPLES as f64;
                     *slot = None;
                     if rng.random::<f64>() < probability {
-                        let index = pick(grades, rng.random::<f64>());
+                        let index = pick_grade(grades, rng.random::<f64>());
                         *slot = Some(grades[index].0);
                         *code = u8::try_from(index + 1).expect("fewer than 255 grades");
                     }
@@ -362,18 +333,6 @@ enum Counted {
     /// Every drawn document of the top [`AUDIT_DEPTH`]: the samples and the expectation, as
     /// the truth judges the run's whole top.
     WholeTop,
-}
-
-/// The index of the grade that the uniform draw `u` picks by the chances of `grades`.
-fn pick(grades: &[(Grade, f64)], u: f64) -> usize {
-    let mut cumulative = 0.0;
-    for (index, &(_, chance)) in grades.iter().enumerate() {
-        cumulative += chance;
-        if u < cumulative {
-            return index;
-        }
-    }
-    grades.len() - 1
 }
 
 /// One topic of an audit: the run's ranking of it and the judgments it is audited against.

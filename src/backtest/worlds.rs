@@ -9,6 +9,7 @@ use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
 use crate::judge::settings::{JudgeSettings, Withhold};
 use crate::relevance_model::trials::{read_kept_trials, trial_path, Judgments, TrialJudgments};
+use crate::sim::settings::AssessorChoice;
 use crate::sim::study::{held_out_teams, run_study, StudySettings};
 
 /// The teams the backtest takes out and, for each, the runs it audits (collection indices):
@@ -181,6 +182,7 @@ pub(super) fn simulated_trials(
                 keep_qrels: true,
                 budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
                 strategies: Vec::new(),
+                assessor: AssessorChoice::Official,
             };
             let outcome = run_study(
                 task,

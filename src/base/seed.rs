@@ -45,6 +45,16 @@ pub fn iteration_rng(trial_seed: u64, topic: &str, retrain: usize) -> ChaCha8Rng
     rng
 }
 
+/// Two uniforms in [0, 1) keyed by (trial seed, topic id, document id): the first 53 bits of
+/// `h = splitmix64(topic_seed(trial_seed, topic) ^ fnv1a(document))`, then of `splitmix64(h)`.
+/// Any process, trial or strategy asking for the same key gets the same numbers (the completed
+/// assessor's draws).
+pub fn document_uniforms(trial_seed: u64, topic: &str, document: &str) -> [f64; 2] {
+    let first = splitmix64(topic_seed(trial_seed, topic) ^ fnv1a(document.as_bytes()));
+    let second = splitmix64(first);
+    [first, second].map(|bits| (bits >> 11) as f64 / (1u64 << 53) as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

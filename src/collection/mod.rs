@@ -471,16 +471,21 @@ impl Collection {
         rule: &UniqueRule,
         own_runs: &[bool],
     ) -> Vec<DocId> {
+        self.unique_documents_graded(topic, rule, own_runs, |doc| topic.grades.get(&doc).copied())
+    }
+
+    /// As [`Self::unique_documents`], with the grades `grade_of` gives (`None`: not judged).
+    pub fn unique_documents_graded(
+        &self,
+        topic: &TopicData,
+        rule: &UniqueRule,
+        own_runs: &[bool],
+        grade_of: impl Fn(DocId) -> Option<Grade>,
+    ) -> Vec<DocId> {
         let mut unique: Vec<DocId> = self
             .sole_keys(topic, rule, |run| own_runs[run])
             .into_iter()
-            .filter(|&(doc, is_own)| {
-                is_own
-                    && topic
-                        .grades
-                        .get(&doc)
-                        .is_some_and(|&grade| rule.accepts(grade))
-            })
+            .filter(|&(doc, is_own)| is_own && grade_of(doc).is_some_and(|g| rule.accepts(g)))
             .map(|(doc, _)| doc)
             .collect();
         unique.sort_unstable();

@@ -150,6 +150,17 @@ impl QrelsBuilder {
 /// integer, a document judged twice for one topic, an empty file, binary content or an
 /// unreadable file.
 pub fn read_qrels(path: &Path) -> Result<Qrels, ParseError> {
+    read_qrels_of(path, &|_| Ok(()))
+}
+
+/// Reads a qrels file whose every topic `check_topic` accepts (it returns why it refuses one).
+///
+/// # Errors
+/// As [`read_qrels`], and a [`ParseError`] naming the first line of a refused topic.
+pub fn read_qrels_of(
+    path: &Path,
+    check_topic: &dyn Fn(&str) -> Result<(), String>,
+) -> Result<Qrels, ParseError> {
     let mut reader = LineReader::open(path)?;
     let mut builder = QrelsBuilder::default();
     while let Some(line) = reader.next_line()? {
@@ -164,6 +175,7 @@ pub fn read_qrels(path: &Path) -> Result<Qrels, ParseError> {
                 found: fields.len(),
             }));
         };
+        check_topic(qid).map_err(|why| line.error(ParseErrorKind::Invalid(why)))?;
         let grade: Grade = grade.parse().map_err(|_| {
             line.error(ParseErrorKind::Field {
                 column: 4,

@@ -1,9 +1,9 @@
 //! The CAL loop for one topic (see docs/judge.md#a-judging-run-for-one-topic): carry the
 //! official judgments no run could reach, judge the pool as one batch, then let the model pick
 //! lists of the highest-scoring unjudged candidates, retraining as HiCAL's engine does
-//! ([`crate::judge::schedule`]), until the topic's judgment budget is spent. The assessor is
-//! simulated by a qrels: its grade when it judged the document, else 0 and "never officially
-//! judged". Documents a leave-out trial withholds are never candidates, judged or carried.
+//! ([`crate::judge::schedule`]), until the topic's judgment budget is spent. The simulated
+//! assessor ([`crate::judge::assessor`]) grades every judged document and says where the grade
+//! came from (by default the official qrels, else a presumed 0). Documents a leave-out trial withholds are never candidates, judged or carried.
 //! With [`Carried::Train`] the carried judgments train the model from the first retrain and
 //! count toward the schedule's judged total, as if judged before the pool.
 //!
@@ -21,6 +21,7 @@ use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::{CandidateSource, Collection, TopicData, UniqueRule, Vectors};
 use crate::features::runs::pseudo_positive;
+use crate::judge::assessor::{Assessor, GradeSource};
 use crate::judge::candidates::{best_of_store, select_batch, store_vector, CandidateVectors};
 use crate::judge::logistic::{self, fit_logistic, LogisticModel};
 use crate::judge::pegasos::{FitMemory, LinearModel, PegasosParams, PegasosValidParams};
@@ -69,8 +70,15 @@ pub struct TraceStep {
     pub score: f32,
     /// The simulated assessor's grade.
     pub grade: Grade,
-    /// Whether the official qrels judged it (else its grade is a presumed 0).
-    pub is_official: bool,
+    /// Where the grade came from.
+    pub source: GradeSource,
+}
+
+impl TraceStep {
+    /// Whether the official qrels judged the document.
+    pub fn is_official(&self) -> bool {
+        self.source == GradeSource::Official
+    }
 }
 
 /// The outcome of judging one topic.
@@ -116,22 +124,24 @@ pub fn pool_of(
     pool
 }
 
-/// The documents a trial withholds from the simulated assessor on one topic, sorted: with
-/// [`Withhold::Uniques`], the excluded runs' unique documents under [`UniqueRule::withheld`]
-/// (grade >= the training level; among every run of the task, each to the unique depth, only
-/// excluded runs retrieved them); else none.
+/// The documents a trial withholds from the simulated assessor on topic `topic_index`, sorted:
+/// with [`Withhold::Uniques`], the excluded runs' unique documents under
+/// [`UniqueRule::withheld`] by `assessor`'s grades (grade >= the training level; among every
+/// run of the task, each to the unique depth, only excluded runs retrieved them); else none.
 pub fn withheld_documents(
     collection: &Collection,
-    topic: &TopicData,
+    topic_index: usize,
     excluded_runs: &[bool],
     settings: &JudgeSettings,
+    assessor: &dyn Assessor,
 ) -> Vec<DocId> {
     match settings.withhold {
         Withhold::None => Vec::new(),
-        Withhold::Uniques => collection.unique_documents(
-            topic,
+        Withhold::Uniques => collection.unique_documents_graded(
+            &collection.topics[topic_index],
             &UniqueRule::withheld(settings.train_level, settings.unique_depth),
             excluded_runs,
+            |doc| assessor.assess(topic_index, doc).known_grade(),
         ),
     }
 }
@@ -140,6 +150,8 @@ pub fn withheld_documents(
 struct TopicState<'c> {
     collection: &'c Collection,
     topic: &'c TopicData,
+    topic_index: usize,
+    assessor: &'c dyn Assessor,
     settings: &'c JudgeSettings,
     candidates: CandidateVectors<'c>,
     /// The carried judgments, sorted.
@@ -183,10 +195,7 @@ impl<'c> TopicState<'c> {
     /// # Errors
     /// When the document is a feature store's and the store is damaged there.
     fn record(&mut self, doc: DocId, batch: u32, score: f32) -> Result<()> {
-        let (grade, is_official) = match self.topic.grades.get(&doc) {
-            Some(&grade) => (grade, true),
-            None => (0, false),
-        };
+        let assessment = self.assessor.assess(self.topic_index, doc);
         if let Some(vector) = store_vector(self.collection, doc)? {
             self.candidates.judged_from_store.insert(doc, vector);
         }
@@ -196,8 +205,8 @@ impl<'c> TopicState<'c> {
             batch,
             doc,
             score,
-            grade,
-            is_official,
+            grade: assessment.grade,
+            source: assessment.source,
         });
         Ok(())
     }
@@ -289,8 +298,8 @@ impl<'c> TopicState<'c> {
     }
 }
 
-/// Judges one topic for one trial. `excluded_runs[r]` removes run `r` from the pool and (with
-/// run features) from the features; `budget` is the topic's N_t.
+/// Judges one topic for one trial with `assessor` grading. `excluded_runs[r]` removes run `r`
+/// from the pool and (with run features) from the features; `budget` is the topic's N_t.
 ///
 /// # Errors
 /// When the learner cannot be configured or trained.
@@ -300,12 +309,19 @@ pub fn judge_topic(
     excluded_runs: &[bool],
     budget: usize,
     settings: &JudgeSettings,
+    assessor: &dyn Assessor,
 ) -> Result<TopicJudging> {
     let topic = &collection.topics[topic_index];
-    let withheld = withheld_documents(collection, topic, excluded_runs, settings);
+    let withheld = withheld_documents(collection, topic_index, excluded_runs, settings, assessor);
     let candidates = CandidateVectors::new(collection, topic, settings.candidates, excluded_runs);
     let carried = match settings.candidates {
-        CandidateSource::Retrieved => carried_judgments(topic, candidates.docs, &withheld),
+        CandidateSource::Retrieved => carried_judgments(
+            collection,
+            topic_index,
+            candidates.docs,
+            &withheld,
+            assessor,
+        ),
         CandidateSource::Corpus => Vec::new(),
     };
     let pool = pool_of(
@@ -319,6 +335,8 @@ pub fn judge_topic(
     let mut state = TopicState {
         collection,
         topic,
+        topic_index,
+        assessor,
         settings,
         candidates,
         unavailable: unavailable_at_start(&carried, &withheld, trace_capacity),
@@ -406,20 +424,22 @@ fn run_cal(state: &mut TopicState, budget: usize, scratch: &mut RetrainScratch) 
     Ok(retrains)
 }
 
-/// The official judgments of documents outside `candidates` (sorted): HiCAL found them through
-/// their text, no run retrieved them, so no team owns them; they are carried over unchanged,
-/// except withheld ones.
+/// The officially judged documents of topic `topic_index` outside `candidates`, with
+/// `assessor`'s grades (sorted): HiCAL found them through their text, no run retrieved them, so
+/// no team owns them; they are carried over, except withheld ones.
 pub(crate) fn carried_judgments(
-    topic: &TopicData,
+    collection: &Collection,
+    topic_index: usize,
     candidates: &[DocId],
     withheld: &[DocId],
+    assessor: &dyn Assessor,
 ) -> Vec<(DocId, Grade)> {
-    let mut carried: Vec<(DocId, Grade)> = topic
+    let mut carried: Vec<(DocId, Grade)> = collection.topics[topic_index]
         .grades
-        .iter()
-        .filter(|(doc, _)| candidates.binary_search(doc).is_err())
-        .filter(|(doc, _)| withheld.binary_search(doc).is_err())
-        .map(|(&doc, &grade)| (doc, grade))
+        .keys()
+        .filter(|doc| candidates.binary_search(doc).is_err())
+        .filter(|doc| withheld.binary_search(doc).is_err())
+        .map(|&doc| (doc, assessor.assess(topic_index, doc).grade))
         .collect();
     carried.sort_unstable();
     carried
@@ -504,8 +524,9 @@ impl Trained<'_> {
     }
 }
 
-/// Judges every topic of the collection for one trial, topics in parallel; the result is in
-/// topic order and does not depend on the number of threads. `budget_of(topic)` gives N_t.
+/// Judges every topic of the collection for one trial with `assessor` grading, topics in
+/// parallel; the result is in topic order and does not depend on the number of threads.
+/// `budget_of(topic)` gives N_t.
 ///
 /// # Errors
 /// The first topic's error, in topic order.
@@ -514,13 +535,14 @@ pub fn judge_trial(
     excluded_runs: &[bool],
     budget_of: impl Fn(&TopicData) -> usize + Sync,
     settings: &JudgeSettings,
+    assessor: &dyn Assessor,
 ) -> Result<Vec<TopicJudging>> {
     use rayon::prelude::*;
     (0..collection.topics.len())
         .into_par_iter()
         .map(|topic| {
             let budget = budget_of(&collection.topics[topic]);
-            judge_topic(collection, topic, excluded_runs, budget, settings)
+            judge_topic(collection, topic, excluded_runs, budget, settings, assessor)
         })
         .collect()
 }

@@ -11,6 +11,7 @@
 //! schedules ([`schedule`]) and the task as the judge sees it ([`collection`]); feature
 //! extraction lives in [`crate::features`].
 
+pub mod assessor;
 pub mod cal;
 pub mod candidates;
 pub mod logistic;

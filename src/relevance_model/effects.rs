@@ -28,6 +28,42 @@ pub fn sigmoid(log_odds: f64) -> f64 {
     1.0 / (1.0 + (-log_odds).exp())
 }
 
+/// A run's own log-odds effect in one Monte-Carlo sample (or one seed's completion), shared by
+/// all its topics: a shift, and a slope in ln(rank) about the calibration's `log_rank_center`.
+#[derive(Debug, Clone, Copy)]
+pub struct RunEffect {
+    shift: f64,
+    slope: f64,
+    /// The standard deviations `shift` and `slope` were drawn with.
+    shift_sd: f64,
+    slope_sd: f64,
+}
+
+impl RunEffect {
+    /// A run effect with the given standard deviations, drawn from `standard_normal`: the
+    /// shift first, then the slope.
+    pub fn draw(shift_sd: f64, slope_sd: f64, standard_normal: &mut impl FnMut() -> f64) -> Self {
+        let shift = shift_sd * standard_normal();
+        let slope = slope_sd * standard_normal();
+        Self {
+            shift,
+            slope,
+            shift_sd,
+            slope_sd,
+        }
+    }
+
+    /// The log-odds of a document whose calibrated (marginal) log-odds are `marginal`, at
+    /// `tilt` from the slope's centre, with this effect added. The document's mean probability
+    /// is kept at the fit's over the run's effects and its effect on the topic (standard
+    /// deviation `run_topic_sd`, drawn with the topic's effect by the caller).
+    pub fn log_odds(&self, marginal: f64, tilt: f64, run_topic_sd: f64) -> f64 {
+        let variance =
+            self.shift_sd.powi(2) + (self.slope_sd * tilt).powi(2) + run_topic_sd.powi(2);
+        conditional_log_odds(marginal, variance) + self.shift + self.slope * tilt
+    }
+}
+
 /// The pseudo-count of a topic's correction: the relevant documents (observed and expected
 /// alike) added to a topic's calibration rows before their ratio is taken, so that a topic with
 /// few rows keeps nearly the collection-wide fit and one with many follows its own rate.

@@ -10,7 +10,9 @@
 
 pub mod bootstrap;
 pub mod calibration;
+pub mod completion;
 pub mod effects;
+pub mod grade_mix;
 pub mod model;
 pub mod reach;
 pub mod trials;

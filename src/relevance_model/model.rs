@@ -181,6 +181,21 @@ pub fn fit_topic(
     grades: &FxHashMap<DocId, Grade>,
     questions: &FxHashSet<DocId>,
 ) -> Result<TopicModel> {
+    fit_topic_scoring(collection, topic, grades, questions, &[])
+}
+
+/// As [`fit_topic`], also scoring the documents of `beyond_tops` (sorted) that the runs' tops
+/// lack, out of fold like the others; they never train the model.
+///
+/// # Errors
+/// When the logistic fit fails.
+pub fn fit_topic_scoring(
+    collection: &Collection,
+    topic: &TopicData,
+    grades: &FxHashMap<DocId, Grade>,
+    questions: &FxHashSet<DocId>,
+    beyond_tops: &[DocId],
+) -> Result<TopicModel> {
     let level = collection.relevance_level;
     let tops = top_documents(topic);
     // Every judged document, then the unjudged documents of the tops.
@@ -200,9 +215,24 @@ pub fn fit_topic(
             .filter(|doc| !grades.contains_key(doc))
             .map(|&doc| (doc, false)),
     );
-    if positives == 0 || positives == docs.len() {
+    let trained = docs.len();
+    let mut scored = tops.clone();
+    scored.extend(
+        beyond_tops
+            .iter()
+            .filter(|doc| tops.binary_search(doc).is_err()),
+    );
+    scored.sort_unstable();
+    // The documents scored but never in training (not judged, not in the tops).
+    docs.extend(
+        beyond_tops
+            .iter()
+            .filter(|doc| tops.binary_search(doc).is_err() && !grades.contains_key(doc))
+            .map(|&doc| (doc, false)),
+    );
+    if positives == 0 || positives == trained {
         return Ok(TopicModel {
-            probabilities: tops.iter().map(|&doc| (doc, base_rate)).collect(),
+            probabilities: scored.iter().map(|&doc| (doc, base_rate)).collect(),
             is_fitted: false,
         });
     }
@@ -212,11 +242,17 @@ pub fn fit_topic(
         .iter()
         .map(|&doc| fold_of(collection.docs.name(doc)))
         .collect();
-    let is_top: Vec<bool> = ids.iter().map(|d| tops.binary_search(d).is_ok()).collect();
+    let is_scored: Vec<bool> = ids
+        .iter()
+        .map(|d| scored.binary_search(d).is_ok())
+        .collect();
     let mut probabilities = FxHashMap::default();
     for fold in 0..FOLDS {
         let in_training = |pos: usize| {
-            folds[pos] != fold && !vectors[pos].is_empty() && !questions.contains(&ids[pos])
+            pos < trained
+                && folds[pos] != fold
+                && !vectors[pos].is_empty()
+                && !questions.contains(&ids[pos])
         };
         let positives: Vec<&SparseVec> = (0..ids.len())
             .filter(|&pos| docs[pos].1 && in_training(pos))
@@ -226,14 +262,14 @@ pub fn fit_topic(
             .filter(|&pos| !docs[pos].1 && in_training(pos))
             .map(|pos| &vectors[pos])
             .collect();
-        let scored = (0..ids.len()).filter(|&pos| folds[pos] == fold && is_top[pos]);
+        let in_fold = (0..ids.len()).filter(|&pos| folds[pos] == fold && is_scored[pos]);
         if positives.is_empty() || negatives.is_empty() {
-            probabilities.extend(scored.map(|pos| (ids[pos], base_rate)));
+            probabilities.extend(in_fold.map(|pos| (ids[pos], base_rate)));
             continue;
         }
         let training = TrainingSet::new(positives, negatives, dimension);
         let model = fit_logistic(&training, AUDIT_ALPHA, AUDIT_MAX_ITERATIONS)?;
-        probabilities.extend(scored.map(|pos| (ids[pos], model.probability(&vectors[pos]))));
+        probabilities.extend(in_fold.map(|pos| (ids[pos], model.probability(&vectors[pos]))));
     }
     Ok(TopicModel {
         probabilities,

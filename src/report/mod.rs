@@ -276,7 +276,14 @@ pub fn write_study(
         })?;
         write_atomically(
             &dir.join("qrels").join(format!("{name}.trace.tsv")),
-            |out| write_traces(out, outcome.collection, judgings),
+            |out| {
+                write_traces(
+                    out,
+                    outcome.collection,
+                    judgings,
+                    outcome.assessor.is_some(),
+                )
+            },
         )?;
     }
     Ok(())

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::base::DocId;
 use crate::collection::Collection;
+use crate::judge::assessor::Assessor;
 use crate::judge::cal::{withheld_documents, TopicJudging};
 use crate::judge::candidates::candidate_documents;
 use crate::judge::settings::JudgeSettings;
@@ -29,10 +30,11 @@ pub struct Agreement {
     pub recall_found: f64,
 }
 
-/// How the qrels of one trial, which excluded `excluded_runs`, agree with the official qrels.
+/// How the qrels of one trial, which excluded `excluded_runs` and withheld documents by
+/// `assessor`'s grades, agree with the official qrels.
 pub fn agreement(
     collection: &Collection,
-    judge: &JudgeSettings,
+    (judge, assessor): (&JudgeSettings, &dyn Assessor),
     excluded_runs: &[bool],
     judgings: &[&TopicJudging],
 ) -> Agreement {
@@ -44,7 +46,8 @@ pub fn agreement(
         carried += judging.carried;
         let held: BTreeSet<DocId> = judging.judgments.iter().map(|&(doc, _)| doc).collect();
         let found: BTreeSet<DocId> = judging.trace.iter().map(|step| step.doc).collect();
-        let withheld = withheld_documents(collection, topic, excluded_runs, judge);
+        let withheld =
+            withheld_documents(collection, judging.topic, excluded_runs, judge, assessor);
         let candidates = candidate_documents(collection, topic, judge.candidates);
         let is_candidate = |doc: &DocId| {
             found.contains(doc)

@@ -112,6 +112,7 @@ pub fn pools_over_budget(unit_of: &[Vec<usize>], judgings: &[TopicJudging]) -> u
 mod tests {
     use super::*;
     use crate::io::fixture::hand_task;
+    use crate::judge::assessor::{GradeSource, OfficialAssessor};
     use crate::judge::cal::{judge_topic, TraceStep};
     use crate::judge::settings::{JudgeSettings, Withhold};
     use crate::sim::fixture::small_study;
@@ -130,13 +131,15 @@ mod tests {
             };
             for topic in 0..collection.topics.len() {
                 let whole_budget = topic_budget(&collection, None, topic);
-                let whole =
-                    judge_topic(&collection, topic, &excluded, whole_budget, &judge).unwrap();
+                let judge_with = |budget| {
+                    let official = OfficialAssessor::new(&collection);
+                    judge_topic(&collection, topic, &excluded, budget, &judge, &official).unwrap()
+                };
+                let whole = judge_with(whole_budget);
                 assert_eq!(whole.judgments.len(), whole_budget, "topic {topic}");
                 for budget in 0..=whole_budget {
                     let cut = within_budget(&whole, budget);
-                    let judged =
-                        judge_topic(&collection, topic, &excluded, budget, &judge).unwrap();
+                    let judged = judge_with(budget);
                     let context = format!("text {with_text}, topic {topic}, budget {budget}");
                     assert_eq!(cut.judgments, judged.judgments, "{context}");
                     assert_eq!(&cut.judgments[..], &whole.judgments[..cut.judgments.len()]);
@@ -190,7 +193,7 @@ mod tests {
             doc: 100 + position,
             score: f32::NAN,
             grade: 1,
-            is_official: true,
+            source: GradeSource::Official,
         };
         let batches = [0, 0, 0, 1, 1, 2, 2, 2, 3];
         let trace: Vec<TraceStep> = batches

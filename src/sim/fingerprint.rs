@@ -26,7 +26,7 @@ use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::strategies::Strategy;
 use crate::sim::settings::{
-    check_budget_fractions, check_strategies, StudySettings, OFFICIAL_BUDGET_ONLY,
+    check_budget_fractions, check_strategies, AssessorChoice, StudySettings, OFFICIAL_BUDGET_ONLY,
 };
 use crate::sim::unit::hex;
 
@@ -80,6 +80,14 @@ pub struct StudyRecipe {
     /// The judging strategies compared (written only when the study compares any).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strategies: Vec<String>,
+    /// The simulated assessor: `completed`, or a fuller qrels file's path (written only when
+    /// it is not the official one; the file's contents are an input of the fingerprint, its
+    /// path is not).
+    #[serde(
+        default = "official_assessor",
+        skip_serializing_if = "is_official_assessor"
+    )]
+    pub assessor: String,
     /// The task's pool depth, `auto` resolved.
     pub task_pool_depth: usize,
 }
@@ -97,6 +105,7 @@ impl StudyRecipe {
             keep_qrels,
             budget_fractions,
             strategies,
+            assessor,
         } = settings;
         let JudgeSettings {
             seed: _,
@@ -132,14 +141,21 @@ impl StudyRecipe {
             keep_qrels: *keep_qrels,
             budget_fractions: budget_fractions.clone(),
             strategies: strategies.iter().map(|s| s.name().to_string()).collect(),
+            assessor: assessor.to_string(),
             task_pool_depth: task.pool_depth,
         }
     }
 
-    /// What the judging depends on: the recipe without its budget fractions.
+    /// What the judging depends on: the recipe without its budget fractions, and with a fuller
+    /// assessor's file named `file` (its contents are an input).
     fn judging(&self) -> Self {
+        let assessor = match AssessorChoice::parse(&self.assessor) {
+            AssessorChoice::File(_) => "file".to_string(),
+            _ => self.assessor.clone(),
+        };
         Self {
             budget_fractions: official_budget_only(),
+            assessor,
             ..self.clone()
         }
     }
@@ -199,6 +215,7 @@ impl StudyRecipe {
                     .map(|name| named::<Strategy>("judging strategy", name))
                     .collect::<Result<Vec<_>>>()?,
             )?,
+            assessor: AssessorChoice::parse(&self.assessor),
         };
         Ok((settings, use_text))
     }
@@ -211,6 +228,15 @@ fn official_budget_only() -> Vec<f64> {
 
 fn is_official_budget_only(fractions: &[f64]) -> bool {
     fractions == OFFICIAL_BUDGET_ONLY
+}
+
+/// The assessor of a recipe that names none: the official one.
+fn official_assessor() -> String {
+    AssessorChoice::Official.to_string()
+}
+
+fn is_official_assessor(assessor: &str) -> bool {
+    AssessorChoice::parse(assessor).is_official()
 }
 
 /// The fingerprint of a study: its inputs' and settings' sha256.
@@ -302,6 +328,9 @@ impl Fingerprint {
             None => {
                 inputs.insert(IN_MEMORY.to_string(), task.manifest.name.clone());
             }
+        }
+        if let AssessorChoice::File(path) = AssessorChoice::parse(&recipe.assessor) {
+            inputs.insert("assessor".to_string(), file_sha256(&path)?);
         }
         let reusesim = env!("CARGO_PKG_VERSION").to_string();
         let sha256 = hex(&Sha256::digest(
@@ -407,6 +436,7 @@ mod tests {
             keep_qrels: false,
             budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
             strategies: Vec::new(),
+            assessor: AssessorChoice::Official,
         }
     }
 

@@ -19,5 +19,6 @@ pub(crate) fn small_study(withhold: Withhold, budget: Option<usize>) -> StudySet
         keep_qrels: true,
         budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
+        assessor: crate::sim::settings::AssessorChoice::Official,
     }
 }

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result, Warning};
 use crate::base::Grade;
 use crate::collection::Collection;
+use crate::judge::assessor::GradeSource;
 use crate::judge::cal::{TopicJudging, TraceStep};
 use crate::sim::fingerprint::Fingerprint;
 use crate::sim::shard::ShardSpec;
@@ -47,7 +48,7 @@ pub struct JournalHeader {
 
 /// One trace step: step, batch, document, score (f32 bits, so NaN and every value round-trip
 /// exactly), grade, whether the official qrels judged it.
-type TraceRecord = (u32, u32, String, u32, Grade, bool);
+type TraceRecord = (u32, u32, String, u32, Grade, GradeSource);
 
 /// One judged unit, with documents and topics by name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -95,7 +96,7 @@ impl UnitRecord {
                         name(step.doc),
                         step.score.to_bits(),
                         step.grade,
-                        step.is_official,
+                        step.source,
                     )
                 })
                 .collect(),
@@ -139,14 +140,14 @@ impl UnitRecord {
         let trace = self
             .trace
             .iter()
-            .map(|(step, batch, name, score, grade, is_official)| {
+            .map(|(step, batch, name, score, grade, source)| {
                 Ok(TraceStep {
                     step: *step,
                     batch: *batch,
                     doc: doc(name)?,
                     score: f32::from_bits(*score),
                     grade: *grade,
-                    is_official: *is_official,
+                    source: *source,
                 })
             })
             .collect::<std::result::Result<_, String>>()?;
@@ -384,6 +385,7 @@ mod tests {
             keep_qrels: false,
             budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
             strategies: Vec::new(),
+            assessor: crate::sim::settings::AssessorChoice::Official,
         };
         let recipe = crate::sim::fingerprint::StudyRecipe::new(&task, &settings, false);
         JournalHeader {
@@ -398,8 +400,22 @@ mod tests {
             topic: "1".to_string(),
             judgments: vec![("d1".to_string(), 1), ("d2".to_string(), 0)],
             trace: vec![
-                (1, 0, "d1".to_string(), f32::NAN.to_bits(), 1, true),
-                (2, 1, "d2".to_string(), 0.25f32.to_bits(), 0, false),
+                (
+                    1,
+                    0,
+                    "d1".to_string(),
+                    f32::NAN.to_bits(),
+                    1,
+                    GradeSource::Official,
+                ),
+                (
+                    2,
+                    1,
+                    "d2".to_string(),
+                    0.25f32.to_bits(),
+                    0,
+                    GradeSource::Presumed,
+                ),
             ],
             carried: 0,
             pool_size: 1,

@@ -2,6 +2,7 @@
 
 pub mod agreement;
 pub mod analysis;
+pub mod assessor;
 pub mod budget;
 pub mod fingerprint;
 #[cfg(test)]

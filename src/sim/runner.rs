@@ -17,6 +17,7 @@ use crate::base::error::{Error, ParseError, ParseErrorKind, Result, Warning};
 use crate::collection::Collection;
 use crate::io::task::Task;
 use crate::judge::cal::TopicJudging;
+use crate::sim::assessor::StudyAssessor;
 use crate::sim::fingerprint::{file_sha256, Fingerprint, StudyRecipe};
 use crate::sim::journal::{
     parse_journal, read_journal, JournalHeader, JournalWriter, UnitRecord, JOURNAL_FILE,
@@ -24,7 +25,9 @@ use crate::sim::journal::{
 use crate::sim::lock::{FolderAccess, FolderLock};
 use crate::sim::settings::StudySettings;
 use crate::sim::shard::{shard_folders, ShardManifest, ShardSpec, MANIFEST_FILE, MANIFEST_FORMAT};
-use crate::sim::study::{held_out_teams, judge_units, study_outcome, StudyOutcome, StudyPlan};
+use crate::sim::study::{
+    held_out_teams, judge_units, prepare_assessor, study_outcome, StudyOutcome, StudyPlan,
+};
 use crate::sim::unit::{hex, UnitId};
 
 /// A study ready to judge: its task, settings, collection, plan and fingerprint.
@@ -38,6 +41,8 @@ pub struct Study<'t> {
     pub held_out: Vec<String>,
     /// The prepared collection.
     pub collection: Collection,
+    /// The simulated assessor, prepared for every seed.
+    pub assessor: StudyAssessor,
     /// The trials and distinct units.
     pub plan: StudyPlan,
     /// The inputs' and settings' fingerprint.
@@ -63,13 +68,15 @@ impl<'t> Study<'t> {
     pub fn prepare(task: &'t Task, settings: &StudySettings, use_text: bool) -> Result<Self> {
         let held_out = held_out_teams(task, settings.teams.as_deref())?;
         let collection = Collection::prepare(task, &task.qrels, use_text)?;
-        let plan = StudyPlan::new(task, &collection, settings, &held_out);
+        let assessor = prepare_assessor(&collection, settings)?;
+        let plan = StudyPlan::new(task, &collection, settings, &held_out, &assessor);
         let fingerprint = Fingerprint::new(task, &StudyRecipe::new(task, settings, use_text))?;
         Ok(Self {
             task,
             settings: settings.clone(),
             held_out,
             collection,
+            assessor,
             plan,
             fingerprint,
         })
@@ -87,7 +94,7 @@ impl<'t> Study<'t> {
             &self.collection,
             &self.settings,
             self.held_out.clone(),
-            &self.plan,
+            (&self.plan, &self.assessor),
             judgings,
         )
     }
@@ -155,7 +162,7 @@ impl<'t> Study<'t> {
         let judgings = judge_units(
             &self.collection,
             &self.settings,
-            &self.plan,
+            (&self.plan, &self.assessor),
             &todo,
             &|| progress(finished.load(Ordering::Relaxed), todo.len()),
             &|unit, judging| {

@@ -1,7 +1,9 @@
 //! What a study does: its seeds, measures, held-out teams, judge, budget, the fractions of the
-//! budget it is also evaluated at, whether it keeps the simulated qrels, and the judging
-//! strategies it compares. The plain settings type sits below everything that reads it (the
+//! budget it is also evaluated at, whether it keeps the simulated qrels, the judging
+//! strategies it compares, and its simulated assessor. The plain settings type sits below everything that reads it (the
 //! study's plan, its fingerprint, its shards), so that those import in one direction only.
+
+use std::path::PathBuf;
 
 use crate::base::error::{Error, Result};
 use crate::eval::Measure;
@@ -30,6 +32,47 @@ pub struct StudySettings {
     /// The judging strategies compared on the study's trials (see
     /// [`crate::judge::strategies`]); empty: no comparison, the study judges with `hical` alone.
     pub strategies: Vec<Strategy>,
+    /// Who grades what the judging processes judge.
+    pub assessor: AssessorChoice,
+}
+
+/// The simulated assessor of a study or a judging run (see docs/assessor.md).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AssessorChoice {
+    /// The official qrels; a document they never judged is presumed non-relevant.
+    #[default]
+    Official,
+    /// A fuller qrels file first, then the official qrels, then a presumed 0.
+    File(PathBuf),
+    /// The official qrels completed by grades drawn from the calibrated relevance model.
+    Completed,
+}
+
+impl AssessorChoice {
+    /// `official`, `completed`, or else the path of a qrels file (`./completed` names a file
+    /// called `completed`).
+    pub fn parse(text: &str) -> Self {
+        match text {
+            "official" => Self::Official,
+            "completed" => Self::Completed,
+            path => Self::File(PathBuf::from(path)),
+        }
+    }
+
+    /// Whether this is the official assessor, the default.
+    pub fn is_official(&self) -> bool {
+        *self == Self::Official
+    }
+}
+
+impl std::fmt::Display for AssessorChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Official => f.write_str("official"),
+            Self::Completed => f.write_str("completed"),
+            Self::File(path) => write!(f, "{}", path.display()),
+        }
+    }
 }
 
 /// The default budget fractions: the whole budget alone, no budget curve.

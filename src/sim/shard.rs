@@ -227,6 +227,7 @@ mod tests {
             keep_qrels: false,
             budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
             strategies: Vec::new(),
+            assessor: crate::sim::settings::AssessorChoice::Official,
         };
         let recipe = StudyRecipe::new(&task, &settings, false);
         let path = dir.path().join("task.toml");

@@ -2,7 +2,8 @@
 //! out) and one trial per team with a pooled run; the judging of each (trial, topic) is a work unit, and
 //! units whose inputs are identical (same topic, pool, features and seed) are computed once.
 //! Every run is then scored on every trial's simulated qrels, on the official qrels, on the
-//! classic leave-out-uniques qrels, and on the truth when the task has one. A study that
+//! classic leave-out-uniques qrels, on the truth when the task has one, and on the simulated
+//! assessor's own qrels when it is not the official one (see docs/assessor.md). A study that
 //! compares judging strategies also judges each trial's topics with every strategy it names
 //! besides `hical`, as units of their own, and scores the trials each strategy's qrels give.
 
@@ -13,14 +14,17 @@ use rayon::prelude::*;
 
 use crate::base::choice::Choice;
 use crate::base::error::Result;
+use crate::base::is_relevant;
 use crate::base::DocId;
 use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
+use crate::judge::assessor::{Assessor, GradeSource};
 use crate::judge::cal::{pool_of, withheld_documents, TopicJudging};
 use crate::judge::settings::JudgeSettings;
 use crate::judge::strategies::{drawn_runs, judge_topic_with, Strategy};
 use crate::sim::agreement::agreement;
 pub use crate::sim::agreement::Agreement;
+use crate::sim::assessor::StudyAssessor;
 use crate::sim::budget::{
     budget_cuts, fraction_of_budget, judged_share, pools_over_budget, topic_budget, within_budget,
 };
@@ -52,6 +56,67 @@ pub struct TrialOutcome {
     pub agreement: Agreement,
     /// Documents withheld from the simulated assessor, over all topics.
     pub withheld: usize,
+    /// With an assessor other than the official one: the fraction of the assessor's relevant
+    /// documents within the judging's reach (retrieved by a run, or officially judged) that
+    /// the trial's qrels hold.
+    pub assessor_recall: Option<f64>,
+}
+
+/// What a study's simulated assessor adds to its outcome, when it is not the official one.
+#[derive(Debug, Clone)]
+pub struct AssessorOutcome {
+    /// The assessor as the settings name it (`completed`, or the fuller file's path).
+    pub name: String,
+    /// Per seed, every run scored on the assessor's qrels of that seed (the same qrels for
+    /// every seed, but for the completed assessor's).
+    pub reference: BTreeMap<u64, ScoreTable>,
+}
+
+/// How many of a set of judgments each source graded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SourceCounts {
+    /// Graded by the official qrels.
+    pub official: usize,
+    /// Graded by the fuller file alone.
+    pub file: usize,
+    /// Drawn from the relevance model.
+    pub drawn: usize,
+    /// Presumed non-relevant.
+    pub presumed: usize,
+}
+
+impl SourceCounts {
+    /// The sources of `steps`.
+    pub fn of<'s>(steps: impl IntoIterator<Item = &'s crate::judge::cal::TraceStep>) -> Self {
+        let mut counts = Self::default();
+        for step in steps {
+            *match step.source {
+                GradeSource::Official => &mut counts.official,
+                GradeSource::File => &mut counts.file,
+                GradeSource::Drawn => &mut counts.drawn,
+                GradeSource::Presumed => &mut counts.presumed,
+            } += 1;
+        }
+        counts
+    }
+
+    /// Every judgment counted.
+    pub fn total(&self) -> usize {
+        self.official + self.file + self.drawn + self.presumed
+    }
+
+    /// The judgments the official qrels did not grade.
+    pub fn unofficial(&self) -> usize {
+        self.total() - self.official
+    }
+
+    /// `count` as a share of every judgment counted (0 when there is none).
+    pub fn share(&self, count: usize) -> f64 {
+        match self.total() {
+            0 => 0.0,
+            total => count as f64 / total as f64,
+        }
+    }
 }
 
 /// Everything the study computed, before statistics.
@@ -81,9 +146,12 @@ pub struct StudyOutcome<'c> {
     pub pools_over_budget: usize,
     /// The trials at each budget fraction, ascending (none without a budget curve).
     pub budget: Vec<BudgetOutcome>,
-    /// Judgments of documents the official qrels never judged (graded 0 by the simulated
-    /// assessor), over every (trial, topic) unit.
+    /// Judgments of documents the official qrels never judged, over every (trial, topic) unit.
     pub unofficial_judgments: usize,
+    /// The sources of every judgment of every (trial, topic) unit, carried ones aside.
+    pub sources: SourceCounts,
+    /// The assessor's ranking and what it graded, when it is not the official one.
+    pub assessor: Option<AssessorOutcome>,
     /// The judging strategies compared, in the order asked (none without a comparison).
     pub strategies: Vec<StrategyOutcome>,
 }
@@ -110,6 +178,8 @@ pub struct StrategyPoint {
     /// The share of the judged (not carried) documents that the official qrels never judged
     /// (0 when nothing was judged).
     pub unofficial_share: f64,
+    /// The sources of the judged (not carried) documents' grades.
+    pub sources: SourceCounts,
 }
 
 /// Every trial scored on its simulated qrels cut to a fraction of each topic's budget.
@@ -211,12 +281,14 @@ pub struct StudyPlan {
 
 impl StudyPlan {
     /// The trials of `task` and their distinct units: identical (topic, seed, pool, withheld
-    /// documents, features) judgings, those of one [`UnitId`], are planned once.
+    /// documents, features) judgings, those of one [`UnitId`], are planned once. A trial
+    /// withholds its team's unique documents by `assessor`'s grades.
     pub fn new(
         task: &Task,
         collection: &Collection,
         settings: &StudySettings,
         held_out_teams: &[String],
+        assessor: &StudyAssessor,
     ) -> Self {
         let trials = plan_trials(task, settings.seeds, held_out_teams);
         let mut keys: BTreeMap<UnitId, usize> = BTreeMap::new();
@@ -235,9 +307,15 @@ impl StudyPlan {
         let mut unit_of = Vec::with_capacity(trials.len());
         for (trial_index, trial) in trials.iter().enumerate() {
             let mut row = Vec::with_capacity(collection.topics.len());
+            let seed_assessor = assessor.for_seed(collection, trial.seed);
             for (topic_index, topic) in collection.topics.iter().enumerate() {
-                let withheld =
-                    withheld_documents(collection, topic, &trial.excluded_runs, &settings.judge);
+                let withheld = withheld_documents(
+                    collection,
+                    topic_index,
+                    &trial.excluded_runs,
+                    &settings.judge,
+                    &seed_assessor,
+                );
                 let pool = pool_of(
                     collection,
                     topic,
@@ -276,7 +354,8 @@ impl StudyPlan {
                 unit_of: if strategy.is_learning() {
                     unit_of.clone()
                 } else {
-                    strategy_units(collection, settings, &trials, strategy, &mut add_unit)
+                    let judging = (strategy, assessor);
+                    strategy_units(collection, settings, &trials, judging, &mut add_unit)
                 },
             })
             .collect();
@@ -290,13 +369,14 @@ impl StudyPlan {
     }
 }
 
-/// unit_of[trial][topic] for `strategy` (one without learning), each distinct unit added by
-/// `add_unit`.
+/// unit_of[trial][topic] for `strategy` (one without learning) judging with `assessor`, each
+/// distinct unit added by `add_unit`. Such a unit depends on the seed only through a seeded
+/// assessor's grades.
 fn strategy_units(
     collection: &Collection,
     settings: &StudySettings,
     trials: &[Trial],
-    strategy: Strategy,
+    (strategy, assessor): (Strategy, &StudyAssessor),
     add_unit: &mut impl FnMut(PlannedUnit, UnitId) -> usize,
 ) -> Vec<Vec<usize>> {
     trials
@@ -304,17 +384,20 @@ fn strategy_units(
         .enumerate()
         .map(|(trial_index, trial)| {
             let runs = drawn_runs(collection, &trial.excluded_runs);
-            (collection.topics.iter().enumerate())
-                .map(|(topic_index, topic)| {
+            let seed_assessor = assessor.for_seed(collection, trial.seed);
+            let seed = assessor.is_seeded().then_some(trial.seed);
+            (0..collection.topics.len())
+                .map(|topic_index| {
                     let withheld = withheld_documents(
                         collection,
-                        topic,
+                        topic_index,
                         &trial.excluded_runs,
                         &settings.judge,
+                        &seed_assessor,
                     );
                     let id = UnitId::for_strategy(
                         collection,
-                        topic_index,
+                        (topic_index, seed),
                         strategy.name(),
                         &runs,
                         &withheld,
@@ -344,11 +427,13 @@ pub fn run_study<'c>(
     held_out_teams: Vec<String>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<StudyOutcome<'c>> {
-    let plan = StudyPlan::new(task, collection, settings, &held_out_teams);
+    let assessor = prepare_assessor(collection, settings)?;
+    let plan = StudyPlan::new(task, collection, settings, &held_out_teams, &assessor);
     let all: Vec<usize> = (0..plan.units.len()).collect();
     let done = AtomicUsize::new(0);
     let starting = || progress(done.load(Ordering::Relaxed), all.len());
-    let judgings = judge_units(collection, settings, &plan, &all, &starting, &|_, _| {
+    let judging = (&plan, &assessor);
+    let judgings = judge_units(collection, settings, judging, &all, &starting, &|_, _| {
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, all.len());
         Ok(())
     })?;
@@ -357,14 +442,31 @@ pub fn run_study<'c>(
         collection,
         settings,
         held_out_teams,
-        &plan,
+        (&plan, &assessor),
         judgings,
     ))
 }
 
-/// The study's outcome from the judgings of every distinct unit of `plan` (in unit order):
-/// every run scored on every trial's qrels, the official qrels, classic leave-out-uniques and
-/// the truth.
+/// The study's assessor, prepared for its seeds.
+///
+/// # Errors
+/// As [`StudyAssessor::prepare`].
+pub fn prepare_assessor(
+    collection: &Collection,
+    settings: &StudySettings,
+) -> Result<StudyAssessor> {
+    let seeds: Vec<u64> = (1..=settings.seeds).collect();
+    StudyAssessor::prepare(
+        collection,
+        &settings.assessor,
+        settings.judge.pool_depth,
+        &seeds,
+    )
+}
+
+/// The study's outcome from the judgings of every distinct unit of `plan` (in unit order),
+/// graded by `assessor`: every run scored on every trial's qrels, the official qrels, classic
+/// leave-out-uniques, the truth, and the assessor's own qrels.
 ///
 /// # Panics
 /// When `judgings` does not hold one judging per distinct unit.
@@ -373,7 +475,7 @@ pub fn study_outcome<'c>(
     collection: &'c Collection,
     settings: &StudySettings,
     held_out_teams: Vec<String>,
-    plan: &StudyPlan,
+    (plan, assessor): (&StudyPlan, &StudyAssessor),
     judgings: Vec<TopicJudging>,
 ) -> StudyOutcome<'c> {
     assert_eq!(
@@ -390,19 +492,30 @@ pub fn study_outcome<'c>(
         .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
     let classic_lou =
         classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
-    let unofficial_judgments = plan
-        .unit_of
-        .iter()
-        .flatten()
-        .flat_map(|&unit| &judgings[unit].trace)
-        .filter(|step| !step.is_official)
-        .count();
+    let sources =
+        SourceCounts::of((plan.unit_of.iter().flatten()).flat_map(|&unit| &judgings[unit].trace));
     let units = plan.unit_of.len() * collection.topics.len();
+    let seeds: Vec<u64> = (1..=settings.seeds).collect();
+    let reference: Option<BTreeMap<u64, ScoreTable>> =
+        (!settings.assessor.is_official()).then(|| {
+            (seeds.par_iter())
+                .map(|&seed| {
+                    let grades = assessor
+                        .reference_grades(collection, seed)
+                        .expect("an assessor other than the official one has its own qrels");
+                    (seed, scorer.score(&grades, |_| true))
+                })
+                .collect()
+        });
+    let reachable_relevant = (!settings.assessor.is_official())
+        .then(|| reachable_relevant(collection, assessor, &seeds));
     let scoring = TrialScoring {
         collection,
         judge: &settings.judge,
         scorer: &scorer,
         trials: &plan.trials,
+        assessor,
+        reachable_relevant: reachable_relevant.as_ref(),
     };
     let trials = scoring.score(&plan.unit_of, &judgings, settings.keep_qrels);
     let budget = budget_cuts(collection, settings, &judgings)
@@ -431,7 +544,12 @@ pub fn study_outcome<'c>(
         retrains: judgings.iter().map(|j| j.retrains).sum(),
         pools_over_budget: pools_over_budget(&plan.unit_of, &judgings),
         budget,
-        unofficial_judgments,
+        unofficial_judgments: sources.unofficial(),
+        sources,
+        assessor: reference.map(|reference| AssessorOutcome {
+            name: settings.assessor.to_string(),
+            reference,
+        }),
         strategies,
         collection,
         held_out_teams,
@@ -453,7 +571,7 @@ pub fn study_outcome<'c>(
 pub fn judge_units(
     collection: &Collection,
     settings: &StudySettings,
-    plan: &StudyPlan,
+    (plan, assessor): (&StudyPlan, &StudyAssessor),
     todo: &[usize],
     starting: &(dyn Fn() + Sync),
     finished: &(dyn Fn(usize, &TopicJudging) -> Result<()> + Sync),
@@ -471,10 +589,10 @@ pub fn judge_units(
             let judging = judge_topic_with(
                 planned.strategy,
                 collection,
-                planned.topic,
-                &trial.excluded_runs,
+                (planned.topic, &trial.excluded_runs),
                 budget,
                 &judge,
+                &assessor.for_seed(collection, trial.seed),
             )?;
             finished(unit, &judging)?;
             Ok(judging)
@@ -488,6 +606,37 @@ struct TrialScoring<'a> {
     judge: &'a JudgeSettings,
     scorer: &'a RunScorer,
     trials: &'a [Trial],
+    assessor: &'a StudyAssessor,
+    /// With an assessor other than the official one: per seed, its relevant documents within
+    /// the judging's reach, over all topics.
+    reachable_relevant: Option<&'a BTreeMap<u64, usize>>,
+}
+
+/// Per seed, the relevant documents by `assessor` within the judging's reach (retrieved by a
+/// run, or officially judged), over all topics.
+fn reachable_relevant(
+    collection: &Collection,
+    assessor: &StudyAssessor,
+    seeds: &[u64],
+) -> BTreeMap<u64, usize> {
+    let level = collection.relevance_level;
+    (seeds.par_iter())
+        .map(|&seed| {
+            let seed_assessor = assessor.for_seed(collection, seed);
+            let relevant = (collection.topics.iter().enumerate())
+                .map(|(index, topic)| {
+                    let mut reach: Vec<DocId> = topic.grades.keys().copied().collect();
+                    reach.extend(&topic.retrieved);
+                    reach.sort_unstable();
+                    reach.dedup();
+                    (reach.into_iter())
+                        .filter(|&doc| is_relevant(seed_assessor.assess(index, doc).grade, level))
+                        .count()
+                })
+                .sum();
+            (seed, relevant)
+        })
+        .collect()
 }
 
 /// One compared strategy's trials at each budget fraction of the study (the whole budget
@@ -531,14 +680,8 @@ fn strategy_points(
                     within_budget(&judgings[unit], fraction_of_budget(budget, fraction))
                 })
                 .collect();
-            let steps = || {
-                own_unit_of
-                    .iter()
-                    .flatten()
-                    .flat_map(|&unit| &cut[unit].trace)
-            };
-            let judged = steps().count();
-            let unofficial = steps().filter(|step| !step.is_official).count();
+            let sources =
+                SourceCounts::of((own_unit_of.iter().flatten()).flat_map(|&unit| &cut[unit].trace));
             let units = own_unit_of.iter().map(Vec::len).sum::<usize>().max(1);
             let judgments: usize = own_unit_of
                 .iter()
@@ -549,11 +692,8 @@ fn strategy_points(
                 fraction,
                 trials: scoring.score(&own_unit_of, &cut, false),
                 judgments_per_topic: judgments as f64 / units as f64,
-                unofficial_share: if judged == 0 {
-                    0.0
-                } else {
-                    unofficial as f64 / judged as f64
-                },
+                unofficial_share: sources.share(sources.unofficial()),
+                sources,
             }
         })
         .collect()
@@ -570,10 +710,12 @@ impl TrialScoring<'_> {
         keep_qrels: bool,
     ) -> Vec<TrialOutcome> {
         let (collection, judge, scorer) = (self.collection, self.judge, self.scorer);
+        let level = collection.relevance_level;
         self.trials
             .par_iter()
             .zip(unit_of)
             .map(|(trial, units)| {
+                let assessor = self.assessor.for_seed(collection, trial.seed);
                 let topic_judgings: Vec<&TopicJudging> =
                     units.iter().map(|&u| &judgings[u]).collect();
                 let grades: QrelsGrades = topic_judgings
@@ -589,12 +731,28 @@ impl TrialScoring<'_> {
                         )
                     })
                     .collect();
+                let assessor_recall = self.reachable_relevant.map(|reachable| {
+                    let held: usize = (topic_judgings.iter())
+                        .map(|j| (j.judgments.iter()).filter(|(_, g)| is_relevant(*g, level)))
+                        .map(Iterator::count)
+                        .sum();
+                    match reachable[&trial.seed] {
+                        0 => 0.0,
+                        relevant => held as f64 / relevant as f64,
+                    }
+                });
                 TrialOutcome {
                     scores: scorer.score(&grades, |_| true),
                     judgings: keep_qrels
                         .then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
-                    agreement: agreement(collection, judge, &trial.excluded_runs, &topic_judgings),
+                    agreement: agreement(
+                        collection,
+                        (judge, &assessor),
+                        &trial.excluded_runs,
+                        &topic_judgings,
+                    ),
                     withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
+                    assessor_recall,
                     trial: trial.clone(),
                 }
             })

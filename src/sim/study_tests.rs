@@ -3,9 +3,11 @@
 
 use super::*;
 use crate::io::fixture::hand_task;
+use crate::judge::assessor::OfficialAssessor;
 use crate::judge::cal::judge_topic;
 use crate::judge::settings::{Carried, Withhold};
 use crate::judge::strategies::{judge_topic_with, Strategy};
+use crate::sim::assessor::StudyAssessor;
 use crate::sim::fixture::small_study as settings;
 use crate::sim::settings::OFFICIAL_BUDGET_ONLY;
 
@@ -36,6 +38,10 @@ fn key(team: Option<&str>, topic: &str) -> (Option<String>, String) {
     (team.map(str::to_string), topic.to_string())
 }
 
+/// The official assessor of `collection`.
+fn official(collection: &Collection) -> OfficialAssessor<'_> {
+    OfficialAssessor::new(collection)
+}
 #[test]
 fn uniques_withholds_a_teams_unique_relevant_documents() {
     let dir = tempfile::tempdir().unwrap();
@@ -79,9 +85,8 @@ fn the_unique_depth_limits_what_a_team_owns() {
     let task = hand_task(dir.path(), false);
     let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
     let excluded: Vec<bool> = task.runs.iter().map(|r| r.tag.starts_with('a')).collect();
-    let topic = &collection.topics[0];
     let names = |settings: &JudgeSettings| -> Vec<String> {
-        withheld_documents(&collection, topic, &excluded, settings)
+        withheld_documents(&collection, 0, &excluded, settings, &official(&collection))
             .into_iter()
             .map(|doc| collection.docs.name(doc).to_string())
             .collect::<BTreeSet<_>>()
@@ -119,7 +124,7 @@ fn identical_units_are_judged_once() {
     let study = settings(Withhold::None, None);
     let teams = held_out_teams(&task, None).unwrap();
     assert_eq!(teams, ["A", "B", "C"]);
-    let plan = StudyPlan::new(&task, &collection, &study, &teams);
+    let plan = StudyPlan::new(&task, &collection, &study, &teams, &StudyAssessor::Official);
     // Text features: B's and C's trials have the control's pools on both topics (their
     // pooled documents are pooled by another team too), so they share its units; A's trial
     // changes both pools. Four distinct units of eight.
@@ -130,7 +135,13 @@ fn identical_units_are_judged_once() {
     assert_eq!(plan.units.len(), 4);
     // With run features a held-out team changes the features, so no trial shares.
     let runs_collection = Collection::prepare(&task, &task.qrels, false).unwrap();
-    let plan = StudyPlan::new(&task, &runs_collection, &study, &teams);
+    let plan = StudyPlan::new(
+        &task,
+        &runs_collection,
+        &study,
+        &teams,
+        &StudyAssessor::Official,
+    );
     assert_eq!(plan.units.len(), 4 * 2);
 }
 
@@ -190,10 +201,17 @@ fn unit_ids_do_not_depend_on_the_other_trials() {
         keep_qrels: false,
         budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
+        assessor: crate::sim::settings::AssessorChoice::Official,
     };
     let plan = |teams: &[&str]| {
         let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();
-        StudyPlan::new(&task, &collection, &settings, &teams)
+        StudyPlan::new(
+            &task,
+            &collection,
+            &settings,
+            &teams,
+            &StudyAssessor::Official,
+        )
     };
     // The ids of each (trial, topic), keyed by (seed, held-out team, topic).
     let ids = |plan: &StudyPlan| {
@@ -252,8 +270,11 @@ fn classic_leave_out_uniques_and_withholding_each_remove_the_set_their_parameter
         withhold: Withhold::Uniques,
         ..JudgeSettings::hical(2)
     };
-    let withheld_of = |topic, team, judge: &JudgeSettings| {
-        let docs = withheld_documents(&collection, topic, &runs_of(&collection, team), judge);
+    let withheld_of = |topic: &crate::collection::TopicData, team, judge: &JudgeSettings| {
+        let index = collection.topic_index(&topic.id).unwrap();
+        let team_runs = runs_of(&collection, team);
+        let official = official(&collection);
+        let docs = withheld_documents(&collection, index, &team_runs, judge, &official);
         names(&collection, &docs)
     };
     assert_eq!(withheld_of(topic1, "A", &judge), ["ua", "ua2"]); // n1: A's alone, grade 0
@@ -306,7 +327,7 @@ fn the_unique_depth_counts_ranks_in_nists_pooling_order() {
         unique_depth: Some(1),
         ..JudgeSettings::hical(1)
     };
-    let withheld = withheld_documents(&collection, topic, &team_a, &judge);
+    let withheld = withheld_documents(&collection, 0, &team_a, &judge, &official(&collection));
     assert_eq!(names(&collection, &withheld), ["d1"]);
     let classic = collection.unique_documents(topic, &UniqueRule::classic(1), &team_a);
     assert_eq!(names(&collection, &classic), ["d1"]);
@@ -322,7 +343,8 @@ fn judge_topic_1(collection: &Collection, carried: Carried, budget: usize) -> To
         ..JudgeSettings::hical(2)
     };
     let nothing_excluded = vec![false; collection.runs.len()];
-    judge_topic(collection, 0, &nothing_excluded, budget, &judge).unwrap()
+    let official = official(collection);
+    judge_topic(collection, 0, &nothing_excluded, budget, &judge, &official).unwrap()
 }
 
 /// A trace as (document, batch, score bits), comparable across collections.
@@ -411,7 +433,16 @@ fn depth_deepens_the_trials_pool_and_skips_withheld_documents() {
             .collect()
     };
     let judge_with = |excluded: &[bool], budget: usize| {
-        judge_topic_with(Strategy::Depth, &collection, 0, excluded, budget, &judge).unwrap()
+        let official = official(&collection);
+        judge_topic_with(
+            Strategy::Depth,
+            &collection,
+            (0, excluded),
+            budget,
+            &judge,
+            &official,
+        )
+        .unwrap()
     };
     // Control, pooled runs a1 a2 b1 c1 (d1 is not pooled). Depth 1: s1 (a1; a2's too), s2,
     // s3. Depth 2: a2's ua2 (a1's s2, b1's s3, c1's s1 are judged). Depth 3: ua, sh, ub, n6.
@@ -421,7 +452,7 @@ fn depth_deepens_the_trials_pool_and_skips_withheld_documents() {
     assert_eq!(names(&control), expected);
     // n6 and n4 have no official grade: judged 0 and unofficial.
     let unofficial: Vec<&str> = (control.trace.iter())
-        .filter(|step| !step.is_official)
+        .filter(|step| !step.is_official())
         .map(|step| collection.doc_name(step.doc))
         .collect();
     assert_eq!(unofficial, ["n6", "n4"]);
@@ -450,11 +481,11 @@ fn strategies_without_learning_share_their_units_across_seeds() {
     let mut study = settings(Withhold::Uniques, None);
     study.seeds = 3;
     let teams = held_out_teams(&task, None).unwrap();
-    let hical_units = StudyPlan::new(&task, &collection, &study, &teams)
+    let hical_units = StudyPlan::new(&task, &collection, &study, &teams, &StudyAssessor::Official)
         .units
         .len();
     study.strategies = vec![Strategy::Hical, Strategy::Depth, Strategy::Bandit];
-    let plan = StudyPlan::new(&task, &collection, &study, &teams);
+    let plan = StudyPlan::new(&task, &collection, &study, &teams, &StudyAssessor::Official);
     // hical's units come first and are the study's own.
     assert!(plan.units[..hical_units]
         .iter()
@@ -479,13 +510,25 @@ fn every_strategy_carries_the_official_judgments_no_run_retrieved() {
     let x1 = collection.doc_id("x1").unwrap();
     for strategy in [Strategy::Depth, Strategy::Mtf, Strategy::Bandit] {
         // Topic 1 has 11 official judgments now: x1 carried, then 10 judged.
-        let judging = judge_topic_with(strategy, &collection, 0, &[false; 5], 11, &judge).unwrap();
+        let official = official(&collection);
+        let judge_to = |budget| {
+            judge_topic_with(
+                strategy,
+                &collection,
+                (0, &[false; 5]),
+                budget,
+                &judge,
+                &official,
+            )
+            .unwrap()
+        };
+        let judging = judge_to(11);
         assert_eq!(judging.carried, 1, "{strategy}");
         assert_eq!(judging.judgments[0], (x1, 1), "{strategy}");
         assert_eq!(judging.trace.len(), 10, "{strategy}");
         assert!(judging.trace.iter().all(|step| step.doc != x1));
         // A budget below the carried judgments keeps them and judges nothing.
-        let none = judge_topic_with(strategy, &collection, 0, &[false; 5], 0, &judge).unwrap();
+        let none = judge_to(0);
         assert_eq!((none.judgments.len(), none.is_pool_over_budget), (1, true));
     }
 }

@@ -5,9 +5,10 @@
 //! seed, the pool's and the withheld documents' names (sorted), and the held-out team when run
 //! features depend on it. It does not depend on thread counts, on the order units are found
 //! in, or on the study's other trials, so any process planning the same study agrees on it.
-//! A unit judged by a strategy without learning ([`UnitId::for_strategy`]) has no seed and no
-//! features: its id names the strategy, the topic, the pooled runs it draws from and the
-//! withheld documents, so the trials of every seed share it.
+//! A unit judged by a strategy without learning ([`UnitId::for_strategy`]) has no features and
+//! no seed of its own: its id names the strategy, the topic, the pooled runs it draws from and
+//! the withheld documents, so the trials of every seed share it, unless the assessor's grades
+//! depend on the seed (the completed assessor's), when it names the seed too.
 
 use sha2::{Digest, Sha256};
 
@@ -53,10 +54,10 @@ impl UnitId {
 
     /// The id of judging topic `topic` of `collection` with the strategy called `strategy`
     /// (one without learning), from the pooled runs tagged `drawn_runs` and without the
-    /// `withheld` documents.
+    /// `withheld` documents; with `seed` when the assessor's grades depend on it.
     pub fn for_strategy(
         collection: &Collection,
-        topic: usize,
+        (topic, seed): (usize, Option<u64>),
         strategy: &str,
         drawn_runs: &[&str],
         withheld: &[DocId],
@@ -79,6 +80,9 @@ impl UnitId {
         for names in [runs, withheld_names] {
             text(&(names.len() as u64).to_le_bytes());
             names.iter().for_each(|name| text(name.as_bytes()));
+        }
+        if let Some(seed) = seed {
+            text(&seed.to_le_bytes());
         }
         Self(hasher.finalize().into())
     }

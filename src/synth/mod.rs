@@ -438,6 +438,7 @@ pub fn build_task(
     judge: &crate::judge::settings::JudgeSettings,
 ) -> Result<SynthReport> {
     use crate::collection::Collection;
+    use crate::judge::assessor::OfficialAssessor;
     use crate::judge::cal::judge_trial;
     use crate::sim::analysis::files::to_qrels;
     let world = generate(preset, seed)?;
@@ -446,7 +447,14 @@ pub fn build_task(
     let collection = Collection::prepare(&task, &world.truth, true)?;
     let budgets = world.judgment_budgets();
     let excluded = vec![false; task.runs.len()];
-    let judgings = judge_trial(&collection, &excluded, |topic| budgets[&topic.id], judge)?;
+    let assessor = OfficialAssessor::new(&collection);
+    let judgings = judge_trial(
+        &collection,
+        &excluded,
+        |topic| budgets[&topic.id],
+        judge,
+        &assessor,
+    )?;
     let official = to_qrels(&collection, &judgings);
     write::write_qrels(&out_dir.join(&layout.qrels), &official)?;
     let level = task.manifest.relevance_level;

@@ -7,9 +7,9 @@
 //! - `bandit` ([`bandit`]): non-stationary MaxMean bandits, MM-NS (Losada, Parapar & Barreiro,
 //!   IP&M 2017).
 //!
-//! Every strategy judges with the same simulated assessor as the CAL loop (the official
-//! grade, else 0 and "unofficial"), never judges a document the trial withholds, and carries
-//! the same official judgments of documents no run retrieved. This module owns the choice of a
+//! Every strategy judges with the same simulated assessor as the CAL loop
+//! ([`crate::judge::assessor`]), never judges a document the trial withholds, and carries
+//! the same officially judged documents that no run retrieved. This module owns the choice of a
 //! run and the judging order; the study decides which trials and topics are judged.
 
 pub mod bandit;
@@ -20,6 +20,7 @@ use crate::base::choice::choice_enum;
 use crate::base::error::Result;
 use crate::base::{is_relevant, DocId};
 use crate::collection::{CandidateSource, Collection};
+use crate::judge::assessor::Assessor;
 use crate::judge::cal::{
     carried_judgments, judge_topic, withheld_documents, TopicJudging, TraceStep,
 };
@@ -129,18 +130,31 @@ fn chooser(strategy: Strategy, arms: usize) -> Box<dyn RunChooser> {
 pub fn judge_topic_with(
     strategy: Strategy,
     collection: &Collection,
-    topic_index: usize,
-    excluded_runs: &[bool],
+    (topic_index, excluded_runs): (usize, &[bool]),
     budget: usize,
     settings: &JudgeSettings,
+    assessor: &dyn Assessor,
 ) -> Result<TopicJudging> {
     if strategy == Strategy::Hical {
-        return judge_topic(collection, topic_index, excluded_runs, budget, settings);
+        return judge_topic(
+            collection,
+            topic_index,
+            excluded_runs,
+            budget,
+            settings,
+            assessor,
+        );
     }
     let topic = &collection.topics[topic_index];
-    let withheld = withheld_documents(collection, topic, excluded_runs, settings);
+    let withheld = withheld_documents(collection, topic_index, excluded_runs, settings, assessor);
     let carried = match settings.candidates {
-        CandidateSource::Retrieved => carried_judgments(topic, &topic.retrieved, &withheld),
+        CandidateSource::Retrieved => carried_judgments(
+            collection,
+            topic_index,
+            &topic.retrieved,
+            &withheld,
+            assessor,
+        ),
         CandidateSource::Corpus => Vec::new(),
     };
     let rankings: Vec<&[DocId]> = topic
@@ -150,24 +164,31 @@ pub fn judge_topic_with(
         .filter(|&(run, _)| collection.runs[run].is_pooled && !excluded_runs[run])
         .map(|(_, ranking)| ranking.as_slice())
         .collect();
-    let grade_of = |doc: DocId| topic.grades.get(&doc).copied();
     let order = judging_order(
         &rankings,
         |doc| withheld.binary_search(&doc).is_err(),
-        |doc| grade_of(doc).is_some_and(|grade| is_relevant(grade, settings.train_level)),
+        |doc| {
+            is_relevant(
+                assessor.assess(topic_index, doc).grade,
+                settings.train_level,
+            )
+        },
         budget.saturating_sub(carried.len()),
         &mut *chooser(strategy, rankings.len()),
     );
     let trace: Vec<TraceStep> = order
         .iter()
         .enumerate()
-        .map(|(pos, &doc)| TraceStep {
-            step: u32::try_from(pos + 1).expect("fewer than 2^32 judgments"),
-            batch: 0,
-            doc,
-            score: f32::NAN,
-            grade: grade_of(doc).unwrap_or(0),
-            is_official: grade_of(doc).is_some(),
+        .map(|(pos, &doc)| {
+            let assessment = assessor.assess(topic_index, doc);
+            TraceStep {
+                step: u32::try_from(pos + 1).expect("fewer than 2^32 judgments"),
+                batch: 0,
+                doc,
+                score: f32::NAN,
+                grade: assessment.grade,
+                source: assessment.source,
+            }
         })
         .collect();
     let mut judgments = carried.clone();

@@ -177,6 +177,8 @@ mod tests {
             paired_tau_b,
             recall: 0.0,
             overlap: 0.0,
+            assessor_tau_b: None,
+            assessor_recall: None,
         }
     }
 

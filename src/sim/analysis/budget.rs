@@ -151,6 +151,8 @@ pub(super) fn with_trials<'c>(
         budget: Vec::new(),
         // The deviations are the whole study's: no statistic of other trials reads them.
         unofficial_judgments: outcome.unofficial_judgments,
+        sources: outcome.sources,
+        assessor: outcome.assessor.clone(),
         strategies: Vec::new(),
     }
 }

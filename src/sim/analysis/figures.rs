@@ -19,21 +19,21 @@ fn spread(values: impl IntoIterator<Item = f64>) -> Option<Spread> {
     Spread::of(&values.into_iter().collect::<Vec<_>>())
 }
 
-fn spread_of_options(values: impl IntoIterator<Item = Option<f64>>) -> Option<Spread> {
+pub(super) fn spread_of_options(values: impl IntoIterator<Item = Option<f64>>) -> Option<Spread> {
     let values: Option<Vec<f64>> = values.into_iter().collect();
     values.and_then(|values| Spread::of(&values))
 }
 
 /// The scores of one measure, arranged for the statistics.
 pub(super) struct MeasureFigures<'o> {
-    outcome: &'o StudyOutcome<'o>,
-    measure: usize,
+    pub(super) outcome: &'o StudyOutcome<'o>,
+    pub(super) measure: usize,
     name: &'o str,
-    official: Vec<f64>,
+    pub(super) official: Vec<f64>,
     /// The seeds, in trial order.
-    seeds: Vec<u64>,
+    pub(super) seeds: Vec<u64>,
     /// lou[seed][run]
-    lou: Vec<Vec<f64>>,
+    pub(super) lou: Vec<Vec<f64>>,
 }
 
 impl<'o> MeasureFigures<'o> {
@@ -112,6 +112,7 @@ impl<'o> MeasureFigures<'o> {
                 runs_changed: classic.runs_changed,
             },
             truth,
+            assessor: self.assessor_summary(),
             paired: self.paired_summary(trials, held_out),
             swapped_pairs: self.swapped_pairs(),
         }
@@ -249,6 +250,9 @@ impl<'o> MeasureFigures<'o> {
                     RankComparison::new(&control.scores.measure(self.measure), &scores)
                         .expect("one score per run on both sides")
                 });
+                let against_assessor = self.assessor_scores(t.trial.seed).map(|reference| {
+                    RankComparison::new(&reference, &scores).expect("one score per run")
+                });
                 TrialRow {
                     seed: t.trial.seed,
                     held_out: t.trial.held_out.clone(),
@@ -263,6 +267,9 @@ impl<'o> MeasureFigures<'o> {
                     overlap_found: t.agreement.overlap_found,
                     recall_found: t.agreement.recall_found,
                     withheld: t.withheld,
+                    assessor_tau_b: against_assessor.as_ref().map(|c| c.tau_b),
+                    assessor_tau_ap: against_assessor.as_ref().map(|c| c.tau_ap),
+                    assessor_recall: t.assessor_recall,
                 }
             })
             .collect()

@@ -59,6 +59,7 @@ fn trial(seed: u64, held_out: Option<&str>, scores: [f64; 5]) -> TrialOutcome {
             recall_found: 1.0,
         },
         withheld: 0,
+        assessor_recall: None,
     }
 }
 
@@ -95,6 +96,8 @@ fn outcome(collection: &Collection) -> StudyOutcome<'_> {
         pools_over_budget: 0,
         budget: Vec::new(),
         unofficial_judgments: 0,
+        sources: Default::default(),
+        assessor: None,
         strategies: Vec::new(),
     }
 }

@@ -5,6 +5,7 @@
 //! result tables, and the files themselves ([`files`]); with a budget curve, the same statistics
 //! at each budget fraction ([`budget`]). Rendering (JSON, Markdown, figures) is `report`'s.
 
+mod assessor;
 pub mod budget;
 mod figures;
 pub mod files;
@@ -21,6 +22,7 @@ use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold, HICAL_TRAIN_LEVEL};
 use crate::sim::study::{StudyOutcome, StudySettings};
 use crate::stats::Spread;
+pub use assessor::{AssessorReport, AssessorSummary};
 use budget::BudgetSummary;
 use figures::MeasureFigures;
 pub use files::{
@@ -208,6 +210,9 @@ pub struct MeasureSummary {
     pub classic_lou: ClassicSummary,
     /// Truth figures, on tasks with a truth file.
     pub truth: Option<TruthSummary>,
+    /// The rankings against the simulated assessor's own, when it is not the official one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assessor: Option<AssessorSummary>,
     /// Swapped pairs with significance tests.
     pub swapped_pairs: Vec<SwappedPair>,
 }
@@ -231,6 +236,9 @@ pub struct StudySummary {
     /// The comparison of judging strategies, when the study makes one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strategies: Option<StrategiesSummary>,
+    /// The simulated assessor and where its grades came from, when it is not the official one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assessor: Option<AssessorReport>,
     /// Rows of runs.tsv.
     #[serde(skip)]
     pub runs: Vec<RunRow>,
@@ -295,6 +303,7 @@ impl StudySummary {
             elapsed_seconds,
             budget,
             strategies,
+            assessor: AssessorReport::of(outcome),
             runs,
             lou,
             trials,
@@ -343,13 +352,7 @@ pub fn deviations(
         );
     }
     deviations.extend(carried_deviation(judge, outcome));
-    if outcome.unofficial_judgments > 0 {
-        deviations.push(format!(
-            "{} judgments over all trials are of documents the official qrels never judged: \
-             the simulated assessor grades them 0, where NIST's assessors would have judged them",
-            outcome.unofficial_judgments
-        ));
-    }
+    deviations.extend(unofficial_deviation(outcome));
     if judge.pool_depth > 0 {
         deviations.push(format!(
             "the pool (the top {} of every pooled run) is recorded as one batch before active \
@@ -388,6 +391,29 @@ pub fn deviations(
         ));
     }
     deviations
+}
+
+/// The judgments of documents the official qrels never judged, and who graded them, when
+/// there are any.
+fn unofficial_deviation(outcome: &StudyOutcome) -> Option<String> {
+    let sources = &outcome.sources;
+    let unofficial = sources.unofficial();
+    if unofficial == 0 {
+        return None;
+    }
+    Some(match &outcome.assessor {
+        None => format!(
+            "{unofficial} judgments over all trials are of documents the official qrels never \
+             judged: the simulated assessor grades them 0, where NIST's assessors would have \
+             judged them"
+        ),
+        Some(assessor) => format!(
+            "{unofficial} judgments over all trials are of documents the official qrels never \
+             judged: the assessor {} graded {} from its file, drew {} from the relevance model \
+             and presumed {} non-relevant",
+            assessor.name, sources.file, sources.drawn, sources.presumed
+        ),
+    })
 }
 
 /// The carried judgments and what the judge does with them, when a trial carried any.

@@ -5,8 +5,9 @@
 //! strategies that make the collection reusable at the smallest fraction. Reusable means the
 //! held-out trials agree with their control (mean paired tau_b at least 0.9, the held-out runs'
 //! mean paired rank change below 1) and the control agrees with the official ranking (mean
-//! tau_b at least 0.9): a strategy that judges too little gives trials that agree with one
-//! another about a wrong ranking.
+//! tau_b at least 0.9; with an assessor other than the official one, with the assessor's own
+//! ranking): a strategy that judges too little gives trials that agree with one another about
+//! a wrong ranking.
 
 use std::collections::BTreeMap;
 
@@ -104,6 +105,8 @@ fn point_rows(
             let trial_rows = figures.trial_rows();
             let paired = figures.paired_summary(&trial_rows, &figures.held_out_rows());
             let control = figures.control_summary();
+            let assessor = figures.assessor_summary();
+            let sources = outcome.assessor.as_ref().map(|_| &point.sources);
             StrategyRow {
                 strategy: strategy.to_string(),
                 fraction: point.fraction,
@@ -117,6 +120,12 @@ fn point_rows(
                 control_recall_found: mean(control.recall_found).unwrap_or(0.0),
                 unofficial_share: point.unofficial_share,
                 judgments_per_topic: point.judgments_per_topic,
+                control_assessor_tau_b: assessor.as_ref().map(|a| mean(a.control_tau_b)),
+                control_assessor_recall: assessor
+                    .as_ref()
+                    .map(|a| mean(a.control_recall).unwrap_or(0.0)),
+                file_share: sources.map(|s| s.share(s.file)),
+                drawn_share: sources.map(|s| s.share(s.drawn)),
             }
         })
         .collect()
@@ -133,10 +142,12 @@ fn control_truth_tau_b(outcome: &StudyOutcome, index: usize) -> Option<f64> {
     crate::stats::Spread::of(&taus?).map(|spread| spread.mean)
 }
 
-/// Whether a row shows a reusable collection: a mean paired tau_b and a mean control tau_b of
-/// at least the threshold, and a held-out mean rank change below the limit.
+/// Whether a row shows a reusable collection: a mean paired tau_b and a mean control tau_b (against
+/// the assessor's ranking when the study has an assessor other than the official one) of at
+/// least the threshold, and a held-out mean rank change below the limit.
 fn is_reusable(row: &StrategyRow) -> bool {
-    [row.paired_tau_b, row.control_tau_b]
+    let control_tau_b = row.control_assessor_tau_b.unwrap_or(row.control_tau_b);
+    [row.paired_tau_b, control_tau_b]
         .iter()
         .all(|tau| tau.is_some_and(|tau| tau >= EQUIVALENT_TAU_B))
         && row
@@ -192,6 +203,10 @@ mod tests {
             control_recall_found: 0.5,
             unofficial_share: 0.0,
             judgments_per_topic: 10.0,
+            control_assessor_tau_b: None,
+            control_assessor_recall: None,
+            file_share: None,
+            drawn_share: None,
         }
     }
 

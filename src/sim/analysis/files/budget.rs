@@ -37,10 +37,26 @@ pub struct BudgetRow {
     /// The fraction of official judgments the cut qrels hold.
     #[serde(with = "domains::fraction")]
     pub overlap: f64,
+    /// With an assessor other than the official one: tau_b against the assessor's ranking of
+    /// the seed (the column is absent otherwise).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_tau"
+    )]
+    pub assessor_tau_b: Option<Option<f64>>,
+    /// The fraction of the assessor's relevant documents within reach that the cut qrels hold.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_fraction"
+    )]
+    pub assessor_recall: Option<f64>,
 }
 
 impl TableRow for BudgetRow {
     const FILE: &'static str = "budget.tsv";
+    const ASSESSOR_COLUMNS: &'static [&'static str] = &["assessor_tau_b", "assessor_recall"];
 }
 
 impl BudgetRow {
@@ -56,6 +72,8 @@ impl BudgetRow {
             paired_tau_b: trial.paired_tau_b,
             recall: trial.recall,
             overlap: trial.overlap,
+            assessor_tau_b: trial.assessor_tau_b,
+            assessor_recall: trial.assessor_recall,
         }
     }
 }

@@ -136,6 +136,47 @@ optional_number!(
     "a score >= 0, or NA"
 );
 
+/// A column written only when the study's assessor is not the official one: `None` leaves the
+/// column out (`#[serde(default, skip_serializing_if = "Option::is_none", with = "...")]`), and
+/// a file without it reads as `None`.
+macro_rules! assessor_column {
+    ($(#[$doc:meta])* $name:ident, $inner:ident, $value:ty) => {
+        $(#[$doc])*
+        pub(super) mod $name {
+            use serde::{Deserializer, Serializer};
+
+            pub(in super::super) fn serialize<S: Serializer>(
+                value: &Option<$value>,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                match value {
+                    Some(value) => super::$inner::serialize(value, serializer),
+                    None => serializer.serialize_none(),
+                }
+            }
+
+            pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Option<$value>, D::Error> {
+                super::$inner::deserialize(deserializer).map(Some)
+            }
+        }
+    };
+}
+
+assessor_column!(
+    /// A correlation against the assessor's ranking, or `NA` where it is undefined.
+    assessor_tau,
+    tau,
+    Option<f64>
+);
+assessor_column!(
+    /// A fraction of what the assessor graded: between 0 and 1.
+    assessor_fraction,
+    fraction,
+    f64
+);
+
 /// The trial a row belongs to: its held-out team, or `control` (`None`) for the control trial.
 pub(super) mod trial {
     use serde::{Deserializer, Serializer};

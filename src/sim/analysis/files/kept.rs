@@ -6,6 +6,7 @@ use super::table::write_records;
 use crate::base::Grade;
 use crate::collection::Collection;
 use crate::io::qrels::Qrels;
+use crate::judge::assessor::GradeSource;
 use crate::judge::cal::TopicJudging;
 
 /// The simulated qrels of a judged trial.
@@ -36,6 +37,10 @@ struct TraceLine {
     grade: Grade,
     /// `1` when the official qrels judged the document, else `0`.
     official: u8,
+    /// Where the grade came from (`official`, `file`, `drawn` or `presumed`): written only
+    /// with an assessor other than the official one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<GradeSource>,
 }
 
 fn score_as_printed<S: Serializer>(score: &f32, serializer: S) -> Result<S::Ok, S::Error> {
@@ -43,7 +48,8 @@ fn score_as_printed<S: Serializer>(score: &f32, serializer: S) -> Result<S::Ok, 
 }
 
 /// Writes traces as TSV: `topic step batch docid score grade official` (score `NaN` for pool
-/// documents, official `1` or `0`).
+/// documents, official `1` or `0`), and with `with_sources` a `source` column naming where
+/// each grade came from.
 ///
 /// # Errors
 /// When writing fails.
@@ -51,10 +57,11 @@ pub fn write_traces(
     out: &mut dyn std::io::Write,
     collection: &Collection,
     judgings: &[TopicJudging],
+    with_sources: bool,
 ) -> std::io::Result<()> {
     let lines: Vec<TraceLine> = judgings
         .iter()
-        .flat_map(|judging| {
+        .flat_map(move |judging| {
             let topic = &collection.topics[judging.topic].id;
             judging.trace.iter().map(move |step| TraceLine {
                 topic: topic.to_string(),
@@ -63,9 +70,10 @@ pub fn write_traces(
                 docid: collection.doc_name(step.doc).to_string(),
                 score: step.score,
                 grade: step.grade,
-                official: u8::from(step.is_official),
+                official: u8::from(step.is_official()),
+                source: with_sources.then_some(step.source),
             })
         })
         .collect();
-    write_records(out, &lines)
+    write_records(out, &lines, &["source"])
 }

@@ -47,6 +47,9 @@ use results::unnumbered;
 pub trait TableRow: Serialize + DeserializeOwned {
     /// The file name.
     const FILE: &'static str;
+    /// The columns written only when the study's assessor is not the official one (see
+    /// docs/assessor.md): a file without them still reads.
+    const ASSESSOR_COLUMNS: &'static [&'static str] = &[];
 }
 
 /// Writes `rows` as the table `T::FILE` in `dir`, atomically.
@@ -54,7 +57,9 @@ pub trait TableRow: Serialize + DeserializeOwned {
 /// # Errors
 /// When the file cannot be written.
 pub fn write_table<T: TableRow>(dir: &Path, rows: &[T]) -> Result<()> {
-    write_atomically(&dir.join(T::FILE), |out| table::write_records(out, rows))
+    write_atomically(&dir.join(T::FILE), |out| {
+        table::write_records(out, rows, T::ASSESSOR_COLUMNS)
+    })
 }
 
 /// Reads the table `T::FILE` from `dir`.
@@ -71,5 +76,5 @@ pub fn read_table<T: TableRow>(dir: &Path) -> Result<Vec<T>> {
 /// # Errors
 /// As [`read_table`].
 pub(super) fn read_numbered_table<T: TableRow>(dir: &Path) -> Result<Vec<(usize, T)>> {
-    table::read_records(&dir.join(T::FILE))
+    table::read_records(&dir.join(T::FILE), T::ASSESSOR_COLUMNS)
 }

@@ -201,10 +201,35 @@ pub struct TrialRow {
     /// Documents withheld from the simulated assessor, over all topics.
     #[serde(deserialize_with = "domains::whole")]
     pub withheld: usize,
+    /// With an assessor other than the official one: tau_b of the trial's ranking against the
+    /// assessor's ranking of its seed (the column is absent otherwise).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_tau"
+    )]
+    pub assessor_tau_b: Option<Option<f64>>,
+    /// tau_ap against the assessor's ranking of the seed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_tau"
+    )]
+    pub assessor_tau_ap: Option<Option<f64>>,
+    /// The fraction of the assessor's relevant documents within the judging's reach (retrieved
+    /// by a run, or officially judged) that the trial's qrels hold.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_fraction"
+    )]
+    pub assessor_recall: Option<f64>,
 }
 
 impl TableRow for TrialRow {
     const FILE: &'static str = "trials.tsv";
+    const ASSESSOR_COLUMNS: &'static [&'static str] =
+        &["assessor_tau_b", "assessor_tau_ap", "assessor_recall"];
 }
 
 /// One held-out run in one trial (`heldout.tsv`).

@@ -48,8 +48,43 @@ pub struct StrategyRow {
     /// Judgments, carried ones included, per (trial, topic).
     #[serde(with = "domains::score")]
     pub judgments_per_topic: f64,
+    /// With an assessor other than the official one: the control rankings' mean tau_b against
+    /// the assessor's ranking of their seed (the column is absent otherwise).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_tau"
+    )]
+    pub control_assessor_tau_b: Option<Option<f64>>,
+    /// The controls' mean recall of the assessor's relevant documents within reach.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_fraction"
+    )]
+    pub control_assessor_recall: Option<f64>,
+    /// The share of judged documents that only the fuller assessor file graded.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_fraction"
+    )]
+    pub file_share: Option<f64>,
+    /// The share of judged documents whose grade was drawn from the relevance model.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_fraction"
+    )]
+    pub drawn_share: Option<f64>,
 }
 
 impl TableRow for StrategyRow {
     const FILE: &'static str = "strategies.tsv";
+    const ASSESSOR_COLUMNS: &'static [&'static str] = &[
+        "control_assessor_tau_b",
+        "control_assessor_recall",
+        "file_share",
+        "drawn_share",
+    ];
 }

@@ -145,17 +145,23 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CountingColumns<'_, A> {
     }
 }
 
-/// Writes `records` with a header, tab-separated, each line ending in `\n`.
+/// Writes `records` with a header, tab-separated, each line ending in `\n`. The header names
+/// the columns the records write: a column of `optional` (one whose field a record leaves out
+/// when it has no value) appears when the first record writes it, and never in an empty table.
 pub(super) fn write_records<R: serde::Serialize + DeserializeOwned>(
     out: &mut dyn std::io::Write,
     records: &[R],
+    optional: &[&str],
 ) -> std::io::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .delimiter(b'\t')
         .quote_style(csv::QuoteStyle::Never)
-        .has_headers(false)
+        .has_headers(!records.is_empty())
         .from_writer(out);
-    writer.write_record(columns::<R>())?;
+    if records.is_empty() {
+        let written = columns::<R>().iter().filter(|c| !optional.contains(c));
+        writer.write_record(written)?;
+    }
     for record in records {
         writer.serialize(record)?;
     }
@@ -169,8 +175,12 @@ pub(super) fn read_text(path: &Path) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| ParseError::file(path, ParseErrorKind::Binary).into())
 }
 
-/// Reads the table at `path`, each record with its line number.
-pub(super) fn read_records<R: DeserializeOwned>(path: &Path) -> Result<Vec<(usize, R)>> {
+/// Reads the table at `path`, each record with its line number; every column of `R` but those
+/// of `optional` must be in the header.
+pub(super) fn read_records<R: DeserializeOwned>(
+    path: &Path,
+    optional: &[&str],
+) -> Result<Vec<(usize, R)>> {
     let text = read_text(path)?;
     if text.is_empty() {
         return Err(ParseError::file(path, ParseErrorKind::Empty).into());
@@ -185,6 +195,7 @@ pub(super) fn read_records<R: DeserializeOwned>(path: &Path) -> Result<Vec<(usiz
         .clone();
     if let Some(missing) = columns::<R>()
         .iter()
+        .filter(|column| !optional.contains(column))
         .find(|column| !header.iter().any(|name| name == **column))
     {
         let found = excerpt(&header.iter().collect::<Vec<_>>().join(" "));

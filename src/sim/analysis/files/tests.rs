@@ -60,6 +60,9 @@ fn minimal(dir: &Path) {
         overlap_found: 1.0,
         recall_found: 1.0,
         withheld: 0,
+        assessor_tau_b: None,
+        assessor_tau_ap: None,
+        assessor_recall: None,
     };
     write_table(dir, &[trial(None, None), trial(Some("a"), Some(0.5))]).unwrap();
     let rank = |held_out: Option<&str>| RankRow {
