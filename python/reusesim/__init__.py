@@ -29,6 +29,7 @@ __all__ = [
     "StudyResult",
     "Task",
     "audit",
+    "complete",
     "evaluate",
     "judge",
     "simulate",
@@ -250,6 +251,7 @@ _JUDGE_OPTIONS = (
     "unique_depth",
     "train_level",
     "carried",
+    "assessor",
 )
 
 
@@ -354,6 +356,7 @@ def simulate(
     unique_depth: Optional[int] = None,
     train_level: Optional[int] = None,
     carried: Optional[str] = None,
+    assessor: Optional[str] = None,
     threads: Optional[int] = None,
     progress: Optional[bool] = None,
     budget_fractions: Optional[Sequence[float]] = None,
@@ -368,7 +371,9 @@ def simulate(
     (``auto``, ``text``, ``runs``), ``learner`` (``pegasos``, ``logistic``), ``iterations``,
     ``precision`` (``f32``, ``f64``), ``schedule`` (``bmi``, ``one``), ``candidates`` (``retrieved``, ``corpus``),
     ``pool_depth``, ``budget``, ``withhold`` (``uniques``, ``none``), ``unique_depth``,
-    ``train_level``, ``carried`` (``train``, ``ignore``); ``threads`` (default all cores; results
+    ``train_level``, ``carried`` (``train``, ``ignore``); ``assessor`` (who grades what is judged:
+    ``official``, the default, ``completed``, or the path of a fuller qrels file; see
+    docs/assessor.md); ``threads`` (default all cores; results
     do not depend on it); ``budget_fractions`` (each in (0, 1]: the study is also evaluated with
     each topic's judgments cut to these fractions of its budget, in ``.budget``; default: the
     whole budget alone); ``strategies`` (judging strategies compared on the same trials:
@@ -406,7 +411,9 @@ class Judging:
 
     #: The simulated qrels: ``query_id doc_id relevance``.
     qrels: pd.DataFrame
-    #: ``topic step batch docid score grade official`` (batch 0 is the pool, score NaN).
+    #: ``topic step batch docid score grade official`` (batch 0 is the pool, score NaN), and
+    #: with an assessor other than the official one ``source`` (``official``, ``file``,
+    #: ``drawn`` or ``presumed``).
     trace: pd.DataFrame
     #: Topics whose pool alone exceeded the budget (the whole pool was kept).
     pools_over_budget: int
@@ -431,6 +438,7 @@ def judge(
     unique_depth: Optional[int] = None,
     train_level: Optional[int] = None,
     carried: Optional[str] = None,
+    assessor: Optional[str] = None,
     threads: Optional[int] = None,
     progress: Optional[bool] = None,
 ) -> Judging:
@@ -447,6 +455,27 @@ def judge(
         io.StringIO(trace), sep="\t", dtype={"topic": str, "docid": str}, keep_default_na=False
     )
     return Judging(_qrels_frame(qrels), trace_frame, over_budget, retrains)
+
+
+def complete(
+    task,
+    seed: int = 1,
+    *,
+    features: Optional[str] = None,
+    pool_depth: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> pd.DataFrame:
+    """Seed ``seed``'s completed qrels of ``task`` (as ``reusesim complete``): the official
+    qrels, then for every document a run retrieved that they never judged a grade drawn from
+    the calibrated relevance model, as a study's ``assessor="completed"`` grades with on that
+    seed. ``features`` (``auto``, ``text``, ``runs``) are the relevance model's, ``pool_depth``
+    its calibration's (default: the task's). Returns ``query_id doc_id relevance source``
+    (``official`` or ``drawn``)."""
+    native_task = _task(task)._task
+    qrels, sources = _native.complete(native_task, seed, features, pool_depth, threads)
+    frame = _qrels_frame(qrels)
+    frame["source"] = sources
+    return frame
 
 
 @dataclass

@@ -10,17 +10,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use reusesim::audit::{AuditRules, AuditSettings, StudySource};
-use reusesim::relevance_model::trials::Evidence;
 use reusesim::base::choice::Choice;
 use reusesim::collection::{Collection, FeatureChoice};
 use reusesim::eval::{self, EvalOptions, Evaluator};
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::judge::strategies::Strategy;
+use reusesim::relevance_model::trials::Evidence;
 use reusesim::report::plots::FigureFormat;
 use reusesim::report::PlotFormat;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
+use reusesim::sim::assessor::StudyAssessor;
 use reusesim::sim::lock::FolderAccess;
-use reusesim::sim::settings::{check_budget_fractions, check_strategies, OFFICIAL_BUDGET_ONLY};
+use reusesim::sim::settings::{
+    check_budget_fractions, check_strategies, AssessorChoice, OFFICIAL_BUDGET_ONLY,
+};
 use reusesim::sim::study::StudySettings;
 
 use crate::data::{qrels_columns, Qrels, Runs, Task};
@@ -115,6 +118,7 @@ struct JudgeOptions {
     unique_depth: Option<usize>,
     train_level: Option<i32>,
     carried: Option<String>,
+    assessor: Option<String>,
 }
 
 impl JudgeOptions {
@@ -142,6 +146,13 @@ impl JudgeOptions {
             ..hical
         };
         Ok((settings.check()?, use_text))
+    }
+
+    /// The simulated assessor (`official` when not given).
+    fn assessor(&self) -> AssessorChoice {
+        self.assessor
+            .as_deref()
+            .map_or(AssessorChoice::Official, AssessorChoice::parse)
     }
 }
 
@@ -189,6 +200,7 @@ fn simulate(
         )
         .map_err(to_py_err)?,
         strategies: strategy_list(&strategies.unwrap_or_default()).map_err(to_py_err)?,
+        assessor: judge.assessor(),
     };
     work::run(py, threads, progress, |progress| {
         let report = |done, total| progress.report(done, total);
@@ -225,6 +237,9 @@ fn judge(
     let (settings, use_text) = judge.settings(task, seed).map_err(to_py_err)?;
     work::run(py, threads, progress, |progress| {
         let collection = Collection::prepare(task, &task.qrels, use_text)?;
+        let assessor = judge.assessor();
+        let prepared =
+            StudyAssessor::prepare(&collection, &assessor, settings.pool_depth, &[seed])?;
         let topics = collection.topics.len();
         let started = AtomicUsize::new(0);
         // The budget is asked for as each topic starts: the moment to report and to stop.
@@ -236,11 +251,13 @@ fn judge(
                 judge.budget.unwrap_or(topic.grades.len())
             },
             &settings,
+            &prepared.for_seed(&collection, seed),
         )?;
         progress.report(topics, topics);
         let qrels = to_qrels(&collection, &judgings);
         let mut trace = Vec::new();
-        write_traces(&mut trace, &collection, &judgings).map_err(|source| {
+        let with_sources = !assessor.is_official();
+        write_traces(&mut trace, &collection, &judgings, with_sources).map_err(|source| {
             reusesim::Error::Write {
                 path: PathBuf::from("<trace>"),
                 source,
@@ -252,6 +269,49 @@ fn judge(
             judgings.iter().filter(|j| j.is_pool_over_budget).count(),
             judgings.iter().map(|j| j.retrains).sum(),
         ))
+    })
+}
+
+/// Seed `seed`'s completed qrels of `task` (as `reusesim complete`): the official qrels, then
+/// a grade drawn from the calibrated relevance model for every document a run retrieved that
+/// they never judged. Returns the qrels as columns and each judgment's source (`official` or
+/// `drawn`).
+#[pyfunction]
+#[pyo3(signature = (task, seed, features, pool_depth, threads))]
+#[allow(clippy::type_complexity)]
+fn complete(
+    py: Python<'_>,
+    task: &Task,
+    seed: u64,
+    features: Option<String>,
+    pool_depth: Option<usize>,
+    threads: Option<usize>,
+) -> PyResult<((Vec<String>, Vec<String>, Vec<i32>), Vec<&'static str>)> {
+    let task = &task.task;
+    let features =
+        choice("features", features.as_deref(), FeatureChoice::Auto).map_err(to_py_err)?;
+    let use_text = reusesim::judge::resolve_features(
+        task,
+        features,
+        reusesim::collection::CandidateSource::Retrieved,
+    )
+    .map_err(to_py_err)?;
+    let pool_depth = pool_depth.unwrap_or(task.pool_depth);
+    work::run(py, threads, None, |_| {
+        let collection = Collection::prepare(task, &task.qrels, use_text)?;
+        let completed = reusesim::sim::assessor::completed_qrels(&collection, pool_depth, seed)?;
+        let (topics, docs, grades) = qrels_columns(&completed.qrels);
+        let sources = topics
+            .iter()
+            .zip(&docs)
+            .map(
+                |(topic, doc)| match task.qrels.topic(topic).and_then(|t| t.grade(doc)) {
+                    Some(_) => "official",
+                    None => "drawn",
+                },
+            )
+            .collect();
+        Ok(((topics, docs, grades), sources))
     })
 }
 
@@ -394,6 +454,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(evaluate, module)?)?;
     module.add_function(wrap_pyfunction!(simulate, module)?)?;
     module.add_function(wrap_pyfunction!(judge, module)?)?;
+    module.add_function(wrap_pyfunction!(complete, module)?)?;
     module.add_function(wrap_pyfunction!(audit, module)?)?;
     module.add_function(wrap_pyfunction!(backtest, module)?)?;
     module.add_function(wrap_pyfunction!(plot, module)?)?;

@@ -133,9 +133,10 @@ impl CompletionModel {
         Some(self.calibration.probability(topic, &completed.evidence))
     }
 
-    /// The rank of `doc` in the run its evidence comes from (`None`: not graded).
-    pub fn evidence_rank(&self, topic: usize, doc: DocId) -> Option<usize> {
-        Some(self.find(topic, doc)?.evidence.rank)
+    /// The evidence of never-judged document `doc` of topic `topic`, from the run that ranks it
+    /// best (`None`: the completion does not grade it).
+    pub fn evidence(&self, topic: usize, doc: DocId) -> Option<&DocumentEvidence> {
+        Some(&self.find(topic, doc)?.evidence)
     }
 
     fn find(&self, topic: usize, doc: DocId) -> Option<&Completed> {

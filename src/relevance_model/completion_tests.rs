@@ -1,1 +1,123 @@
+use std::collections::BTreeMap;
 
+use super::*;
+use crate::io::fixture::hand_task_with_carried;
+use crate::io::task::Task;
+
+/// The embedded task, prepared with its text features, and its completion model: a real
+/// calibration with a spread of probabilities.
+fn embedded() -> (Collection, CompletionModel) {
+    let manifest =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/task.toml");
+    let task = Task::open(&manifest).unwrap();
+    let collection = Collection::prepare(&task, &task.qrels, true).unwrap();
+    let model = CompletionModel::fit(&collection, task.pool_depth).unwrap();
+    (collection, model)
+}
+
+#[test]
+fn draws_follow_their_probabilities_within_binomial_bounds() {
+    let (collection, model) = embedded();
+    // Per band of the seed's probability: the expected count of relevant draws, its binomial
+    // variance and the count drawn; per grade, the count expected and drawn.
+    let mut bands: BTreeMap<u8, (f64, f64, usize)> = BTreeMap::new();
+    let mut grades: BTreeMap<Grade, (f64, usize)> = BTreeMap::new();
+    for seed in 1..=100 {
+        let draws = model.draw(&collection, seed);
+        let effects = SeedEffects::draw(&model, &collection, seed);
+        for (topic, completion) in model.topics.iter().enumerate() {
+            for (completed, &grade) in completion.docs.iter().zip(&draws.drawn[topic]) {
+                let p = sigmoid(effects.log_odds(&model.calibration, topic, completed));
+                let band = match p {
+                    p if p < 0.01 => 0,
+                    p if p < 0.1 => 1,
+                    _ => 2,
+                };
+                let entry = bands.entry(band).or_default();
+                entry.0 += p;
+                entry.1 += p * (1.0 - p);
+                if grade > 0 {
+                    entry.2 += 1;
+                    for &(g, chance) in &completion.grade_chances {
+                        grades.entry(g).or_default().0 += chance;
+                    }
+                    grades.entry(grade).or_default().1 += 1;
+                }
+            }
+        }
+    }
+    assert!(bands[&2].0 > 100.0, "enough likely documents: {bands:?}");
+    for (band, (expected, variance, drawn)) in &bands {
+        let bound = 4.0 * variance.sqrt() + 1.0;
+        let gap = (*drawn as f64 - expected).abs();
+        assert!(
+            gap <= bound,
+            "band {band}: drew {drawn}, expected {expected:.1} ± {bound:.1}"
+        );
+    }
+    let relevant: usize = grades.values().map(|&(_, drawn)| drawn).sum();
+    assert!(grades.len() > 1, "a grade mix to draw from: {grades:?}");
+    for (grade, (expected, drawn)) in &grades {
+        let share = expected / relevant as f64;
+        let bound = 4.0 * (relevant as f64 * share * (1.0 - share)).sqrt() + 1.0;
+        let gap = (*drawn as f64 - expected).abs();
+        assert!(
+            gap <= bound,
+            "grade {grade}: drew {drawn}, expected {expected:.1} ± {bound:.1}"
+        );
+    }
+}
+
+#[test]
+fn a_seed_draws_one_completion_and_another_seed_draws_afresh() {
+    let (collection, model) = embedded();
+    let first = model.draw(&collection, 1);
+    assert_eq!(first, model.draw(&collection, 1));
+    assert_ne!(first, model.draw(&collection, 2));
+    let assessor = model.assessor(&collection, &first);
+    for topic in 0..collection.topics.len() {
+        for (pos, doc) in model.documents(topic).enumerate() {
+            let assessment = assessor.assess(topic, doc);
+            assert_eq!(assessment.source, GradeSource::Drawn);
+            assert_eq!(assessment.grade, first.drawn[topic][pos]);
+        }
+    }
+}
+
+#[test]
+fn official_grades_stay_and_what_no_run_retrieved_is_not_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = hand_task_with_carried(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let model = CompletionModel::fit(&collection, task.pool_depth).unwrap();
+    let draws = model.draw(&collection, 3);
+    let assessor = model.assessor(&collection, &draws);
+    let topic = collection.topic_index("1").unwrap();
+    let doc = |name: &str| collection.doc_id(name).unwrap();
+    let official = |grade| Assessment {
+        grade,
+        source: GradeSource::Official,
+    };
+    // ua: judged 2; x1: judged 1 and retrieved by no run.
+    assert_eq!(assessor.assess(topic, doc("ua")), official(2));
+    assert_eq!(assessor.assess(topic, doc("x1")), official(1));
+    // n2: retrieved, never judged: drawn.
+    assert_eq!(assessor.assess(topic, doc("n2")).source, GradeSource::Drawn);
+    let completed: Vec<DocId> = model.documents(topic).collect();
+    let retrieved = &collection.topics[topic].retrieved;
+    let never_judged: Vec<DocId> = (retrieved.iter())
+        .filter(|doc| !collection.topics[topic].grades.contains_key(doc))
+        .copied()
+        .collect();
+    assert_eq!(completed, never_judged);
+    // t1 is topic 2's, not topic 1's: nothing to draw it from on topic 1.
+    let presumed = assessor.assess(topic, doc("t1"));
+    assert_eq!(presumed.source, GradeSource::Presumed);
+    assert_eq!(presumed.grade, 0);
+    // The completed qrels: every official judgment, then every drawn one.
+    let judgments: Vec<(DocId, Grade)> = assessor.judgments(topic).collect();
+    assert_eq!(
+        judgments.len(),
+        collection.topics[topic].grades.len() + never_judged.len()
+    );
+}

@@ -253,3 +253,7 @@ fn fuller_grades(collection: &Collection, file: &Qrels) -> QrelsGrades {
         })
         .collect()
 }
+
+#[cfg(test)]
+#[path = "assessor_tests.rs"]
+mod tests;
