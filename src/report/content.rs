@@ -49,6 +49,7 @@ pub fn study_document(summary: &StudySummary, rows: ReportRows<'_>) -> Document 
     blocks.extend(lou(summary));
     blocks.extend(classic(summary));
     blocks.extend(truth(summary));
+    blocks.extend(assessor(summary));
     blocks.extend(rank_changes(summary, rows));
     blocks.extend(swapped_pairs(summary));
     if let Some(budget) = &summary.budget {
@@ -108,7 +109,7 @@ fn intro(summary: &StudySummary) -> Vec<Block> {
              the judging have found them without the team?"
         }
     };
-    vec![
+    let mut blocks = vec![
         heading(1, format!("Reusability study: {}", summary.task)),
         paragraph(format!(
             "{} seeds; each seed judges a control trial and one trial per held-out team ({} \
@@ -128,14 +129,40 @@ fn intro(summary: &StudySummary) -> Vec<Block> {
             "Leave-out trials withhold `{}`: {withholding}",
             settings.judge.withhold
         )),
-        paragraph(
-            "Cells give the mean, with the range in brackets. The paired statistics and the ranks \
+    ];
+    blocks.extend(assessor_lead(summary));
+    blocks.push(paragraph(
+        "Cells give the mean, with the range in brackets. The paired statistics and the ranks \
              over all trials come first: they isolate the leave-out effect. The LOU ranking and \
              classic leave-out-uniques follow; they compare with the official ranking, so they \
              also hold the simulation's own noise (the control's tau_b). tau >= 0.9 is the usual \
              threshold for equivalent rankings (Voorhees 2000).",
-        ),
-    ]
+    ));
+    blocks
+}
+
+/// Who graded the judgments, when the assessor is not the official qrels.
+fn assessor_lead(summary: &StudySummary) -> Option<Block> {
+    let report = summary.assessor.as_ref()?;
+    let unofficial = report.from_file + report.drawn + report.presumed;
+    let total = report.official + unofficial;
+    let percent = |count: usize| 100.0 * count as f64 / total.max(1) as f64;
+    Some(paragraph(format!(
+        "The simulated assessor is `{}` (docs/assessor.md): {} of the {total} judgments of all \
+         trials ({:.1}%) fell on documents the official qrels never judged; {} ({:.1}%) took \
+         the fuller file's grade, {} ({:.1}%) a grade drawn from the relevance model, and {} \
+         ({:.1}%) stayed presumed non-relevant. Every ranking is also compared with the \
+         assessor's own ranking of the runs (\"Against the assessor's ranking\").",
+        report.name,
+        unofficial,
+        percent(unofficial),
+        report.from_file,
+        percent(report.from_file),
+        report.drawn,
+        percent(report.drawn),
+        report.presumed,
+        percent(report.presumed),
+    )))
 }
 
 /// Held-out trials against their seed's control, with the control's own distance from the
@@ -382,6 +409,51 @@ fn truth(summary: &StudySummary) -> Vec<Block> {
                 "control tau_b",
                 "trial tau_b",
                 "classic LOU tau_b",
+            ],
+            rows,
+        ),
+    ]
+}
+
+/// Every ranking against the assessor's own, when the assessor is not the official qrels.
+fn assessor(summary: &StudySummary) -> Vec<Block> {
+    let Some(report) = &summary.assessor else {
+        return Vec::new();
+    };
+    let rows: Vec<Vec<String>> = summary
+        .measures
+        .iter()
+        .filter_map(|(name, m)| {
+            let against = m.assessor.as_ref()?;
+            Some(vec![
+                name.clone(),
+                fmt_spread(&against.official_tau_b),
+                fmt_spread(&against.lou_tau_b),
+                fmt_spread(&against.control_tau_b),
+                fmt_spread(&against.trials_tau_b),
+                fmt_spread(&against.classic_lou_tau_b),
+                fmt_spread(&against.control_recall),
+            ])
+        })
+        .collect();
+    vec![
+        heading(2, "Against the assessor's ranking"),
+        paragraph(format!(
+            "Each ranking against the runs' ranking on the qrels of the assessor `{}` (of the \
+             same seed): how far the official collection, the leave-out trials and the control \
+             stand from what the fuller assessor would say. Control recall is the share of the \
+             assessor's relevant documents within the judging's reach that the control judged.",
+            report.name
+        )),
+        table(
+            &[
+                "measure",
+                "official tau_b",
+                "LOU tau_b",
+                "control tau_b",
+                "trial tau_b",
+                "classic LOU tau_b",
+                "control recall",
             ],
             rows,
         ),

@@ -29,6 +29,22 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
             ],
         })
         .collect();
+    let is_assessed = rows.iter().any(|row| row.control_assessor_tau_b.is_some());
+    let (assessor, reference) = if is_assessed {
+        (
+            "the study's assessor: the *unofficial* share is what the official qrels never \
+             judged, split into what the fuller file graded (*from file*) and what was drawn \
+             from the relevance model (*drawn*); the rest was presumed non-relevant",
+            "the assessor's",
+        )
+    } else {
+        (
+            "the official qrels: a document the official qrels never judged gets grade 0 and \
+             counts as *unofficial*; a high unofficial share biases the comparison against the \
+             strategy",
+            "the official",
+        )
+    };
     let mut blocks = vec![
         Block::Heading {
             level: 2,
@@ -36,11 +52,9 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
         },
         Block::Paragraph(format!(
             "Every trial is also judged by each strategy ({}) with the same seeds, held-out \
-             teams and budgets, and cut to each budget fraction. Each judges with the official \
-             qrels: a document the official qrels never judged gets grade 0 and counts as \
-             *unofficial*; a high unofficial share biases the comparison against the strategy. \
+             teams and budgets, and cut to each budget fraction. Each judges with {assessor}. \
              A strategy makes the collection reusable at a fraction when the mean paired tau_b \
-             and the control's mean tau_b against the official ranking reach {} and the \
+             and the control's mean tau_b against {reference} ranking reach {} and the \
              held-out runs' mean paired rank change is below {}.",
             summary.strategies.join(", "),
             summary.paired_tau_b_threshold,
@@ -60,7 +74,7 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
             .iter()
             .filter(|row| &row.measure == name)
             .map(|row| {
-                vec![
+                let mut cells = vec![
                     row.strategy.clone(),
                     row.fraction.to_string(),
                     fmt_number(row.control_tau_b),
@@ -72,25 +86,40 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
                     format!("{:.3}", row.control_recall_found),
                     format!("{:.3}", row.unofficial_share),
                     format!("{:.1}", row.judgments_per_topic),
-                ]
+                ];
+                if is_assessed {
+                    cells.extend([
+                        fmt_number(row.control_assessor_tau_b.flatten()),
+                        fmt_number(row.control_assessor_recall),
+                        fmt_number(row.file_share),
+                        fmt_number(row.drawn_share),
+                    ]);
+                }
+                cells
             })
             .collect();
-        blocks.push(table(
-            &[
-                "strategy",
-                "fraction",
-                "control tau_b",
-                "control tau_b vs truth",
-                "paired tau_b",
-                "held-out rank change mean",
-                "max",
-                "control recall",
-                "recall found",
-                "unofficial share",
-                "judgments per topic",
-            ],
-            measure_rows,
-        ));
+        let mut header = vec![
+            "strategy",
+            "fraction",
+            "control tau_b",
+            "control tau_b vs truth",
+            "paired tau_b",
+            "held-out rank change mean",
+            "max",
+            "control recall",
+            "recall found",
+            "unofficial share",
+            "judgments per topic",
+        ];
+        if is_assessed {
+            header.extend([
+                "control tau_b vs assessor",
+                "control recall (assessor)",
+                "from file",
+                "drawn",
+            ]);
+        }
+        blocks.push(table(&header, measure_rows));
     }
     blocks
 }
