@@ -5,6 +5,7 @@
 
 mod util;
 
+mod assessor;
 mod audit;
 mod backtest;
 mod budget;
