@@ -14,4 +14,5 @@ pub mod scoring;
 pub mod settings;
 pub mod shard;
 pub mod study;
+pub mod trials;
 pub mod unit;

@@ -7,7 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::figures::{spread_of_options, MeasureFigures};
-use crate::sim::study::{SourceCounts, StudyOutcome};
+use crate::sim::study::StudyOutcome;
+use crate::sim::trials::SourceCounts;
 use crate::stats::Spread;
 
 /// Rankings against the assessor's own ranking, for one measure.

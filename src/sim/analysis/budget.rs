@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::figures::MeasureFigures;
 use super::{ControlSummary, LouSummary, PairedSummary, TrialsSummary};
 use crate::sim::analysis::files::BudgetRow;
-use crate::sim::study::{BudgetOutcome, StudyOutcome, TrialOutcome};
+use crate::sim::study::StudyOutcome;
+use crate::sim::trials::{BudgetOutcome, TrialOutcome};
 
 /// The tau_b two rankings must reach to be called equivalent (Voorhees 2000).
 pub const EQUIVALENT_TAU_B: f64 = 0.9;

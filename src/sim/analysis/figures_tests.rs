@@ -18,7 +18,8 @@ use approx::assert_abs_diff_eq;
 use super::*;
 use crate::collection::Collection;
 use crate::io::fixture::hand_task;
-use crate::sim::study::{Agreement, Trial, TrialOutcome};
+use crate::sim::agreement::Agreement;
+use crate::sim::trials::{Trial, TrialOutcome};
 
 /// A table of one measure from per-topic values (`None`: the run has no ranking for the
 /// topic); the summary is the mean over the topics a run has.

@@ -113,7 +113,7 @@ pub struct TrialsSummary {
 }
 
 /// The control trials (nothing held out) against the official qrels (see
-/// [`crate::sim::study::Agreement`]).
+/// [`crate::sim::agreement::Agreement`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ControlSummary {
     /// The fraction of official judgments the control qrels hold, carried ones included.

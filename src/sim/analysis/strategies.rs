@@ -17,7 +17,8 @@ use super::budget::{with_trials, EQUIVALENT_TAU_B};
 use super::figures::MeasureFigures;
 use crate::base::choice::Choice;
 use crate::sim::analysis::files::StrategyRow;
-use crate::sim::study::{StrategyPoint, StudyOutcome};
+use crate::sim::study::StudyOutcome;
+use crate::sim::trials::StrategyPoint;
 
 /// The mean paired rank change of the held-out runs a reusable collection stays below.
 pub const RANK_CHANGE_LIMIT: f64 = 1.0;
