@@ -673,5 +673,4 @@ impl AuditArgs {
 }
 
 #[cfg(test)]
-#[path = "cli_tests.rs"]
 mod tests;

@@ -1,4 +1,5 @@
-//! The command line's parsing: its shape, and the flags that take folders, shards and trec_eval's spellings.
+//! The command line's parsing: its shape, and the flags that take folders, shards and
+//! trec_eval's spellings.
 
 use super::*;
 use clap::CommandFactory;
