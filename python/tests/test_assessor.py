@@ -67,6 +67,6 @@ def test_judge_with_a_fuller_file_marks_where_grades_came_from(default_task_path
 
 def test_a_malformed_assessor_file_raises_value_error_naming_file_and_line(default_task_path, tmp_path):
     bad = tmp_path / "bad.qrels"
-    bad.write_text("1 0 d1 1\n1 0 d2 high\n")
+    bad.write_text("110661 0 d1 1\n110661 0 d2 high\n")
     with pytest.raises(ValueError, match=r"bad\.qrels:2"):
         reusesim.judge(default_task_path, seed=1, assessor=str(bad), **FAST)
