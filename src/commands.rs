@@ -485,21 +485,52 @@ fn synth_corpus(args: &SynthArgs) -> Result<()> {
     Ok(())
 }
 
-/// `reusesim audit`.
+/// `reusesim audit`: every input is read and checked, and the audit done, before any file is
+/// written.
 pub fn audit(args: AuditArgs) -> Result<()> {
     use reusesim::audit;
     let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
-    let run = reusesim::io::run::read_run(&args.run)
-        .with_context(|| format!("reading run {}", args.run.display()))?;
+    let runs = reusesim::io::run::read_runs(&args.run_files()?).context("reading the runs")?;
     let settings = args.settings()?;
-    let spinner = spinner(&format!("auditing {}", run.tag));
-    let (report, warnings) =
-        with_threads(args.threads, || audit::audit_run(task, run, &settings))??;
+    let judged = args
+        .judged
+        .as_deref()
+        .map(audit::read_judged)
+        .transpose()
+        .context("reading the returned judgments")?;
+    let tags: Vec<&str> = runs.iter().map(|run| run.tag.as_str()).collect();
+    let spinner = spinner(&format!("auditing {}", tags.join(", ")));
+    let audited_task = task.clone();
+    let (report, warnings) = with_threads(args.threads, || match &judged {
+        Some(judged) => audit::audit_with_judgments(
+            audited_task,
+            runs,
+            &settings,
+            (judged, args.override_official),
+        ),
+        None => audit::audit_runs(audited_task, runs, &settings),
+    })??;
     spinner.finish_and_clear();
     warnings.iter().for_each(warn);
+    if let Some(judged) = &report.judged {
+        note_judged(judged);
+    }
+    let texts = match &args.sheet {
+        Some(_) => {
+            let docids = report.to_judge.iter().map(|e| e.docid.as_str()).collect();
+            audit::DocumentTexts::read(&task, &docids).context("reading the documents' texts")?
+        }
+        None => audit::DocumentTexts::default(),
+    };
     if let Some(path) = &args.emit_pool {
         reusesim::io::atomic::write_atomically(path, |out| {
             audit::write_pool(out, &report.to_judge)
+        })?;
+    }
+    if let Some(path) = &args.sheet {
+        let is_csv = audit::judged::is_csv(path);
+        reusesim::io::atomic::write_atomically(path, |out| {
+            audit::write_sheet(out, &report, &task, &texts, is_csv)
         })?;
     }
     let stdout = std::io::stdout();
@@ -514,6 +545,30 @@ pub fn audit(args: AuditArgs) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Notes on stderr what the returned judgments left out and what they held beyond the list.
+fn note_judged(judged: &reusesim::audit::JudgedComparison) {
+    let named = |docs: &[reusesim::audit::judged::DocRef]| {
+        docs.iter()
+            .map(|d| format!("{}/{}", d.topic, d.docid))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if !judged.listed_unjudged.is_empty() {
+        eprintln!(
+            "reusesim: note: {} listed documents have no returned grade: {}",
+            judged.listed_unjudged.len(),
+            named(&judged.listed_unjudged)
+        );
+    }
+    if !judged.judged_unlisted.is_empty() {
+        eprintln!(
+            "reusesim: note: {} returned grades are of documents not on the list; they are used: {}",
+            judged.judged_unlisted.len(),
+            named(&judged.judged_unlisted)
+        );
+    }
 }
 
 /// `reusesim backtest`.

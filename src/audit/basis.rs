@@ -51,6 +51,18 @@ pub struct AuditBasis<'c> {
     pub best_ranks: Vec<BestPooledRanks<'c>>,
 }
 
+/// One run's audit before its list: its topics' outcomes, what they do to the other runs, and
+/// each measure's rank risk.
+#[derive(Debug)]
+pub(super) struct RunOutcomes {
+    pub(super) others: OtherRuns,
+    pub(super) outcomes: Vec<TopicOutcome>,
+    pub(super) shifts: Vec<TopicShifts>,
+    pub(super) risks: Vec<MeasureRisk>,
+    /// Whether each measure is at risk.
+    pub(super) at_risk: Vec<bool>,
+}
+
 /// One run's audit, before it is put into a report.
 #[derive(Debug, Clone)]
 pub struct RunAudit {
@@ -87,7 +99,7 @@ pub fn judgments_grades(
 impl<'c> AuditBasis<'c> {
     /// Scores every run on `judgments`, fits every topic's model and calibrates them on
     /// `evidence` of what a team's absence leaves unjudged (the pool taken to `pool_depth`),
-    /// leaving the runs of `audited_team` out of the calibration sample; documents beyond the
+    /// leaving the runs of `audited_teams` out of the calibration sample; documents beyond the
     /// pool's reach are treated as `beyond_pool` says.
     ///
     /// # Errors
@@ -97,13 +109,13 @@ impl<'c> AuditBasis<'c> {
         judgments: Judgments,
         measures: &[Measure],
         (pool_depth, beyond_pool): (usize, BeyondPool),
-        audited_team: &str,
+        audited_teams: &[String],
         evidence: LeaveOutEvidence,
     ) -> Result<Self> {
         let scorer = RunScorer::new(collection, measures.to_vec());
         let scores = scorer.score(&judgments_grades(collection, &judgments), |_| true);
         let audited_runs: Vec<usize> = (0..collection.runs.len())
-            .filter(|&run| collection.runs[run].team == audited_team)
+            .filter(|&run| audited_teams.contains(&collection.runs[run].team))
             .collect();
         let models = collection
             .topics
@@ -129,7 +141,7 @@ impl<'c> AuditBasis<'c> {
                 grades: &judgments,
                 models: &models,
                 pool_depth,
-                audited_team,
+                audited_teams,
                 beyond_pool,
                 best_ranks: &best_ranks,
             },
@@ -192,6 +204,17 @@ impl<'c> AuditBasis<'c> {
         rules: &AuditRules,
         only: Option<&Judgments>,
     ) -> RunAudit {
+        self.finish(&self.outcomes(run, rules, only), rules)
+    }
+
+    /// Run `run`'s topic outcomes, what they do to the other runs, and each measure's risk:
+    /// the audit before its list (`only` as in [`Self::audit_within`]).
+    pub(super) fn outcomes(
+        &self,
+        run: usize,
+        rules: &AuditRules,
+        only: Option<&Judgments>,
+    ) -> RunOutcomes {
         let collection = self.collection;
         let info = &collection.runs[run];
         let counts_as_pooled = self.counts_as_pooled(run);
@@ -204,7 +227,7 @@ impl<'c> AuditBasis<'c> {
             .filter(|(_, topic)| !topic.rankings[run].is_empty())
             .map(|(index, topic)| {
                 let run_precision = self.run_precision(index, run);
-                let mut in_pool = pooled_tops(collection, topic, self.pool_depth, "");
+                let mut in_pool = pooled_tops(collection, topic, self.pool_depth, &[]);
                 if counts_as_pooled {
                     in_pool.extend(topic.pool_rankings[run].iter().take(self.pool_depth));
                 }
@@ -283,11 +306,29 @@ impl<'c> AuditBasis<'c> {
             .iter()
             .map(|r| r.probability_rank_moves > rules.risk_threshold)
             .collect();
+        RunOutcomes {
+            others,
+            outcomes,
+            shifts,
+            risks,
+            at_risk,
+        }
+    }
+
+    /// The audit of prepared `run` with its own list to judge.
+    pub(super) fn finish(&self, run: &RunOutcomes, rules: &AuditRules) -> RunAudit {
+        let RunOutcomes {
+            others,
+            outcomes,
+            shifts,
+            risks,
+            at_risk,
+        } = run;
         let listed = judging_list(
-            &outcomes,
-            (&others, &shifts),
-            &risks,
-            &at_risk,
+            outcomes,
+            (others, shifts),
+            risks,
+            at_risk,
             rules.settle_threshold,
             rules.rank_margin,
             rules.list_per_topic,
@@ -318,22 +359,15 @@ impl<'c> AuditBasis<'c> {
             .iter()
             .enumerate()
             .map(|(m, measure)| {
-                measure_audit(
-                    &outcomes,
-                    &risks[m],
-                    m,
-                    measure,
-                    at_risk[m],
-                    remaining_after,
-                )
+                measure_audit(outcomes, &risks[m], m, measure, at_risk[m], remaining_after)
             })
             .collect();
         RunAudit {
-            coverage: overall_coverage(&outcomes),
+            coverage: overall_coverage(outcomes),
             measures,
             candidates,
             to_judge,
-            topics: outcomes.into_iter().map(|t| t.audit).collect(),
+            topics: outcomes.iter().map(|t| t.audit.clone()).collect(),
         }
     }
 }
@@ -367,6 +401,11 @@ fn measure_audit(
     let mut sampled = risk.sample_scores.clone();
     sampled.sort_by(f64::total_cmp);
     let others = &risk.standings;
+    let remaining = if is_at_risk {
+        remaining_after.unwrap_or(risk.probability_rank_moves)
+    } else {
+        risk.probability_rank_moves
+    };
     MeasureAudit {
         score: ScoreInterval {
             measure: measure.to_string(),
@@ -385,12 +424,12 @@ fn measure_audit(
         runs_ranked: others.len() + 1,
         lou_max_score_drop: None,
         probability_rank_moves: risk.probability_rank_moves,
-        remaining_probability_rank_moves: if is_at_risk {
-            remaining_after.unwrap_or(risk.probability_rank_moves)
-        } else {
-            risk.probability_rank_moves
-        },
+        remaining_probability_rank_moves: remaining,
         is_at_risk,
+        remaining_after_merged_list: remaining,
+        audited_rank: 1.0,
+        audited_rank_expected: 1.0,
+        audited_runs: 1,
     }
 }
 

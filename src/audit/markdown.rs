@@ -1,53 +1,36 @@
-//! The audit report's content, rendered as Markdown and as a page: the verdict first, then
-//! coverage, the measures with their intervals and ranks, the leave-team-out comparison, the
-//! documents to judge and the topics.
-
-use std::io::{self, Write};
+//! One run's part of the audit report: its own list to judge, coverage, the measures with
+//! their intervals and ranks, the leave-team-out comparison and the topics.
 
 use super::{AuditReport, AUDIT_DEPTH};
-use crate::report::document::{Align, Block, Document, Table};
-use crate::report::html::document_page;
+use crate::report::document::{Align, Block, Table};
 
 /// At most this many documents to judge are listed (the full list is in `--emit-pool` and the
 /// JSON report).
 pub const LISTED_DOCUMENTS: usize = 50;
 
-/// Writes `report` as Markdown.
-///
-/// # Errors
-/// When writing fails.
-pub fn write_markdown(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
-    audit_document(report).write_markdown(out)
+/// The blocks of one run's audit: its file, the documents of its own list (`with_own_list`),
+/// coverage, scores and ranks, the leave-team-out comparison and the topics, with sections at heading `level`.
+pub(super) fn run_blocks(report: &AuditReport, level: u8, with_own_list: bool) -> Vec<Block> {
+    let mut blocks = vec![run_file(report)];
+    if with_own_list {
+        blocks.extend(to_judge(report, level));
+    }
+    blocks.extend(coverage(report, level));
+    blocks.extend(scores(report, level));
+    blocks.extend(study(report, level));
+    blocks.extend(topics(report, level));
+    blocks
 }
 
-/// Writes `report` as one self-contained HTML page.
-///
-/// # Errors
-/// When writing fails.
-pub fn write_html(out: &mut dyn Write, report: &AuditReport) -> io::Result<()> {
-    out.write_all(document_page(&audit_document(report)).as_bytes())
-}
-
-/// The audit report's content.
-pub fn audit_document(report: &AuditReport) -> Document {
-    let mut blocks = heading(report);
-    blocks.extend(to_judge(report));
-    blocks.extend(coverage(report));
-    blocks.extend(scores(report));
-    blocks.extend(study(report));
-    blocks.extend(topics(report));
-    Document { blocks }
-}
-
-fn section(text: &str) -> Block {
+pub(super) fn section(level: u8, text: &str) -> Block {
     Block::Heading {
-        level: 2,
+        level,
         text: text.to_string(),
     }
 }
 
 /// A table whose columns are aligned as `align` spells them (`l` left, `r` right).
-fn table(header: Vec<String>, align: &str, rows: Vec<Vec<String>>) -> Block {
+pub(super) fn table(header: Vec<String>, align: &str, rows: Vec<Vec<String>>) -> Block {
     Block::Table(Table {
         header,
         align: align
@@ -58,35 +41,30 @@ fn table(header: Vec<String>, align: &str, rows: Vec<Vec<String>>) -> Block {
     })
 }
 
-fn names(header: &[&str]) -> Vec<String> {
+pub(super) fn names(header: &[&str]) -> Vec<String> {
     header.iter().map(ToString::to_string).collect()
 }
 
-/// The verdict, the run and the settings.
-fn heading(report: &AuditReport) -> Vec<Block> {
+/// The run file and the settings.
+fn run_file(report: &AuditReport) -> Block {
     let in_task = match report.in_task {
         None => "not in the task".to_string(),
         Some(true) => "in the task, pooled".to_string(),
         Some(false) => "in the task, not pooled".to_string(),
     };
-    vec![
-        Block::Lead(format!("Verdict: {}", report.verdict)),
-        Block::Heading {
-            level: 1,
-            text: format!("Audit of run {} on task {}", report.run, report.task),
-        },
-        Block::Paragraph(format!(
-            "Run file `{}` ({in_task}); {} topics audited; {} features; relevance: grade >= {}.",
-            report.run_file,
-            report.topics_audited,
-            report.settings.features,
-            report.settings.relevance_level
-        )),
-    ]
+    Block::Paragraph(format!(
+        "Run file `{}` ({in_task}); {} topics audited; {} features; relevance: grade >= {}. \
+         Verdict of the run alone: {}.",
+        report.run_file,
+        report.topics_audited,
+        report.settings.features,
+        report.settings.relevance_level,
+        report.verdict
+    ))
 }
 
 /// Judgment coverage of the run's top.
-fn coverage(report: &AuditReport) -> Vec<Block> {
+fn coverage(report: &AuditReport, level: u8) -> Vec<Block> {
     let c = &report.coverage;
     let header = names(&[
         "judged_10",
@@ -106,11 +84,14 @@ fn coverage(report: &AuditReport) -> Vec<Block> {
         c.unjudged_20.to_string(),
         c.unjudged_100.to_string(),
     ];
-    vec![section("Coverage"), table(header, "rrrrrrr", vec![row])]
+    vec![
+        section(level, "Coverage"),
+        table(header, "rrrrrrr", vec![row]),
+    ]
 }
 
 /// Score and rank intervals per measure.
-fn scores(report: &AuditReport) -> Vec<Block> {
+fn scores(report: &AuditReport, level: u8) -> Vec<Block> {
     let explanation = format!(
         "Lower: every unjudged document non-relevant (the collection's score). Upper: every \
          unjudged document of the top {AUDIT_DEPTH} relevant. Expected: under the judge model, \
@@ -171,16 +152,16 @@ fn scores(report: &AuditReport) -> Vec<Block> {
         })
         .collect();
     vec![
-        section("Scores and ranks"),
+        section(level, "Scores and ranks"),
         Block::Paragraph(explanation),
         table(header, "lrrrrrrrrrrl", rows),
     ]
 }
 
 /// The leave-team-out comparison.
-fn study(report: &AuditReport) -> Vec<Block> {
+fn study(report: &AuditReport, level: u8) -> Vec<Block> {
     let mut blocks = vec![
-        section("Leave-team-out comparison"),
+        section(level, "Leave-team-out comparison"),
         Block::Paragraph(format!("Source: {}.", report.study.source)),
     ];
     if !report.study.measures.is_empty() {
@@ -220,8 +201,8 @@ fn study(report: &AuditReport) -> Vec<Block> {
 }
 
 /// The documents to judge, in priority order.
-fn to_judge(report: &AuditReport) -> Vec<Block> {
-    let mut blocks = vec![section("Documents to judge")];
+fn to_judge(report: &AuditReport, level: u8) -> Vec<Block> {
+    let mut blocks = vec![section(level, "Its own list")];
     if report.to_judge.is_empty() {
         blocks.push(Block::Paragraph("None.".into()));
         return blocks;
@@ -269,7 +250,7 @@ fn to_judge(report: &AuditReport) -> Vec<Block> {
 }
 
 /// Coverage and intervals per topic.
-fn topics(report: &AuditReport) -> Vec<Block> {
+fn topics(report: &AuditReport, level: u8) -> Vec<Block> {
     let mut header = names(&[
         "topic",
         "judged_10",
@@ -305,5 +286,5 @@ fn topics(report: &AuditReport) -> Vec<Block> {
             row
         })
         .collect();
-    vec![section("Topics"), table(header, &align, rows)]
+    vec![section(level, "Topics"), table(header, &align, rows)]
 }

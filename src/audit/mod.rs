@@ -34,30 +34,39 @@
 //! How far these figures can be trusted on a collection is measured by `reusesim backtest`.
 
 pub mod basis;
+mod figure;
+pub mod judged;
 pub mod markdown;
+pub mod merged;
 pub mod others;
+pub mod page;
 pub mod report;
 pub mod risk;
+pub mod sheet;
 pub mod study;
+pub mod team;
 pub mod topic;
 
 use std::collections::BTreeSet;
 
 use crate::base::error::{Error, Result, Warning};
-use crate::collection::{CandidateSource, Collection, FeatureChoice, UniqueRule};
+use crate::collection::FeatureChoice;
 use crate::eval::Measure;
 use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
-use crate::relevance_model::calibration::LeaveOutEvidence;
 use crate::relevance_model::model;
 use crate::relevance_model::reach::BeyondPool;
-use crate::relevance_model::trials::{self, Evidence, Judgments, TrialJudgments};
+use crate::relevance_model::trials::Evidence;
 
 pub use basis::{AuditBasis, RunAudit};
-pub use markdown::{audit_document, write_html, write_markdown};
+pub use judged::{audit_with_judgments, read_judged, JudgedComparison, ReturnedJudgments};
+pub use merged::MergedEntry;
+pub use page::{audit_document, write_html, write_markdown};
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
+pub use sheet::{write_sheet, DocumentTexts};
 pub use study::{LouDrop, StudyComparison, StudySource};
+pub use team::{audit_runs, TeamAuditReport};
 pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
 
 /// How deep the audit looks into the run: unjudged documents beyond it count as non-relevant.
@@ -243,87 +252,6 @@ fn with_audited_run(mut task: Task, run: Run) -> (Task, usize) {
         let pos = task.runs.len() - 1;
         (task, pos)
     }
-}
-
-/// Audits `run` against `task`.
-///
-/// # Errors
-/// [`Error::Invalid`] when the run shares no topic with the qrels, or features cannot be
-/// built; corpus, study and learner errors.
-pub fn audit_run(
-    task: Task,
-    run: Run,
-    settings: &AuditSettings,
-) -> Result<(AuditReport, Vec<Warning>)> {
-    let started = std::time::Instant::now();
-    let mut warnings = Vec::new();
-    check_topics(&task, &run, &mut warnings)?;
-    let in_task = task.teams.get(&run.tag).map(|entry| entry.is_pooled);
-    if let Some(is_pooled) = in_task {
-        warnings.push(Warning::RunInTask {
-            run: run.tag.clone(),
-            is_pooled,
-        });
-    }
-    let run_file = run.path.display().to_string();
-    let run_tag = run.tag.clone();
-    let (task, run_index) = with_audited_run(task, run);
-    let use_text =
-        crate::judge::resolve_features(&task, settings.features, CandidateSource::Retrieved)?;
-    let collection = Collection::prepare(&task, &task.qrels, use_text)?;
-    let study = study::compare_with_study(&task, &collection, settings, &run_tag)?;
-    let judgments: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
-    let audited_team = collection.runs[run_index].team.clone();
-    let trials = match (settings.evidence, &settings.study) {
-        (Evidence::Pool, _) => TrialJudgments::new(),
-        (Evidence::Trials, StudySource::Results(dir)) => {
-            trials::read_kept_trials(&collection, dir, None)?
-        }
-        (Evidence::Trials, _) => {
-            return Err(Error::Invalid(
-                "calibrating on trials needs the results folder of a study that kept its \
-                 trials' qrels (`reusesim simulate --keep-qrels --out DIR`, then --results DIR)"
-                    .into(),
-            ))
-        }
-    };
-    let evidence = match settings.evidence {
-        Evidence::Pool => LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth)),
-        Evidence::Trials => LeaveOutEvidence::Trials(&trials),
-    };
-    let basis = AuditBasis::new(
-        &collection,
-        judgments,
-        &settings.measures,
-        (task.pool_depth, settings.rules.beyond_pool),
-        &audited_team,
-        evidence,
-    )?;
-    let mut audit = basis.audit(run_index, &settings.rules);
-    for measure in &mut audit.measures {
-        measure.lou_max_score_drop = study
-            .measures
-            .iter()
-            .find(|drop| drop.measure == measure.score.measure)
-            .map(|drop| drop.max_score_drop);
-    }
-    let report = AuditReport {
-        verdict: verdict(&audit, task.pool_depth),
-        task: task.manifest.name.clone(),
-        run: run_tag,
-        run_file,
-        in_task,
-        settings: settings_summary(use_text, task.manifest.relevance_level, settings, &basis),
-        topics_audited: audit.topics.len(),
-        coverage: audit.coverage,
-        measures: audit.measures,
-        study,
-        candidates: audit.candidates,
-        to_judge: audit.to_judge,
-        topics: audit.topics,
-        elapsed_seconds: started.elapsed().as_secs_f64(),
-    };
-    Ok((report, warnings))
 }
 
 /// The settings in force, for the report.

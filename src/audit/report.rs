@@ -33,6 +33,15 @@ pub struct MeasureAudit {
     pub remaining_probability_rank_moves: f64,
     /// Whether the measure is at risk: `probability_rank_moves` above the risk threshold.
     pub is_at_risk: bool,
+    /// The same probability once the merged list of every audited run is judged (the run's
+    /// own list when it is audited alone).
+    pub remaining_after_merged_list: f64,
+    /// Rank among the other audited runs on the collection (1 when audited alone).
+    pub audited_rank: f64,
+    /// Rank among the other audited runs at the expected scores.
+    pub audited_rank_expected: f64,
+    /// The number of audited runs.
+    pub audited_runs: usize,
 }
 
 /// One document to judge.
@@ -123,11 +132,14 @@ pub struct AuditReport {
     pub elapsed_seconds: f64,
 }
 
-/// Writes `qid docid probability` lines in priority order.
+/// Writes `qid docid probability` lines in the list's order.
 ///
 /// # Errors
 /// When writing fails.
-pub fn write_pool(out: &mut dyn std::io::Write, entries: &[PoolEntry]) -> std::io::Result<()> {
+pub fn write_pool(
+    out: &mut dyn std::io::Write,
+    entries: &[super::merged::MergedEntry],
+) -> std::io::Result<()> {
     for entry in entries {
         writeln!(
             out,

@@ -133,101 +133,164 @@ pub(super) struct ListedDoc {
 /// over). `at_risk[m]` names the measures the list serves.
 pub(super) fn judging_list(
     outcomes: &[TopicOutcome],
-    (others, shifts): (&OtherRuns, &[TopicShifts]),
+    others: (&OtherRuns, &[TopicShifts]),
     risks: &[MeasureRisk],
     at_risk: &[bool],
     threshold: f64,
     rank_margin: f64,
     per_topic: Option<usize>,
 ) -> Vec<ListedDoc> {
-    let measures: Vec<usize> = (0..risks.len()).filter(|&m| at_risk[m]).collect();
-    if measures.is_empty() {
-        return Vec::new();
-    }
-    let mut candidates = prioritised(outcomes, (others, shifts), risks, &measures);
-    let topics = outcomes.len() as f64;
-    // remaining[m][s]: what the unjudged documents still add to sample s's score;
-    // others_remaining[m][s][other]: what they still add to the other runs'.
-    let mut remaining: Vec<Vec<f64>> = measures
-        .iter()
-        .map(|&m| {
-            let risk = &risks[m];
-            risk.sample_scores
-                .iter()
-                .map(|score| score - risk.collection_score)
-                .collect()
-        })
-        .collect();
-    let mut others_remaining: Vec<Vec<Vec<f64>>> = measures
-        .iter()
-        .map(|&m| {
-            let collection = others.collection_scores(m);
-            risks[m]
-                .other_samples
-                .iter()
-                .map(|scores| scores.iter().zip(collection).map(|(s, c)| s - c).collect())
-                .collect()
-        })
-        .collect();
-    let mut partly_judged: Vec<f64> = Vec::new();
-    let mut current = measures
-        .iter()
-        .map(|&m| risks[m].probability_rank_moves)
-        .fold(0.0, f64::max);
+    let mut progress = ListProgress::new(outcomes, others, risks, at_risk, rank_margin);
     let limit = per_topic.unwrap_or(usize::MAX);
     let mut served = vec![0usize; outcomes.len()];
     let mut listed = Vec::new();
-    for candidate in candidates.drain(..) {
-        if current <= threshold {
+    for candidate in prioritised(outcomes, others, risks, at_risk) {
+        if progress.remaining() <= threshold {
             break;
         }
         if served[candidate.topic] >= limit {
             continue;
         }
         served[candidate.topic] += 1;
-        let outcome = &outcomes[candidate.topic];
-        current = 0.0;
-        let shift = &shifts[candidate.topic];
-        for ((&m, left), others_left) in measures
-            .iter()
-            .zip(&mut remaining)
-            .zip(&mut others_remaining)
-        {
-            let risk = &risks[m];
-            let mut moved = 0;
-            for (s, (left, others_left)) in left.iter_mut().zip(others_left.iter_mut()).enumerate()
-            {
-                *left -= outcome.sampled_gain(s, candidate.doc, m) / topics;
-                if let Some(grade) = outcome.drawn_grade(s, candidate.doc) {
-                    others.add_change(shift, candidate.doc, grade, m, -1.0, others_left);
-                }
-                partly_judged.clear();
-                let others_full = risk.other_samples[s].iter();
-                partly_judged.extend(others_full.zip(others_left.iter()).map(|(f, l)| f - l));
-                let partly_judged_rank = rank_among(&partly_judged, risk.sample_scores[s] - *left);
-                if moves(risk.sample_ranks[s], partly_judged_rank, rank_margin) {
-                    moved += 1;
-                }
-            }
-            current = current.max(fraction(moved, left.len()));
-        }
         listed.push(ListedDoc {
-            remaining: current,
+            remaining: progress.judge(candidate.topic, candidate.doc),
             ..candidate
         });
     }
     listed
 }
 
+/// A run's remaining probability of a rank move as documents of its list are judged one by
+/// one, for the measures at risk.
+pub(super) struct ListProgress<'a> {
+    outcomes: &'a [TopicOutcome],
+    others: &'a OtherRuns,
+    shifts: &'a [TopicShifts],
+    risks: &'a [MeasureRisk],
+    rank_margin: f64,
+    /// The at-risk measures' indices.
+    measures: Vec<usize>,
+    /// left[m][s]: what the unjudged documents still add to sample s's score.
+    left: Vec<Vec<f64>>,
+    /// others_left[m][s][other]: what they still add to the other runs'.
+    others_left: Vec<Vec<Vec<f64>>>,
+    /// Each at-risk measure's remaining probability.
+    per_measure: Vec<f64>,
+    partly_judged: Vec<f64>,
+}
+
+impl<'a> ListProgress<'a> {
+    /// Nothing judged yet: the remaining probability is the probability of a rank move.
+    pub(super) fn new(
+        outcomes: &'a [TopicOutcome],
+        (others, shifts): (&'a OtherRuns, &'a [TopicShifts]),
+        risks: &'a [MeasureRisk],
+        at_risk: &[bool],
+        rank_margin: f64,
+    ) -> Self {
+        let measures: Vec<usize> = (0..risks.len()).filter(|&m| at_risk[m]).collect();
+        let left = measures
+            .iter()
+            .map(|&m| {
+                let risk = &risks[m];
+                risk.sample_scores
+                    .iter()
+                    .map(|score| score - risk.collection_score)
+                    .collect()
+            })
+            .collect();
+        let others_left = measures
+            .iter()
+            .map(|&m| {
+                let collection = others.collection_scores(m);
+                risks[m]
+                    .other_samples
+                    .iter()
+                    .map(|scores| scores.iter().zip(collection).map(|(s, c)| s - c).collect())
+                    .collect()
+            })
+            .collect();
+        let per_measure = measures
+            .iter()
+            .map(|&m| risks[m].probability_rank_moves)
+            .collect();
+        Self {
+            outcomes,
+            others,
+            shifts,
+            risks,
+            rank_margin,
+            measures,
+            left,
+            others_left,
+            per_measure,
+            partly_judged: Vec::new(),
+        }
+    }
+
+    /// The largest remaining probability over the at-risk measures (0 without one).
+    pub(super) fn remaining(&self) -> f64 {
+        self.per_measure.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// The remaining probability of measure `m` (its probability of a rank move when it is
+    /// not at risk).
+    pub(super) fn remaining_of(&self, m: usize) -> f64 {
+        self.measures
+            .iter()
+            .position(|&at_risk| at_risk == m)
+            .map_or(self.risks[m].probability_rank_moves, |i| {
+                self.per_measure[i]
+            })
+    }
+
+    /// Judges unjudged document `doc` of outcome `topic`; returns [`Self::remaining`].
+    pub(super) fn judge(&mut self, topic: usize, doc: usize) -> f64 {
+        let outcome = &self.outcomes[topic];
+        let topics = self.outcomes.len() as f64;
+        let shift = &self.shifts[topic];
+        for (((&m, left), others_left), current) in self
+            .measures
+            .iter()
+            .zip(&mut self.left)
+            .zip(&mut self.others_left)
+            .zip(&mut self.per_measure)
+        {
+            let risk = &self.risks[m];
+            let mut moved = 0;
+            for (s, (left, others_left)) in left.iter_mut().zip(others_left.iter_mut()).enumerate()
+            {
+                *left -= outcome.sampled_gain(s, doc, m) / topics;
+                if let Some(grade) = outcome.drawn_grade(s, doc) {
+                    self.others
+                        .add_change(shift, doc, grade, m, -1.0, others_left);
+                }
+                self.partly_judged.clear();
+                let others_full = risk.other_samples[s].iter();
+                self.partly_judged
+                    .extend(others_full.zip(others_left.iter()).map(|(f, l)| f - l));
+                let partly_judged_rank =
+                    rank_among(&self.partly_judged, risk.sample_scores[s] - *left);
+                if moves(risk.sample_ranks[s], partly_judged_rank, self.rank_margin) {
+                    moved += 1;
+                }
+            }
+            *current = fraction(moved, left.len());
+        }
+        self.remaining()
+    }
+}
+
 /// Every unjudged document that can move an at-risk measure, by its share of the measures'
 /// expected squared movement relative to the runs around it, highest first (ties: topic, then
 /// rank).
-fn prioritised(
+pub(super) fn prioritised(
     outcomes: &[TopicOutcome],
     others: (&OtherRuns, &[TopicShifts]),
     risks: &[MeasureRisk],
-    measures: &[usize],
+    at_risk: &[bool],
 ) -> Vec<ListedDoc> {
+    let measures: Vec<usize> = (0..risks.len()).filter(|&m| at_risk[m]).collect();
     let movements: Vec<Vec<Vec<f64>>> = measures
         .iter()
         .map(|&m| relative_movements(outcomes, others, &risks[m], m))

@@ -63,7 +63,7 @@ pub(super) fn compare_with_study(
     task: &Task,
     collection: &Collection,
     settings: &AuditSettings,
-    audited_tag: &str,
+    audited_tags: &[String],
 ) -> Result<StudyComparison> {
     let (source, rows) = match &settings.study {
         StudySource::Skip => ("skipped: no study seeds".to_string(), Vec::new()),
@@ -93,7 +93,7 @@ pub(super) fn compare_with_study(
     let names: Vec<String> = settings.measures.iter().map(ToString::to_string).collect();
     Ok(StudyComparison {
         source,
-        measures: lou_drops(task, &rows, &names, audited_tag),
+        measures: lou_drops(task, &rows, &names, audited_tags),
     })
 }
 
@@ -131,13 +131,18 @@ fn spot_study(
 }
 
 /// Per measure in `names`, the largest rank and score drops of the task's pooled runs.
-fn lou_drops(task: &Task, rows: &[RunRow], names: &[String], audited_tag: &str) -> Vec<LouDrop> {
+fn lou_drops(
+    task: &Task,
+    rows: &[RunRow],
+    names: &[String],
+    audited_tags: &[String],
+) -> Vec<LouDrop> {
     names
         .iter()
         .filter_map(|name| {
             let pooled: Vec<&RunRow> = rows
                 .iter()
-                .filter(|row| &row.measure == name && row.run != audited_tag)
+                .filter(|row| &row.measure == name && !audited_tags.contains(&row.run))
                 .filter(|row| task.teams.get(&row.run).is_some_and(|e| e.is_pooled))
                 .collect();
             let rank_drop = pooled

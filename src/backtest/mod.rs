@@ -210,7 +210,7 @@ pub fn run_backtest(
             world,
             &settings.measures,
             (task.pool_depth, settings.rules.beyond_pool),
-            team,
+            std::slice::from_ref(team),
             evidence,
         )?;
         let (team_rows, team_probabilities) = backtest_team(&basis, &truth, team, runs, settings);

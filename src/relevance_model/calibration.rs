@@ -315,18 +315,18 @@ fn raw_log_odds(raw: f64) -> f64 {
 }
 
 /// The documents of `topic` in the top `pool_depth` (NIST's pooling order) of a pooled run
-/// whose team is not `excluded_team`.
+/// whose team is not one of `excluded_teams`.
 pub fn pooled_tops(
     collection: &Collection,
     topic: &TopicData,
     pool_depth: usize,
-    excluded_team: &str,
+    excluded_teams: &[String],
 ) -> FxHashSet<DocId> {
     collection
         .runs
         .iter()
         .zip(&topic.pool_rankings)
-        .filter(|(run, _)| run.is_pooled && run.team != excluded_team)
+        .filter(|(run, _)| run.is_pooled && !excluded_teams.contains(&run.team))
         .flat_map(|(_, ranking)| ranking.iter().take(pool_depth).copied())
         .collect()
 }
@@ -382,8 +382,8 @@ pub struct CalibrationInput<'a> {
     pub models: &'a [TopicModel],
     /// The depth the judgments' pool was taken to.
     pub pool_depth: usize,
-    /// The team whose runs stay out of the sample.
-    pub audited_team: &'a str,
+    /// The teams whose runs stay out of the sample.
+    pub audited_teams: &'a [String],
     /// How documents beyond the pool's reach are treated.
     pub beyond_pool: BeyondPool,
     /// Each topic's best pooled ranks (collection order).
@@ -572,7 +572,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
     let pooled_teams: BTreeSet<&str> = collection
         .runs
         .iter()
-        .filter(|run| run.is_pooled && run.team != input.audited_team)
+        .filter(|run| run.is_pooled && !input.audited_teams.contains(&run.team))
         .map(|run| run.team.as_str())
         .collect();
     let mut sample = Sample::default();
@@ -591,7 +591,7 @@ fn collect_sample(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Sampl
             }
             LeaveOutEvidence::Trials(_) => (None, &topic.grades),
         };
-        let in_pool = pooled_tops(collection, topic, input.pool_depth, input.audited_team);
+        let in_pool = pooled_tops(collection, topic, input.pool_depth, input.audited_teams);
         let best_ranks = &input.best_ranks[index];
         // Runs of teams without a pooled run have no contribution to take out: only rows of
         // the collection's own presumption, which would teach nothing about pooling.

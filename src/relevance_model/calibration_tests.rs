@@ -348,7 +348,7 @@ fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
         grades: world,
         models: &models,
         pool_depth: 2,
-        audited_team: "C",
+        audited_teams: &["C".to_string()],
         beyond_pool: BeyondPool::NonRelevant,
         best_ranks: &best_ranks,
     };

@@ -102,7 +102,7 @@ impl CompletionModel {
                 grades: &judgments,
                 models: &models,
                 pool_depth,
-                audited_team: "",
+                audited_teams: &[],
                 beyond_pool: BeyondPool::Extrapolated,
                 best_ranks: &best_ranks,
             },

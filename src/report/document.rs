@@ -33,6 +33,14 @@ pub enum Block {
     List(Vec<ListItem>),
     /// The figures of a study, each under its own level-3 heading.
     Figures(Vec<Figure>),
+    /// A drawing made with the content (an audit's rank figure): inline SVG and its caption.
+    /// Markdown gives the caption only.
+    Drawing {
+        /// What it shows, in words.
+        caption: String,
+        /// The SVG element.
+        svg: String,
+    },
 }
 
 /// A table: the column names, how each column is aligned, and the rows of cells (an empty
@@ -122,6 +130,7 @@ fn write_markdown_block(out: &mut dyn Write, block: &Block) -> io::Result<()> {
             }
             Ok(())
         }
+        Block::Drawing { caption, .. } => writeln!(out, "{caption}"),
         Block::Figures(figures) => {
             // Each figure ends with a blank line, the last one too.
             for figure in figures {

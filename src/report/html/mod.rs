@@ -126,6 +126,9 @@ fn render_block(block: &Block) -> Markup {
         Block::Table(table) => render_table(table),
         Block::List(items) => render_list(items),
         Block::Figures(_) => html! {},
+        Block::Drawing { caption, svg } => html! {
+            figure { (PreEscaped(svg)) figcaption { (inline(caption)) } }
+        },
     }
 }
 

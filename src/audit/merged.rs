@@ -1,0 +1,189 @@
+//! One list to judge for several audited runs. A document that several of them leave unjudged
+//! is listed once; the list is ordered by each document's combined value to every audited run's
+//! verdict (the sum of its priorities in the runs' own lists, each run's priorities summing to
+//! its number of at-risk measures), and judging a listed document settles every run it serves
+//! at once. The list stops once every audited run's remaining probability of a rank move is at
+//! most the settle threshold, with at most `list_per_topic` documents of one topic in the whole
+//! list; with one audited run it is that run's own list.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use super::basis::RunOutcomes;
+use super::risk::{prioritised, ListProgress};
+use super::AuditRules;
+use crate::base::DocId;
+
+/// One document of the merged list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MergedEntry {
+    /// The topic id.
+    pub topic: String,
+    /// The document id.
+    pub docid: String,
+    /// Its best rank among the runs it serves.
+    pub rank: usize,
+    /// Its probability of relevance: the mean over the runs it serves (each run's samples draw
+    /// their own run effect).
+    pub probability: f64,
+    /// Its combined value: the sum of its priorities in the lists of the runs it serves.
+    pub value: f64,
+    /// The audited runs it serves: those whose at-risk measures it can move.
+    pub runs: Vec<String>,
+    /// The largest probability, over the audited runs, that a rank still moves once this
+    /// document and every one before it are judged.
+    pub remaining_risk: f64,
+    /// Whether it lies beyond the pool's reach for a run it serves.
+    pub is_beyond_pool: bool,
+}
+
+/// The merged list and what it leaves of each run's risk.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct MergedList {
+    /// The list before the budget cap.
+    pub(super) candidates: usize,
+    /// The list, budget applied.
+    pub(super) entries: Vec<MergedEntry>,
+    /// remaining[run][measure]: each run's remaining probability of a rank move once the list
+    /// (budget applied) is judged.
+    pub(super) remaining: Vec<Vec<f64>>,
+}
+
+/// A document some audited runs leave unjudged: where it sits in each run's outcomes.
+struct Shared {
+    value: f64,
+    rank: usize,
+    /// (audited run, topic index among its outcomes, document index among the topic's
+    /// unjudged documents).
+    places: Vec<(usize, usize, usize)>,
+}
+
+/// The merged list of `runs` (each audited run's tag and outcomes), with `topic_index` giving a
+/// topic's position in the collection (the order ties are broken in).
+pub(super) fn merged_list(
+    runs: &[(&str, &RunOutcomes)],
+    rules: &AuditRules,
+    topic_index: &FxHashMap<&str, usize>,
+) -> MergedList {
+    let mut shared: BTreeMap<(usize, DocId), Shared> = BTreeMap::new();
+    for (run, (_, outcomes)) in runs.iter().enumerate() {
+        let listed = prioritised(
+            &outcomes.outcomes,
+            (&outcomes.others, &outcomes.shifts),
+            &outcomes.risks,
+            &outcomes.at_risk,
+        );
+        for candidate in listed {
+            let outcome = &outcomes.outcomes[candidate.topic];
+            let topic = topic_index[outcome.audit.topic.as_str()];
+            let rank = outcome.audit.unjudged[candidate.doc].rank;
+            let entry = shared
+                .entry((topic, outcome.unjudged_ids[candidate.doc]))
+                .or_insert(Shared {
+                    value: 0.0,
+                    rank,
+                    places: Vec::new(),
+                });
+            entry.value += candidate.priority;
+            entry.rank = entry.rank.min(rank);
+            entry.places.push((run, candidate.topic, candidate.doc));
+        }
+    }
+    let mut order: Vec<((usize, DocId), Shared)> = shared.into_iter().collect();
+    // Highest value first; ties by topic, then best rank, then document.
+    order.sort_by(|(a_key, a), (b_key, b)| {
+        b.value
+            .total_cmp(&a.value)
+            .then(a_key.0.cmp(&b_key.0))
+            .then(a.rank.cmp(&b.rank))
+            .then(a_key.1.cmp(&b_key.1))
+    });
+    let mut progress: Vec<ListProgress> = runs
+        .iter()
+        .map(|(_, o)| {
+            ListProgress::new(
+                &o.outcomes,
+                (&o.others, &o.shifts),
+                &o.risks,
+                &o.at_risk,
+                rules.rank_margin,
+            )
+        })
+        .collect();
+    let remaining_now = |progress: &[ListProgress]| -> Vec<Vec<f64>> {
+        progress
+            .iter()
+            .zip(runs)
+            .map(|(p, (_, o))| (0..o.risks.len()).map(|m| p.remaining_of(m)).collect())
+            .collect()
+    };
+    let threshold = rules.settle_threshold;
+    let limit = rules.list_per_topic.unwrap_or(usize::MAX);
+    let mut served: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut entries = Vec::new();
+    let mut remaining_after = vec![remaining_now(&progress)];
+    for ((topic, _), document) in order {
+        if progress.iter().all(|p| p.remaining() <= threshold) {
+            break;
+        }
+        let unsettled =
+            |&&(run, _, _): &&(usize, usize, usize)| progress[run].remaining() > threshold;
+        if !document.places.iter().any(|place| unsettled(&place)) {
+            continue;
+        }
+        let count = served.entry(topic).or_default();
+        if *count >= limit {
+            continue;
+        }
+        *count += 1;
+        for &(run, topic, doc) in &document.places {
+            progress[run].judge(topic, doc);
+        }
+        entries.push(entry(runs, &document, &progress));
+        remaining_after.push(remaining_now(&progress));
+    }
+    let candidates = entries.len();
+    let limit = rules.budget.unwrap_or(usize::MAX).min(candidates);
+    entries.truncate(limit);
+    MergedList {
+        candidates,
+        entries,
+        remaining: remaining_after.swap_remove(limit),
+    }
+}
+
+/// The listed `document` once judged, `progress` holding every run's remaining risk after it.
+fn entry(
+    runs: &[(&str, &RunOutcomes)],
+    document: &Shared,
+    progress: &[ListProgress],
+) -> MergedEntry {
+    let docs: Vec<_> = document
+        .places
+        .iter()
+        .map(|&(run, topic, doc)| {
+            let audit = &runs[run].1.outcomes[topic].audit;
+            (&audit.topic, &audit.unjudged[doc])
+        })
+        .collect();
+    let (topic, first) = docs[0];
+    MergedEntry {
+        topic: topic.clone(),
+        docid: first.docid.clone(),
+        rank: document.rank,
+        probability: docs.iter().map(|(_, d)| d.probability).sum::<f64>() / docs.len() as f64,
+        value: document.value,
+        runs: document
+            .places
+            .iter()
+            .map(|&(run, _, _)| runs[run].0.to_string())
+            .collect(),
+        remaining_risk: progress
+            .iter()
+            .map(ListProgress::remaining)
+            .fold(0.0, f64::max),
+        is_beyond_pool: docs.iter().any(|(_, d)| d.is_beyond_pool),
+    }
+}

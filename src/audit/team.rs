@@ -1,0 +1,259 @@
+//! The audit of one or several runs together: the task with every audited run in it, one
+//! calibration for them all, each run's own audit, their ranks among one another, and one
+//! merged list to judge ([`super::merged`]).
+
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use super::basis::RunOutcomes;
+use super::judged::JudgedComparison;
+use super::merged::{merged_list, MergedEntry};
+use super::report::{AuditReport, AuditSettingsSummary};
+use super::topic::rank_among;
+use super::{check_topics, settings_summary, study, verdict, with_audited_run, AuditSettings};
+use super::{AuditBasis, StudySource};
+use crate::base::error::{Error, Result, Warning};
+use crate::collection::{CandidateSource, Collection, UniqueRule};
+use crate::io::run::Run;
+use crate::io::task::Task;
+use crate::relevance_model::calibration::LeaveOutEvidence;
+use crate::relevance_model::trials::{self, Evidence, Judgments, TrialJudgments};
+
+/// The audit of several runs (one report per run) and the merged list to judge.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TeamAuditReport {
+    /// The one-line verdict over every audited run.
+    pub verdict: String,
+    /// The task's name.
+    pub task: String,
+    /// The settings (one calibration for the whole audit).
+    pub settings: AuditSettingsSummary,
+    /// Each audited run's own audit, in the order given.
+    pub runs: Vec<AuditReport>,
+    /// The merged list's length before the budget cap.
+    pub candidates: usize,
+    /// The merged list to judge, in order of combined value (budget applied).
+    pub to_judge: Vec<MergedEntry>,
+    /// The length of the runs' own lists added up (each document counted once per run).
+    pub single_run_documents: usize,
+    /// With returned judgments: the audit before them, against this one after them.
+    pub judged: Option<JudgedComparison>,
+    /// Wall time.
+    pub elapsed_seconds: f64,
+}
+
+/// Audits `runs` together against `task`.
+///
+/// # Errors
+/// [`Error::Invalid`] when no run is given, two runs carry the same tag, a run shares no topic
+/// with the qrels, or features cannot be built; corpus, study and learner errors.
+pub fn audit_runs(
+    task: Task,
+    runs: Vec<Run>,
+    settings: &AuditSettings,
+) -> Result<(TeamAuditReport, Vec<Warning>)> {
+    let started = std::time::Instant::now();
+    let mut warnings = Vec::new();
+    check_runs(&task, &runs, &mut warnings)?;
+    let mut task = task;
+    let mut audited = Vec::with_capacity(runs.len());
+    for run in runs {
+        let in_task = task.teams.get(&run.tag).map(|entry| entry.is_pooled);
+        let (tag, file) = (run.tag.clone(), run.path.display().to_string());
+        let (with_run, index) = with_audited_run(task, run);
+        task = with_run;
+        audited.push((tag, file, in_task, index));
+    }
+    let use_text =
+        crate::judge::resolve_features(&task, settings.features, CandidateSource::Retrieved)?;
+    let collection = Collection::prepare(&task, &task.qrels, use_text)?;
+    let tags: Vec<String> = audited.iter().map(|(tag, ..)| tag.clone()).collect();
+    let study = study::compare_with_study(&task, &collection, settings, &tags)?;
+    let teams: Vec<String> = audited
+        .iter()
+        .map(|&(.., index)| collection.runs[index].team.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let trials = kept_trials(&collection, settings)?;
+    let evidence = match settings.evidence {
+        Evidence::Pool => LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth)),
+        Evidence::Trials => LeaveOutEvidence::Trials(&trials),
+    };
+    let judgments: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
+    let basis = AuditBasis::new(
+        &collection,
+        judgments,
+        &settings.measures,
+        (task.pool_depth, settings.rules.beyond_pool),
+        &teams,
+        evidence,
+    )?;
+    let rules = &settings.rules;
+    let outcomes: Vec<RunOutcomes> = audited
+        .iter()
+        .map(|&(.., index)| basis.outcomes(index, rules, None))
+        .collect();
+    let topic_index: FxHashMap<&str, usize> = collection
+        .topics
+        .iter()
+        .enumerate()
+        .map(|(index, topic)| (topic.id.as_str(), index))
+        .collect();
+    let named: Vec<(&str, &RunOutcomes)> = tags.iter().map(String::as_str).zip(&outcomes).collect();
+    let merged = merged_list(&named, rules, &topic_index);
+    let summary = settings_summary(use_text, task.manifest.relevance_level, settings, &basis);
+    let mut reports: Vec<AuditReport> = audited
+        .iter()
+        .zip(&outcomes)
+        .zip(&merged.remaining)
+        .map(|(((tag, file, in_task, _), outcomes), remaining)| {
+            let mut audit = basis.finish(outcomes, rules);
+            for (measure, &after) in audit.measures.iter_mut().zip(remaining) {
+                measure.remaining_after_merged_list = after;
+                measure.lou_max_score_drop = study
+                    .measures
+                    .iter()
+                    .find(|drop| drop.measure == measure.score.measure)
+                    .map(|drop| drop.max_score_drop);
+            }
+            AuditReport {
+                verdict: verdict(&audit, task.pool_depth),
+                task: task.manifest.name.clone(),
+                run: tag.clone(),
+                run_file: file.clone(),
+                in_task: *in_task,
+                settings: summary.clone(),
+                topics_audited: audit.topics.len(),
+                coverage: audit.coverage,
+                measures: audit.measures,
+                study: study.clone(),
+                candidates: audit.candidates,
+                to_judge: audit.to_judge,
+                topics: audit.topics,
+                elapsed_seconds: 0.0,
+            }
+        })
+        .collect();
+    rank_among_audited(&mut reports);
+    let elapsed = started.elapsed().as_secs_f64();
+    reports.iter_mut().for_each(|r| r.elapsed_seconds = elapsed);
+    let single_run_documents = reports.iter().map(|r| r.to_judge.len()).sum();
+    let report = TeamAuditReport {
+        verdict: team_verdict(&reports, &merged.entries, single_run_documents),
+        task: task.manifest.name.clone(),
+        settings: summary,
+        runs: reports,
+        candidates: merged.candidates,
+        to_judge: merged.entries,
+        single_run_documents,
+        judged: None,
+        elapsed_seconds: elapsed,
+    };
+    Ok((report, warnings))
+}
+
+/// Checks the runs: at least one, distinct tags, topics in common with the qrels; warns of
+/// missing topics and of runs already in the task.
+fn check_runs(task: &Task, runs: &[Run], warnings: &mut Vec<Warning>) -> Result<()> {
+    if runs.is_empty() {
+        return Err(Error::Invalid("expected a run to audit, found none".into()));
+    }
+    let mut seen: FxHashMap<&str, &Run> = FxHashMap::default();
+    for run in runs {
+        if let Some(first) = seen.insert(&run.tag, run) {
+            return Err(Error::Invalid(format!(
+                "{}: run tag {:?} is already the tag of audited run {}; expected every audited \
+                 run to carry its own tag",
+                run.path.display(),
+                run.tag,
+                first.path.display()
+            )));
+        }
+        check_topics(task, run, warnings)?;
+        if let Some(entry) = task.teams.get(&run.tag) {
+            warnings.push(Warning::RunInTask {
+                run: run.tag.clone(),
+                is_pooled: entry.is_pooled,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The trials the calibration learns from under trial evidence (none under pool evidence).
+fn kept_trials(collection: &Collection, settings: &AuditSettings) -> Result<TrialJudgments> {
+    match (settings.evidence, &settings.study) {
+        (Evidence::Pool, _) => Ok(TrialJudgments::new()),
+        (Evidence::Trials, StudySource::Results(dir)) => {
+            trials::read_kept_trials(collection, dir, None)
+        }
+        (Evidence::Trials, _) => Err(Error::Invalid(
+            "calibrating on trials needs the results folder of a study that kept its trials' \
+             qrels (`reusesim simulate --keep-qrels --out DIR`, then --results DIR)"
+                .into(),
+        )),
+    }
+}
+
+/// Each run's rank among the other audited runs, by its collection score and by its expected
+/// score, per measure.
+fn rank_among_audited(reports: &mut [AuditReport]) {
+    let measures = reports.first().map_or(0, |r| r.measures.len());
+    for m in 0..measures {
+        let scores = |value: fn(&super::MeasureAudit) -> f64| -> Vec<f64> {
+            reports.iter().map(|r| value(&r.measures[m])).collect()
+        };
+        let lower = scores(|measure| measure.score.lower);
+        let expected = scores(|measure| measure.score.expected);
+        for (run, report) in reports.iter_mut().enumerate() {
+            let others = |scores: &[f64]| -> Vec<f64> {
+                let mut others = scores.to_vec();
+                others.remove(run);
+                others
+            };
+            let measure = &mut report.measures[m];
+            measure.audited_rank = rank_among(&others(&lower), lower[run]);
+            measure.audited_rank_expected = rank_among(&others(&expected), expected[run]);
+            measure.audited_runs = lower.len();
+        }
+    }
+}
+
+/// One run's own verdict when it is audited alone. Else "no extra judgments needed" when no run
+/// has a measure at risk, or how many documents the
+/// merged list holds, for how many runs, against the runs' own lists, and the largest
+/// probability of a rank move before and after it.
+fn team_verdict(reports: &[AuditReport], list: &[MergedEntry], single_run: usize) -> String {
+    if let [report] = reports {
+        return report.verdict.clone();
+    }
+    let at_risk = reports
+        .iter()
+        .filter(|r| r.measures.iter().any(|m| m.is_at_risk))
+        .count();
+    if at_risk == 0 {
+        return "no extra judgments needed".to_string();
+    }
+    let largest = |value: fn(&super::MeasureAudit) -> f64| {
+        reports
+            .iter()
+            .flat_map(|r| &r.measures)
+            .filter(|m| m.is_at_risk)
+            .map(value)
+            .fold(0.0, f64::max)
+    };
+    let before = largest(|m| m.probability_rank_moves);
+    let after = largest(|m| m.remaining_after_merged_list);
+    let documents = match list.len() {
+        1 => "1 document".to_string(),
+        count => format!("{count} documents"),
+    };
+    format!(
+        "judge {documents} for {at_risk} of {} runs (their own lists: {single_run}); largest \
+         P(rank moves) {before:.2} → {after:.2}",
+        reports.len()
+    )
+}
