@@ -40,7 +40,15 @@ fn read_run_map(path: &Path) -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
+/// The JSON report of an audit of one run: the run's own report.
 fn audit_json(args: &[&str]) -> serde_json::Value {
+    let mut report = team_json(args);
+    assert_eq!(report["runs"].as_array().unwrap().len(), 1);
+    report["runs"][0].take()
+}
+
+/// The JSON report of an audit of one or several runs.
+fn team_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["audit", "--format", "json", "--study-seeds", "0"];
     all.extend_from_slice(args);
     serde_json::from_str(&stdout_of(&all)).expect("json report")
@@ -363,7 +371,7 @@ fn warns_about_missing_topics_and_pooled_runs() {
         "{stderr}"
     );
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(report["topics_audited"], 1);
+    assert_eq!(report["runs"][0]["topics_audited"], 1);
     let emitted = std::fs::read_to_string(&pool).unwrap();
     assert!(emitted.lines().count() <= 3);
     assert_eq!(
@@ -447,7 +455,8 @@ fn compares_with_a_study_read_from_results_or_run_on_the_spot() {
     ];
     let (task_arg, run_arg) = (task.to_str().unwrap(), new_run.to_str().unwrap());
     on_the_spot.extend(["--task", task_arg, "--run", run_arg]);
-    let report: serde_json::Value = serde_json::from_str(&stdout_of(&on_the_spot)).unwrap();
+    let team: serde_json::Value = serde_json::from_str(&stdout_of(&on_the_spot)).unwrap();
+    let report = &team["runs"][0];
     let spot = &report["study"]["measures"][0];
     assert_eq!(spot["measure"], "map", "{}", report["study"]);
     assert_eq!(spot["pooled_runs"], 8, "{}", report["study"]);
@@ -741,4 +750,314 @@ fn a_calibration_on_trials_learns_from_what_each_kept_trial_left_unjudged() {
         stderr.contains("calibrating on trials needs the results folder of a study that kept"),
         "{stderr}"
     );
+}
+
+/// The embedded task's three runs that the walk-through in docs/audit.md audits.
+fn embedded_runs() -> Vec<PathBuf> {
+    let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/runs");
+    ["team01_run1", "team01_run2", "team07_run4"]
+        .iter()
+        .map(|tag| runs.join(tag))
+        .collect()
+}
+
+/// `--run` given once per run, and thresholds that list more documents than the defaults.
+fn embedded_args(runs: &[PathBuf]) -> Vec<String> {
+    let mut args: Vec<String> = ["--risk-threshold", "0.05", "--settle-threshold", "0"]
+        .map(String::from)
+        .to_vec();
+    for run in runs {
+        args.extend(["--run".to_string(), run.display().to_string()]);
+    }
+    args
+}
+
+/// The sheet with every grade filled from `truth` (0 where it lacks the document).
+fn fill_sheet(sheet: &Path, truth: &QrelsMap, filled: &Path) {
+    let text = std::fs::read_to_string(sheet).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert_eq!(
+        header,
+        "topic\ttopic_text\tdocid\tdocument_text\truns\tprobability\tgrade"
+    );
+    let mut out = format!("{header}\n");
+    for line in lines {
+        let mut fields: Vec<&str> = line.split('\t').collect();
+        let grade = truth
+            .get(fields[0])
+            .and_then(|docs| docs.get(fields[2]))
+            .copied()
+            .unwrap_or(0)
+            .to_string();
+        *fields.last_mut().unwrap() = &grade;
+        out.push_str(&fields.join("\t"));
+        out.push('\n');
+    }
+    std::fs::write(filled, out).unwrap();
+}
+
+#[test]
+fn several_runs_share_one_list_and_their_sheet_filled_from_the_truth_brings_them_closer() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = embedded_runs();
+    let args = embedded_args(&runs);
+    let sheet = dir.path().join("sheet.tsv");
+    let pool = dir.path().join("pool.txt");
+    let mut first: Vec<&str> = args.iter().map(String::as_str).collect();
+    first.extend(["--sheet", sheet.to_str().unwrap()]);
+    first.extend(["--emit-pool", pool.to_str().unwrap()]);
+    let before = team_json(&first);
+    let listed = before["to_judge"].as_array().unwrap();
+    assert!(listed.len() > 10, "a list to judge: {}", before["verdict"]);
+    // One list: each document once, each marked with audited runs it serves, at most 5 a topic.
+    let keys: BTreeSet<(String, String)> = listed
+        .iter()
+        .map(|e| (e["topic"].to_string(), e["docid"].to_string()))
+        .collect();
+    assert_eq!(keys.len(), listed.len());
+    let tags: BTreeSet<&str> = ["team01_run1", "team01_run2", "team07_run4"].into();
+    let mut per_topic: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in listed {
+        let served = entry["runs"].as_array().unwrap();
+        assert!(!served.is_empty());
+        assert!(served.iter().all(|r| tags.contains(r.as_str().unwrap())));
+        *per_topic.entry(entry["topic"].to_string()).or_default() += 1;
+    }
+    assert!(per_topic.values().all(|&count| count <= 5));
+    let own: usize = before["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["to_judge"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(before["single_run_documents"], own);
+    assert!(listed.len() <= own);
+    // Ranks among the audited runs.
+    for run in before["runs"].as_array().unwrap() {
+        for m in run["measures"].as_array().unwrap() {
+            assert_eq!(m["audited_runs"], 3);
+            assert!((1.0..=3.0).contains(&number(&m["audited_rank"])));
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(&pool).unwrap().lines().count(),
+        listed.len()
+    );
+    // The sheet: a row per listed document, with the topic's and the document's text.
+    let text = std::fs::read_to_string(&sheet).unwrap();
+    assert_eq!(text.lines().count(), listed.len() + 1);
+    let row: Vec<&str> = text.lines().nth(1).unwrap().split('\t').collect();
+    assert_eq!(row.len(), 7);
+    assert!(!row[1].is_empty() && !row[3].is_empty(), "{row:?}");
+    assert_eq!(row[6], "", "an empty grade column");
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let truth_path = root.join("qrels/synth-passage.truth.qrels");
+    let truth = read_qrels_map(&truth_path);
+    let filled = dir.path().join("filled.tsv");
+    fill_sheet(&sheet, &truth, &filled);
+    let mut second: Vec<&str> = args.iter().map(String::as_str).collect();
+    second.extend(["--judged", filled.to_str().unwrap()]);
+    let after = team_json(&second);
+    let judged = &after["judged"];
+    assert_eq!(judged["judgments_added"], listed.len());
+    assert_eq!(judged["listed_unjudged"].as_array().unwrap().len(), 0);
+    assert_eq!(judged["judged_unlisted"].as_array().unwrap().len(), 0);
+    // The collection's scores after are the scores on the qrels with the sheet's grades.
+    let mut combined = read_qrels_map(&root.join("qrels/synth-passage.qrels"));
+    for entry in listed {
+        let (topic, doc) = (
+            entry["topic"].as_str().unwrap(),
+            entry["docid"].as_str().unwrap(),
+        );
+        let grade = truth.get(topic).and_then(|t| t.get(doc)).copied();
+        combined
+            .entry(topic.to_string())
+            .or_default()
+            .insert(doc.to_string(), grade.unwrap_or(0));
+    }
+    let combined_path = dir.path().join("combined.qrels");
+    write_qrels(&combined_path, &combined);
+    let eval = |qrels: &Path, runs: &[&PathBuf]| -> serde_json::Value {
+        let mut eval_args = vec!["eval", "-m", "map", "-m", "P_10", "-m", "ndcg_cut_10"];
+        eval_args.extend(["--format", "json", qrels.to_str().unwrap()]);
+        eval_args.extend(runs.iter().map(|r| r.to_str().unwrap()));
+        serde_json::from_str(&stdout_of(&eval_args)).unwrap()
+    };
+    let judged_scores = eval(&combined_path, &runs.iter().collect::<Vec<_>>());
+    // A run's truth, as the backtest's: the official qrels with the truth's grade of every
+    // document of the run's top 100 (0 where the truth lacks it).
+    let official = read_qrels_map(&root.join("qrels/synth-passage.qrels"));
+    let true_scores: BTreeMap<String, serde_json::Value> = runs
+        .iter()
+        .map(|run| {
+            let mut completed = official.clone();
+            for (topic, docs) in read_run_map(run) {
+                let judged = completed.entry(topic.clone()).or_default();
+                for doc in docs.iter().take(100) {
+                    let grade = truth.get(&topic).and_then(|t| t.get(doc)).copied();
+                    judged.entry(doc.clone()).or_insert(grade.unwrap_or(0));
+                }
+            }
+            let path = dir.path().join("completed.qrels");
+            write_qrels(&path, &completed);
+            let tag = run.file_name().unwrap().to_str().unwrap().to_string();
+            let scores = eval(&path, &[run]);
+            (tag.clone(), scores[tag.as_str()].clone())
+        })
+        .collect();
+    const STAYS: f64 = 1e-3;
+    let mut moved = 0;
+    let mut errors = Vec::new();
+    for change in judged["runs"].as_array().unwrap() {
+        let run = change["run"].as_str().unwrap();
+        for m in change["measures"].as_array().unwrap() {
+            let name = m["measure"].as_str().unwrap();
+            let after_score = number(&m["after"]["score"]);
+            let expected = number(&judged_scores[run][name]["all"]);
+            assert!((after_score - expected).abs() < 1e-9, "{run} {name}");
+            moved += usize::from(after_score != number(&m["before"]["score"]));
+            let truth = number(&true_scores[run][name]["all"]);
+            let error = |when: &str| (number(&m[when]["expected"]) - truth).abs();
+            errors.push((error("before"), error("after")));
+            // Shrinks, or stays within what the calibration's refit on the larger judgments
+            // and the Monte-Carlo samples move it.
+            assert!(
+                error("after") <= error("before") + STAYS,
+                "{run} {name}: expected-score error {} before, {} after",
+                error("before"),
+                error("after")
+            );
+        }
+    }
+    assert!(moved > 0, "the returned judgments move a score");
+    let total = |pick: fn(&(f64, f64)) -> f64| errors.iter().map(pick).sum::<f64>();
+    eprintln!("expected-score errors (before, after): {errors:.4?}");
+    assert!(total(|e| e.1) < total(|e| e.0), "{errors:?}");
+}
+
+/// Runs `reusesim audit` on the embedded runs with `extra`, expecting a failure whose message
+/// holds `expected` and no file written to `written`.
+fn refused(extra: &[&str], expected: &str, written: &Path) {
+    let runs = embedded_runs();
+    let mut args: Vec<String> = vec!["audit".into(), "--study-seeds".into(), "0".into()];
+    args.extend(embedded_args(&runs));
+    args.extend(["--sheet".to_string(), written.display().to_string()]);
+    args.extend(extra.iter().map(|a| a.to_string()));
+    let output = run(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{extra:?} was accepted");
+    assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+    assert!(!written.exists(), "{extra:?} wrote {}", written.display());
+}
+
+#[test]
+fn bad_returned_judgments_and_runs_are_refused_naming_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("out/sheet.tsv");
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let malformed = file("malformed.qrels", "965941 0 p0004457 1\n965941 p0010019\n");
+    refused(
+        &["--judged", &malformed],
+        &format!("{malformed}:2: expected 4 columns"),
+        &written,
+    );
+    let outside = file(
+        "outside.qrels",
+        "965941 0 p0004457 1\nno-such-topic 0 d1 1\n",
+    );
+    refused(
+        &["--judged", &outside],
+        &format!("{outside}:2: topic \"no-such-topic\" is not a topic of task synth-passage"),
+        &written,
+    );
+    let not_integer = file(
+        "grade.tsv",
+        "topic\tdocid\tgrade\n965941\tp0004457\t1\n965941\tp0010019\tyes\n",
+    );
+    refused(
+        &["--judged", &not_integer],
+        &format!("{not_integer}:3: expected an integer grade in column 3, found \"yes\""),
+        &written,
+    );
+    // A document the official qrels grade, graded otherwise.
+    let official =
+        read_qrels_map(&Path::new(env!("CARGO_MANIFEST_DIR")).join("qrels/synth-passage.qrels"));
+    let (topic, docs) = official.iter().next().unwrap();
+    let (doc, grade) = docs.iter().next().unwrap();
+    let conflict = file(
+        "conflict.qrels",
+        &format!("{topic} 0 {doc} {}\n", if *grade > 0 { 0 } else { 1 }),
+    );
+    refused(
+        &["--judged", &conflict],
+        &format!("{conflict}:1: document {doc:?} of topic {topic:?} is graded"),
+        &written,
+    );
+    // --override-official lets it replace the official grade, with a note in the report.
+    let mut args = vec!["audit".to_string(), "--format".into(), "json".into()];
+    args.extend(["--study-seeds".into(), "0".into()]);
+    args.extend(embedded_args(&embedded_runs()));
+    args.extend([
+        "--judged".into(),
+        conflict.clone(),
+        "--override-official".into(),
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+    assert_eq!(report["judged"]["overridden"][0]["docid"], doc.as_str());
+    assert_eq!(
+        report["judged"]["judged_unlisted"][0]["docid"],
+        doc.as_str()
+    );
+    // Two audited runs with one tag.
+    let copy = dir.path().join("copy");
+    std::fs::copy(&embedded_runs()[0], &copy).unwrap();
+    refused(
+        &["--run", copy.to_str().unwrap()],
+        &format!(
+            "{}: run tag \"team01_run1\" is already the tag of audited run",
+            copy.display()
+        ),
+        &written,
+    );
+    // An empty --runs folder.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    refused(
+        &["--runs", empty.to_str().unwrap()],
+        &format!(
+            "{}: expected run files in this folder, found none",
+            empty.display()
+        ),
+        &written,
+    );
+}
+
+#[test]
+fn a_runs_folder_audits_every_run_in_it_with_the_run_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("new");
+    std::fs::create_dir(&folder).unwrap();
+    let runs = embedded_runs();
+    for run in &runs[1..] {
+        std::fs::copy(run, folder.join(run.file_name().unwrap())).unwrap();
+    }
+    let report = team_json(&[
+        "--run",
+        runs[0].to_str().unwrap(),
+        "--runs",
+        folder.to_str().unwrap(),
+    ]);
+    let audited: Vec<&str> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["run"].as_str().unwrap())
+        .collect();
+    assert_eq!(audited, ["team01_run1", "team01_run2", "team07_run4"]);
 }
