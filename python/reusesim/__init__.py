@@ -480,25 +480,35 @@ def complete(
 
 @dataclass
 class AuditResult:
-    """The audit of one run (as ``reusesim audit --format json``; fields in docs/audit.md)."""
+    """The audit of one or several runs (as ``reusesim audit --format json``; fields in
+    docs/audit.md)."""
 
-    #: ``no extra judgments needed`` or ``judge N documents``.
+    #: ``no extra judgments needed`` or ``judge N documents ...``.
     verdict: str
-    #: judged_10, judged_20, judged_100, unj_10 and the unjudged counts over audited topics.
+    #: The first run's judged_10, judged_20, judged_100, unj_10 and unjudged counts.
     coverage: dict
-    #: Per measure: the score interval, expected score, rank interval and whether at risk.
+    #: Per run and measure: the score interval, expected score, ranks among the task's runs
+    #: and among the audited runs, and whether at risk.
     measures: pd.DataFrame
-    #: The documents to judge, in priority order: ``topic docid rank probability priority
-    #: remaining_risk``.
+    #: The merged list to judge, in order of combined value: ``topic docid rank probability
+    #: value runs remaining_risk is_beyond_pool`` (``runs``: the audited runs it serves).
     to_judge: pd.DataFrame
+    #: Each audited run's own report.
+    runs: list
+    #: With ``judged``: each run before and after the returned judgments, the listed documents
+    #: left unjudged and the judged ones that were not listed.
+    judged: Optional[dict]
     #: The whole report.
     report: dict
 
 
 def audit(
     task,
-    run,
+    run=None,
     *,
+    runs=None,
+    judged: Union[str, os.PathLike, None] = None,
+    override_official: bool = False,
     measures: Measures = _native.DEFAULT_AUDIT_MEASURES,
     features: Optional[str] = None,
     budget: Optional[int] = None,
@@ -507,29 +517,44 @@ def audit(
     evidence: Optional[str] = None,
     threads: Optional[int] = None,
 ) -> AuditResult:
-    """Audits a new run (one run, any input :func:`evaluate` takes) against ``task``, as
-    ``reusesim audit`` does: its judged fraction, score and rank intervals, and which documents
-    to judge. ``results`` is a study's results folder for the leave-team-out comparison;
-    without it a short study runs on the spot (``study_seeds``, 0 for none). ``evidence`` is
-    what the calibration learns a team's absence loses from: ``"pool"`` (the default) or
-    ``"trials"``, the leave-out trials kept in ``results`` (``simulate(..., keep_qrels=True)``)."""
+    """Audits new runs against ``task`` as ``reusesim audit`` does: ``run`` (any input
+    :func:`evaluate` takes) or ``runs`` (a list of them), audited together with one
+    calibration and one merged list to judge. Per run: its judged fraction, score and rank
+    intervals, its ranks among the task's runs and among the audited runs. ``judged`` (a qrels
+    file or the filled assessment sheet) adds returned judgments to the task's qrels for this
+    audit only and reports every run before and after them; a grade that contradicts an
+    official one is an error unless ``override_official``. ``results`` is a study's results
+    folder for the leave-team-out comparison; without it a short study runs on the spot
+    (``study_seeds``, 0 for none). ``evidence`` is what the calibration learns a team's absence
+    loses from: ``"pool"`` (the default) or ``"trials"``, the leave-out trials kept in
+    ``results`` (``simulate(..., keep_qrels=True)``)."""
+    if (run is None) == (runs is None):
+        raise ValueError("expected either run or runs, found " + ("both" if run is not None else "neither"))
+    inputs = _inputs.runs(run if run is not None else list(runs))
     report_json, messages = _native.audit(
         _task(task)._task,
-        _inputs.runs(run),
+        inputs,
         _measure_list(measures),
         features,
         budget,
         study_seeds,
         None if results is None else os.fspath(results),
         evidence,
+        None if judged is None else os.fspath(judged),
+        override_official,
         threads,
     )
     _warn(messages)
     report = json.loads(report_json)
+    measures_rows = [
+        {"run": run_report["run"], **measure}
+        for run_report in report["runs"]
+        for measure in run_report["measures"]
+    ]
     return AuditResult(
         verdict=report["verdict"],
-        coverage=report["coverage"],
-        measures=pd.DataFrame(report["measures"]),
+        coverage=report["runs"][0]["coverage"],
+        measures=pd.DataFrame(measures_rows),
         to_judge=pd.DataFrame(
             report["to_judge"],
             columns=[
@@ -537,11 +562,14 @@ def audit(
                 "docid",
                 "rank",
                 "probability",
-                "priority",
+                "value",
+                "runs",
                 "remaining_risk",
                 "is_beyond_pool",
             ],
         ),
+        runs=report["runs"],
+        judged=report["judged"],
         report=report,
     )
 

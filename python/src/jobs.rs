@@ -315,29 +315,26 @@ fn complete(
     })
 }
 
-/// Audits `run` (a single run) against `task`. Returns the report as JSON text (the fields of
-/// `reusesim audit --format json`) and the warnings.
+/// Audits `runs` (one or several) together against `task`, and again with the returned
+/// judgments of `judged` when given. Returns the report as JSON text (the fields of `reusesim
+/// audit --format json`) and the warnings.
 #[pyfunction]
-#[pyo3(signature = (task, run, measures, features, budget, study_seeds, results, evidence, threads))]
+#[pyo3(signature = (task, runs, measures, features, budget, study_seeds, results, evidence, judged, override_official, threads))]
 #[allow(clippy::too_many_arguments)]
 fn audit(
     py: Python<'_>,
     task: &Task,
-    run: &Runs,
+    runs: &Runs,
     measures: Vec<String>,
     features: Option<String>,
     budget: Option<usize>,
     study_seeds: Option<u64>,
     results: Option<PathBuf>,
     evidence: Option<String>,
+    judged: Option<PathBuf>,
+    override_official: bool,
     threads: Option<usize>,
 ) -> PyResult<(String, Vec<String>)> {
-    let [run] = &run.runs[..] else {
-        return Err(PyValueError::new_err(format!(
-            "expected one run to audit, found {}",
-            run.runs.len()
-        )));
-    };
     let study = match (
         results,
         study_seeds.unwrap_or(reusesim::audit::SPOT_STUDY_SEEDS),
@@ -357,10 +354,23 @@ fn audit(
         study,
         evidence: choice("evidence", evidence.as_deref(), Evidence::Pool).map_err(to_py_err)?,
     };
-    let (task, run) = (task.task.clone(), run.clone());
+    let judged = judged
+        .as_deref()
+        .map(reusesim::audit::read_judged)
+        .transpose()
+        .map_err(to_py_err)?;
+    let (task, runs) = (task.task.clone(), runs.runs.clone());
     // The audit reports no progress: Ctrl-C takes effect when it ends.
     work::run(py, threads, None, |_| {
-        let (report, warnings) = reusesim::audit::audit_run(task, run, &settings)?;
+        let (report, warnings) = match &judged {
+            Some(judged) => reusesim::audit::audit_with_judgments(
+                task,
+                runs,
+                &settings,
+                (judged, override_official),
+            )?,
+            None => reusesim::audit::audit_runs(task, runs, &settings)?,
+        };
         let json = serde_json::to_string(&report).expect("the audit report serialises");
         Ok((json, warnings.iter().map(ToString::to_string).collect()))
     })

@@ -39,7 +39,7 @@ def test_audit_verdict_states_its_list_and_its_expected_scores(default_task_path
         assert result.to_judge["remaining_risk"].iloc[-1] <= settle or per_topic.max() == 5
         assert (result.to_judge["remaining_risk"].iloc[:-1] > settle).all()
     assert list(result.to_judge.columns) == [
-        "topic", "docid", "rank", "probability", "priority", "remaining_risk", "is_beyond_pool"
+        "topic", "docid", "rank", "probability", "value", "runs", "remaining_risk", "is_beyond_pool"
     ]
     assert {"judged_10", "unj_10"} <= set(result.coverage)
 
@@ -134,5 +134,32 @@ def test_audit_errors_name_the_run_and_what_was_expected(default_task_path, tmp_
     with pytest.raises(ValueError, match=re.escape(message)):
         reusesim.audit(default_task_path, stray, study_seeds=0)
     run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
-    with pytest.raises(ValueError, match=re.escape("expected one run to audit, found 2")):
-        reusesim.audit(default_task_path, [run_file, sorted((default_task_path.parent / "runs").iterdir())[1]])
+    with pytest.raises(ValueError, match=re.escape("expected either run or runs, found both")):
+        reusesim.audit(default_task_path, run_file, runs=[run_file])
+
+
+def test_several_runs_share_one_merged_list_and_returned_judgments_change_the_verdict(default_task_path, tmp_path):
+    runs_dir = default_task_path.parent / "runs"
+    runs = [runs_dir / tag for tag in ("team01_run1", "team01_run2", "team07_run4")]
+    with pytest.warns(UserWarning, match="pooled"):
+        result = reusesim.audit(default_task_path, runs=runs, study_seeds=0)
+    assert [r["run"] for r in result.runs] == ["team01_run1", "team01_run2", "team07_run4"]
+    assert set(result.measures["run"]) == {"team01_run1", "team01_run2", "team07_run4"}
+    assert (result.measures["audited_runs"] == 3).all()
+    merged = result.to_judge
+    assert not merged.empty
+    assert not merged.duplicated(["topic", "docid"]).any()
+    assert len(merged) <= result.report["single_run_documents"]
+    assert all(set(served) <= {"team01_run1", "team01_run2", "team07_run4"} for served in merged["runs"])
+    # Every listed document judged relevant: the scores of the runs it serves can only rise.
+    judged = tmp_path / "judged.qrels"
+    judged.write_text("".join(f"{row.topic} 0 {row.docid} 1\n" for row in merged.itertuples()))
+    with pytest.warns(UserWarning, match="pooled"):
+        again = reusesim.audit(default_task_path, runs=runs, study_seeds=0, judged=judged)
+    assert again.judged["judgments_added"] == len(merged)
+    assert again.judged["listed_unjudged"] == []
+    changes = {(run["run"], m["measure"]): m for run in again.judged["runs"] for m in run["measures"]}
+    served = {run for row in merged.itertuples() for run in row.runs}
+    for run in served:
+        assert changes[(run, "P_10")]["after"]["score"] >= changes[(run, "P_10")]["before"]["score"]
+    assert any(m["after"]["score"] != m["before"]["score"] for m in changes.values())
