@@ -549,7 +549,7 @@ pub fn audit(args: AuditArgs) -> Result<()> {
 
 /// Notes on stderr what the returned judgments left out and what they held beyond the list.
 fn note_judged(judged: &reusesim::audit::JudgedComparison) {
-    let named = |docs: &[reusesim::audit::judged::DocRef]| {
+    let named = |docs: &[reusesim::audit::changes::DocRef]| {
         docs.iter()
             .map(|d| format!("{}/{}", d.topic, d.docid))
             .collect::<Vec<_>>()

@@ -34,6 +34,7 @@
 //! How far these figures can be trusted on a collection is measured by `reusesim backtest`.
 
 pub mod basis;
+pub mod changes;
 mod figure;
 pub mod judged;
 pub mod markdown;
@@ -60,7 +61,8 @@ use crate::relevance_model::reach::BeyondPool;
 use crate::relevance_model::trials::Evidence;
 
 pub use basis::{AuditBasis, RunAudit};
-pub use judged::{audit_with_judgments, read_judged, JudgedComparison, ReturnedJudgments};
+pub use changes::JudgedComparison;
+pub use judged::{audit_with_judgments, read_judged, ReturnedJudgments};
 pub use merged::MergedEntry;
 pub use page::{audit_document, write_html, write_markdown};
 pub use report::{write_pool, AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};

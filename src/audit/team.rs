@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::basis::RunOutcomes;
-use super::judged::JudgedComparison;
+use super::changes::JudgedComparison;
 use super::merged::{merged_list, MergedEntry};
 use super::report::{AuditReport, AuditSettingsSummary};
 use super::topic::rank_among;
