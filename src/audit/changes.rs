@@ -93,4 +93,3 @@ pub struct JudgedComparison {
     /// Per audited run.
     pub runs: Vec<RunChange>,
 }
-

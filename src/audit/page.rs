@@ -4,8 +4,8 @@
 
 use std::io::{self, Write};
 
-use super::figure::rank_figure;
 use super::changes::{DocRef, JudgedComparison, Standing};
+use super::figure::rank_figure;
 use super::markdown::{names, run_blocks, section, table, LISTED_DOCUMENTS};
 use super::team::TeamAuditReport;
 use crate::report::document::{Block, Document};

@@ -1061,3 +1061,51 @@ fn a_runs_folder_audits_every_run_in_it_with_the_run_files() {
         .collect();
     assert_eq!(audited, ["team01_run1", "team01_run2", "team07_run4"]);
 }
+
+#[test]
+fn one_run_alone_gets_its_own_list_and_an_unfilled_csv_sheet_leaves_every_document_unjudged() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = embedded_runs();
+    let args = embedded_args(&runs[..1]);
+    let sheet = dir.path().join("sheet.csv");
+    let mut first: Vec<&str> = args.iter().map(String::as_str).collect();
+    first.extend(["--sheet", sheet.to_str().unwrap()]);
+    let report = team_json(&first);
+    let merged: Vec<&serde_json::Value> = report["to_judge"].as_array().unwrap().iter().collect();
+    let own: Vec<&serde_json::Value> = report["runs"][0]["to_judge"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert!(!merged.is_empty());
+    let keys = |list: &[&serde_json::Value]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|e| (e["topic"].to_string(), e["docid"].to_string()))
+            .collect()
+    };
+    assert_eq!(keys(&merged), keys(&own));
+    assert_eq!(report["verdict"], report["runs"][0]["verdict"]);
+    let text = std::fs::read_to_string(&sheet).unwrap();
+    assert!(text.starts_with("topic,topic_text,docid,document_text,runs,probability,grade\n"));
+    let mut second: Vec<&str> = args.iter().map(String::as_str).collect();
+    second.extend(["--judged", sheet.to_str().unwrap()]);
+    let output = run_ok(
+        ["audit", "--format", "json", "--study-seeds", "0"]
+            .into_iter()
+            .chain(second),
+    );
+    let again: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(again["judged"]["judgments_added"], 0);
+    assert_eq!(
+        again["judged"]["listed_unjudged"].as_array().unwrap().len(),
+        merged.len()
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{} listed documents have no returned grade",
+            merged.len()
+        )),
+        "{stderr}"
+    );
+}
