@@ -3,7 +3,10 @@
 from a later judging and audits them again with it (docs/audit.md, "A team's runs on
 TREC-COVID round 1").
 
-Usage: team-audit-covid.py REUSESIM DATA_DIR WORK_DIR
+Usage: team-audit-covid.py REUSESIM DATA_DIR WORK_DIR [PER_RUN_CAP]
+
+With PER_RUN_CAP, a team of n runs audits with `--list-per-topic n * PER_RUN_CAP`, the same
+per-topic budget as its runs' own lists added up; without it, the default cap for the team.
 
 REUSESIM is the binary; DATA_DIR the shared data folder (trec-covid/...); WORK_DIR is
 created and receives the task, the deeper backtest and each team's sheet and reports (an
@@ -30,6 +33,7 @@ import sys
 
 def main():
     binary, data, work = sys.argv[1:4]
+    per_run_cap = int(sys.argv[4]) if len(sys.argv) > 4 else None
     covid = os.path.join(data, "trec-covid")
     os.makedirs(work, exist_ok=True)
     leaderboard = os.path.join(covid, "leaderboards", "round1.leaderboard.csv")
@@ -78,6 +82,8 @@ def main():
         os.makedirs(folder, exist_ok=True)
         sheet = os.path.join(folder, "sheet.tsv")
         args = [binary, "audit", "--task", task, "--study-seeds", "0", "--format", "json"]
+        if per_run_cap is not None:
+            args += ["--list-per-topic", str(per_run_cap * len(runs))]
         for run in runs:
             args += ["--run", os.path.join(runs_dir, f"{run}.gz")]
         before = cached(os.path.join(folder, "before.json"), args + ["--sheet", sheet])
