@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 /// The longest a source file may grow before it is split along its concepts.
 const MAX_SOURCE_LINES: usize = 700;
+/// The README is the front page: the question, installing, a tour; the detail lives in `docs/`.
+const MAX_README_LINES: usize = 250;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -377,6 +379,15 @@ fn no_import_circle_between_source_files() {
             panic!("import circle: {}", names.join(" → "));
         }
     }
+}
+
+#[test]
+fn the_readme_stays_a_front_page() {
+    let lines = read(&root().join("README.md")).lines().count();
+    assert!(
+        lines <= MAX_README_LINES,
+        "README.md has {lines} lines, more than {MAX_README_LINES}: move the detail into docs/ and link it"
+    );
 }
 
 #[test]
