@@ -459,7 +459,11 @@ pub fn judge_units(
     starting: &(dyn Fn() + Sync),
     finished: &(dyn Fn(usize, &TopicJudging) -> Result<()> + Sync),
 ) -> Result<Vec<TopicJudging>> {
+    // One unit per task: units differ in cost by orders of magnitude (a strategy without
+    // learning judges in milliseconds, `hical` retrains), and rayon does not split a range
+    // once a thread has started on it, so ranges of units would leave a core idle.
     todo.par_iter()
+        .with_max_len(1)
         .map(|&unit| {
             starting();
             let planned = plan.units[unit];

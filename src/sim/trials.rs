@@ -371,6 +371,7 @@ impl TrialScoring<'_> {
             .collect();
         let mut scored = pairs
             .par_iter()
+            .with_max_len(1)
             .map(|&(source, trial)| self.score_trial(sources[source], trial, judgings))
             .collect::<Vec<_>>()
             .into_iter();
