@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 /// The longest a source file may grow before it is split along its concepts.
 const MAX_SOURCE_LINES: usize = 700;
+/// The README is the front page: the question, installing, a tour; the detail lives in `docs/`.
+const MAX_README_LINES: usize = 250;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -150,30 +152,82 @@ fn use_tree_paths(prefix: &[String], tree: &str) -> Vec<Vec<String>> {
     paths
 }
 
-/// The module paths a file's top-level `use super::…` items name, resolved from its own module
-/// (`use super::rows::X` in `src/a/b.rs` names `a::rows::X`). Indented `use`s belong to inline
-/// modules, whose `super` is the file itself, and are left out.
+/// The module paths a file names through `super::`, resolved from its own module: its
+/// top-level `use super::…` items (`use super::rows::X` in `src/a/b.rs` names `a::rows::X`)
+/// and paths in its code (`super::rows::write(…)`). Indented `use`s and the code of inline
+/// modules (`mod tests { … }`), whose `super` is the file itself, are left out.
 fn super_paths(file: &Path, source: &str) -> Vec<Vec<String>> {
     let module = module_of(file);
+    let parent = module[..module.len().saturating_sub(1)].to_vec();
     let mut paths = Vec::new();
+    let mut inline_module_depth = 0usize;
     let mut lines = source.lines();
     while let Some(line) = lines.next() {
+        let code = line.trim_start();
+        if inline_module_depth > 0 || is_inline_module(code) {
+            inline_module_depth += code.matches('{').count();
+            inline_module_depth = inline_module_depth.saturating_sub(code.matches('}').count());
+            continue;
+        }
         let Some(rest) = line.strip_prefix("use super::") else {
+            if !code.starts_with("//") {
+                paths.extend(code_super_paths(&parent, code));
+            }
             continue;
         };
         let mut statement = rest.to_string();
         while !statement.contains(';') {
             statement.push_str(lines.next().unwrap_or(";"));
         }
-        let mut parent = module[..module.len().saturating_sub(1)].to_vec();
-        let mut tree = statement.trim_end().trim_end_matches(';');
-        while let Some(up) = tree.strip_prefix("super::") {
-            parent.pop();
-            tree = up;
-        }
+        let (parent, tree) = climb(&parent, statement.trim_end().trim_end_matches(';'));
         paths.extend(use_tree_paths(&parent, tree));
     }
     paths
+}
+
+/// Whether a line opens an inline module (`mod tests {`, `pub(crate) mod x {`).
+fn is_inline_module(code: &str) -> bool {
+    let declaration = code.split_once("mod ").map(|(visibility, rest)| {
+        let is_visibility = visibility.is_empty() || visibility.starts_with("pub");
+        (is_visibility, rest)
+    });
+    declaration.is_some_and(|(is_visibility, rest)| is_visibility && rest.trim_end().ends_with('{'))
+}
+
+/// The paths after each `super::` in a line of code, from `parent` (the file's module's
+/// parent).
+fn code_super_paths(parent: &[String], code: &str) -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
+    for (start, _) in code.match_indices("super::") {
+        let before = code[..start].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let rest = &code[start + "super::".len()..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let (parent, path) = climb(parent, &rest[..end]);
+        let mut segments = parent;
+        segments.extend(
+            (path.split("::"))
+                .take_while(|segment| !segment.is_empty())
+                .map(str::to_string),
+        );
+        paths.push(segments);
+    }
+    paths
+}
+
+/// `parent` less one module per further `super::` that `path` starts with, and the rest of
+/// the path.
+fn climb<'p>(parent: &[String], mut path: &'p str) -> (Vec<String>, &'p str) {
+    let mut parent = parent.to_vec();
+    while let Some(up) = path.strip_prefix("super::") {
+        parent.pop();
+        path = up;
+    }
+    (parent, path)
 }
 
 /// The file that defines `item` when the module file `module` re-exports it from a child
@@ -325,6 +379,15 @@ fn no_import_circle_between_source_files() {
             panic!("import circle: {}", names.join(" → "));
         }
     }
+}
+
+#[test]
+fn the_readme_stays_a_front_page() {
+    let lines = read(&root().join("README.md")).lines().count();
+    assert!(
+        lines <= MAX_README_LINES,
+        "README.md has {lines} lines, more than {MAX_README_LINES}: move the detail into docs/ and link it"
+    );
 }
 
 #[test]

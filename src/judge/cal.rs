@@ -298,6 +298,18 @@ impl<'c> TopicState<'c> {
     }
 }
 
+/// One topic of one trial: the runs the trial excludes and the documents it withholds from
+/// the simulated assessor on the topic.
+#[derive(Debug, Clone, Copy)]
+pub struct TrialTopic<'a> {
+    /// The topic's index in the collection.
+    pub topic: usize,
+    /// excluded_runs[run]: whether the trial excludes the run.
+    pub excluded_runs: &'a [bool],
+    /// The documents withheld, sorted, as [`withheld_documents`] gives them for the trial.
+    pub withheld: &'a [DocId],
+}
+
 /// Judges one topic for one trial with `assessor` grading. `excluded_runs[r]` removes run `r`
 /// from the pool and (with run features) from the features; `budget` is the topic's N_t.
 ///
@@ -311,24 +323,45 @@ pub fn judge_topic(
     settings: &JudgeSettings,
     assessor: &dyn Assessor,
 ) -> Result<TopicJudging> {
-    let topic = &collection.topics[topic_index];
     let withheld = withheld_documents(collection, topic_index, excluded_runs, settings, assessor);
+    let trial_topic = TrialTopic {
+        topic: topic_index,
+        excluded_runs,
+        withheld: &withheld,
+    };
+    judge_trial_topic(collection, trial_topic, budget, settings, assessor)
+}
+
+/// As [`judge_topic`], with the trial's withheld documents already known (a study finds them
+/// once per trial and topic, for every strategy and for the scoring).
+///
+/// # Errors
+/// As [`judge_topic`].
+pub fn judge_trial_topic(
+    collection: &Collection,
+    trial_topic: TrialTopic,
+    budget: usize,
+    settings: &JudgeSettings,
+    assessor: &dyn Assessor,
+) -> Result<TopicJudging> {
+    let TrialTopic {
+        topic: topic_index,
+        excluded_runs,
+        withheld,
+    } = trial_topic;
+    let topic = &collection.topics[topic_index];
     let candidates = CandidateVectors::new(collection, topic, settings.candidates, excluded_runs);
     let carried = match settings.candidates {
-        CandidateSource::Retrieved => carried_judgments(
-            collection,
-            topic_index,
-            candidates.docs,
-            &withheld,
-            assessor,
-        ),
+        CandidateSource::Retrieved => {
+            carried_judgments(collection, topic_index, candidates.docs, withheld, assessor)
+        }
         CandidateSource::Corpus => Vec::new(),
     };
     let pool = pool_of(
         collection,
         topic,
         excluded_runs,
-        &withheld,
+        withheld,
         settings.pool_depth,
     );
     let trace_capacity = budget.max(pool.len());
@@ -339,7 +372,7 @@ pub fn judge_topic(
         assessor,
         settings,
         candidates,
-        unavailable: unavailable_at_start(&carried, &withheld, trace_capacity),
+        unavailable: unavailable_at_start(&carried, withheld, trace_capacity),
         carried,
         trace: Vec::with_capacity(trace_capacity),
         seed: None,

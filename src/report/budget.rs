@@ -1,8 +1,7 @@
 //! The budget curve's section of a study's report: per measure, the statistics at each budget
 //! fraction and the smallest fraction from which on the collection is reusable.
 
-use crate::report::content::table;
-use crate::report::document::Block;
+use crate::report::document::{table, Block};
 use crate::sim::analysis::budget::BudgetSummary;
 use crate::stats::Spread;
 

@@ -2,8 +2,10 @@
 //! reading order, as a [`Document`].
 
 use crate::judge::settings::Withhold;
-use crate::report::document::{Align, Block, Document, Figure, ListItem, Table};
+use crate::report::budget::budget_section;
+use crate::report::document::{table, Block, Document, Figure, ListItem};
 use crate::report::plots::{figure_list, FigureKind};
+use crate::report::strategies::strategies_section;
 use crate::sim::analysis::{RankRow, RunRow, StrategyRow, StudySummary};
 use crate::stats::Spread;
 
@@ -53,13 +55,10 @@ pub fn study_document(summary: &StudySummary, rows: ReportRows<'_>) -> Document 
     blocks.extend(rank_changes(summary, rows));
     blocks.extend(swapped_pairs(summary));
     if let Some(budget) = &summary.budget {
-        blocks.extend(super::budget::budget_section(budget));
+        blocks.extend(budget_section(budget));
     }
     if let Some(strategies) = &summary.strategies {
-        blocks.extend(super::strategies::strategies_section(
-            strategies,
-            rows.strategies,
-        ));
+        blocks.extend(strategies_section(strategies, rows.strategies));
     }
     blocks.extend(figures(summary, rows));
     blocks.extend(settings(summary));
@@ -75,15 +74,6 @@ fn heading(level: u8, text: impl Into<String>) -> Block {
 
 fn paragraph(text: impl Into<String>) -> Block {
     Block::Paragraph(text.into())
-}
-
-/// A table with the given column names and rows, every column aligned left.
-pub(super) fn table(header: &[&str], rows: Vec<Vec<String>>) -> Block {
-    Block::Table(Table {
-        header: header.iter().map(ToString::to_string).collect(),
-        align: vec![Align::Left; header.len()],
-        rows,
-    })
 }
 
 /// A row that says something about a measure in its second cell, the others blank.

@@ -55,6 +55,15 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
 }
 
+/// A table block with the given column names and rows, every column aligned left.
+pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> Block {
+    Block::Table(Table {
+        header: header.iter().map(ToString::to_string).collect(),
+        align: vec![Align::Left; header.len()],
+        rows,
+    })
+}
+
 /// How a table column is aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {

@@ -2,8 +2,7 @@
 //! strategy makes the collection reusable at the smallest budget fraction, then each
 //! strategy's figures at each fraction.
 
-use crate::report::content::table;
-use crate::report::document::Block;
+use crate::report::document::{table, Block};
 use crate::sim::analysis::strategies::StrategiesSummary;
 use crate::sim::analysis::StrategyRow;
 

@@ -5,8 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::base::DocId;
 use crate::collection::Collection;
-use crate::judge::assessor::Assessor;
-use crate::judge::cal::{withheld_documents, TopicJudging};
+use crate::judge::cal::TopicJudging;
 use crate::judge::candidates::candidate_documents;
 use crate::judge::settings::JudgeSettings;
 
@@ -30,12 +29,12 @@ pub struct Agreement {
     pub recall_found: f64,
 }
 
-/// How the qrels of one trial, which excluded `excluded_runs` and withheld documents by
-/// `assessor`'s grades, agree with the official qrels.
+/// How the qrels of one trial, judged by `judge` and withholding `withheld[topic]` from the
+/// simulated assessor on each topic, agree with the official qrels.
 pub fn agreement(
     collection: &Collection,
-    (judge, assessor): (&JudgeSettings, &dyn Assessor),
-    excluded_runs: &[bool],
+    judge: &JudgeSettings,
+    withheld: &[Vec<DocId>],
     judgings: &[&TopicJudging],
 ) -> Agreement {
     let level = collection.relevance_level;
@@ -46,8 +45,7 @@ pub fn agreement(
         carried += judging.carried;
         let held: BTreeSet<DocId> = judging.judgments.iter().map(|&(doc, _)| doc).collect();
         let found: BTreeSet<DocId> = judging.trace.iter().map(|step| step.doc).collect();
-        let withheld =
-            withheld_documents(collection, judging.topic, excluded_runs, judge, assessor);
+        let withheld = &withheld[judging.topic];
         let candidates = candidate_documents(collection, topic, judge.candidates);
         let is_candidate = |doc: &DocId| {
             found.contains(doc)

@@ -10,7 +10,6 @@
 
 use crate::collection::Collection;
 use crate::judge::cal::TopicJudging;
-use crate::sim::settings::StudySettings;
 
 /// The budget of topic `topic` (N_t): the study's fixed budget, else its official number of
 /// judgments.
@@ -57,65 +56,14 @@ pub fn within_budget(judging: &TopicJudging, budget: usize) -> TopicJudging {
     }
 }
 
-/// Per budget fraction of `settings` (none without a budget curve), the judgings of the
-/// distinct units (`judgings`, made at each topic's whole budget) cut to that fraction.
-pub fn budget_cuts<'a>(
-    collection: &'a Collection,
-    settings: &'a StudySettings,
-    judgings: &'a [TopicJudging],
-) -> impl Iterator<Item = (f64, Vec<TopicJudging>)> + 'a {
-    let fractions: &[f64] = if settings.has_budget_curve() {
-        &settings.budget_fractions
-    } else {
-        &[]
-    };
-    fractions.iter().map(move |&fraction| {
-        let cut = judgings
-            .iter()
-            .map(|judging| {
-                let budget = topic_budget(collection, settings.budget, judging.topic);
-                within_budget(judging, fraction_of_budget(budget, fraction))
-            })
-            .collect();
-        (fraction, cut)
-    })
-}
-
-/// The judgments of `cut` over every (trial, topic) unit, as a share of those of `whole` (the
-/// same units at the whole budget; 1 when it has none), `unit_of[trial][topic]` naming each
-/// one's distinct unit.
-pub fn judged_share(unit_of: &[Vec<usize>], cut: &[TopicJudging], whole: &[TopicJudging]) -> f64 {
-    let judgments = |judgings: &[TopicJudging]| -> usize {
-        unit_of
-            .iter()
-            .flatten()
-            .map(|&unit| judgings[unit].judgments.len())
-            .sum()
-    };
-    match judgments(whole) {
-        0 => 1.0,
-        total => judgments(cut) as f64 / total as f64,
-    }
-}
-
-/// The (trial, topic) units whose pool alone exceeded the budget, `unit_of[trial][topic]`
-/// naming each one's distinct unit in `judgings`.
-pub fn pools_over_budget(unit_of: &[Vec<usize>], judgings: &[TopicJudging]) -> usize {
-    unit_of
-        .iter()
-        .flatten()
-        .filter(|&&unit| judgings[unit].is_pool_over_budget)
-        .count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::io::fixture::hand_task;
-    use crate::judge::assessor::{GradeSource, OfficialAssessor};
-    use crate::judge::cal::{judge_topic, TraceStep};
+    use crate::judge::assessor::OfficialAssessor;
+    use crate::judge::cal::judge_topic;
     use crate::judge::settings::{JudgeSettings, Withhold};
-    use crate::sim::fixture::small_study;
+    use crate::sim::fixture::{cut_judging, small_study};
 
     #[test]
     fn a_smaller_budget_judges_the_prefix_of_the_whole_budgets_trace() {
@@ -184,40 +132,9 @@ mod tests {
         }
     }
 
-    /// A judging of 1 carried judgment, a pool of 3 and 6 CAL judgments (batches 1, 1, 2, 2,
-    /// 2, 3) made with a budget of 10.
-    fn judging() -> TopicJudging {
-        let step = |position: u32, batch: u32| TraceStep {
-            step: position,
-            batch,
-            doc: 100 + position,
-            score: f32::NAN,
-            grade: 1,
-            source: GradeSource::Official,
-        };
-        let batches = [0, 0, 0, 1, 1, 2, 2, 2, 3];
-        let trace: Vec<TraceStep> = batches
-            .iter()
-            .enumerate()
-            .map(|(pos, &batch)| step(pos as u32 + 1, batch))
-            .collect();
-        let mut judgments = vec![(1, 2)];
-        judgments.extend(trace.iter().map(|s| (s.doc, s.grade)));
-        TopicJudging {
-            topic: 0,
-            judgments,
-            trace,
-            carried: 1,
-            pool_size: 3,
-            is_pool_over_budget: false,
-            retrains: 3,
-            withheld: 0,
-        }
-    }
-
     #[test]
     fn a_pool_larger_than_the_fractions_budget_is_kept_whole_and_counted() {
-        let whole = judging();
+        let whole = cut_judging();
         for (budget, kept, is_over, retrains) in [
             (0, 4, true, 0),
             (3, 4, true, 0),
@@ -237,11 +154,5 @@ mod tests {
             assert_eq!(cut.is_pool_over_budget, is_over, "budget {budget}");
             assert_eq!(cut.retrains, retrains, "budget {budget}");
         }
-        let unit_of = vec![vec![0, 1], vec![1, 1]];
-        let cuts = [within_budget(&whole, 3), within_budget(&whole, 5)];
-        assert_eq!(pools_over_budget(&unit_of, &cuts), 1);
-        // Judgments kept: 4 + 3 × 5 of 4 × 10.
-        let wholes = [whole.clone(), whole];
-        assert_eq!(judged_share(&unit_of, &cuts, &wholes), 19.0 / 40.0);
     }
 }

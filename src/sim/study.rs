@@ -17,16 +17,16 @@ use crate::base::error::Result;
 use crate::base::DocId;
 use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
-use crate::judge::cal::{pool_of, withheld_documents, TopicJudging};
+use crate::judge::cal::{pool_of, withheld_documents, TopicJudging, TrialTopic};
 use crate::judge::settings::JudgeSettings;
 use crate::judge::strategies::{drawn_runs, judge_topic_with, Strategy};
 use crate::sim::assessor::StudyAssessor;
-use crate::sim::budget::{budget_cuts, judged_share, pools_over_budget, topic_budget};
+use crate::sim::budget::topic_budget;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 pub use crate::sim::settings::StudySettings;
 use crate::sim::trials::{
-    reachable_relevant, strategy_points, AssessorOutcome, BudgetOutcome, SourceCounts,
-    StrategyOutcome, Trial, TrialOutcome, TrialScoring,
+    reachable_relevant, AssessorOutcome, BudgetOutcome, SourceCounts, StrategyOutcome, Trial,
+    TrialOutcome, TrialScoring,
 };
 use crate::sim::unit::UnitId;
 
@@ -149,6 +149,9 @@ pub struct StudyPlan {
     /// The strategies compared, in the order asked, with their units (`hical`'s are
     /// `unit_of`).
     pub compared: Vec<StrategyUnits>,
+    /// withheld[trial][topic]: the documents the trial withholds from the simulated assessor on
+    /// the topic, sorted (the same for every strategy, and for the trial's scoring).
+    pub withheld: Vec<Vec<Vec<DocId>>>,
 }
 
 impl StudyPlan {
@@ -163,6 +166,7 @@ impl StudyPlan {
         assessor: &StudyAssessor,
     ) -> Self {
         let trials = plan_trials(task, settings.seeds, held_out_teams);
+        let withheld = withheld_by_trial(collection, settings, &trials, assessor);
         let mut keys: BTreeMap<UnitId, usize> = BTreeMap::new();
         let mut units = Vec::new();
         let mut ids = Vec::new();
@@ -179,20 +183,13 @@ impl StudyPlan {
         let mut unit_of = Vec::with_capacity(trials.len());
         for (trial_index, trial) in trials.iter().enumerate() {
             let mut row = Vec::with_capacity(collection.topics.len());
-            let seed_assessor = assessor.for_seed(collection, trial.seed);
             for (topic_index, topic) in collection.topics.iter().enumerate() {
-                let withheld = withheld_documents(
-                    collection,
-                    topic_index,
-                    &trial.excluded_runs,
-                    &settings.judge,
-                    &seed_assessor,
-                );
+                let withheld = &withheld[trial_index][topic_index];
                 let pool = pool_of(
                     collection,
                     topic,
                     &trial.excluded_runs,
-                    &withheld,
+                    withheld,
                     settings.judge.pool_depth,
                 );
                 // With run features the held-out team changes the features too.
@@ -206,7 +203,7 @@ impl StudyPlan {
                     topic_index,
                     trial.seed,
                     &pool,
-                    &withheld,
+                    withheld,
                     feature_variant,
                 );
                 row.push(add_unit(
@@ -227,7 +224,8 @@ impl StudyPlan {
                     unit_of.clone()
                 } else {
                     let judging = (strategy, assessor);
-                    strategy_units(collection, settings, &trials, judging, &mut add_unit)
+                    let trials = (trials.as_slice(), withheld.as_slice());
+                    strategy_units(collection, trials, judging, &mut add_unit)
                 },
             })
             .collect();
@@ -237,42 +235,70 @@ impl StudyPlan {
             ids,
             unit_of,
             compared,
+            withheld,
+        }
+    }
+
+    /// Topic `topic` of trial `trial`, with the documents the trial withholds there.
+    pub fn trial_topic(&self, trial: usize, topic: usize) -> TrialTopic<'_> {
+        TrialTopic {
+            topic,
+            excluded_runs: &self.trials[trial].excluded_runs,
+            withheld: &self.withheld[trial][topic],
         }
     }
 }
 
-/// unit_of[trial][topic] for `strategy` (one without learning) judging with `assessor`, each
-/// distinct unit added by `add_unit`. Such a unit depends on the seed only through a seeded
-/// assessor's grades.
-fn strategy_units(
+/// withheld[trial][topic]: the documents each trial withholds from `assessor` on each topic,
+/// found in parallel, trial by trial.
+fn withheld_by_trial(
     collection: &Collection,
     settings: &StudySettings,
     trials: &[Trial],
+    assessor: &StudyAssessor,
+) -> Vec<Vec<Vec<DocId>>> {
+    let work: Vec<(usize, usize)> = (0..trials.len())
+        .flat_map(|trial| (0..collection.topics.len()).map(move |topic| (trial, topic)))
+        .collect();
+    let mut found = work
+        .par_iter()
+        .map(|&(trial, topic)| {
+            let trial = &trials[trial];
+            let seed_assessor = assessor.for_seed(collection, trial.seed);
+            let excluded = &trial.excluded_runs;
+            withheld_documents(collection, topic, excluded, &settings.judge, &seed_assessor)
+        })
+        .collect::<Vec<_>>()
+        .into_iter();
+    (trials.iter())
+        .map(|_| found.by_ref().take(collection.topics.len()).collect())
+        .collect()
+}
+
+/// unit_of[trial][topic] for `strategy` (one without learning) judging `trials` (each with the
+/// documents it withholds, by topic) with `assessor`, each distinct unit added by `add_unit`.
+/// Such a unit depends on the seed only through a seeded assessor's grades.
+fn strategy_units(
+    collection: &Collection,
+    (trials, withheld): (&[Trial], &[Vec<Vec<DocId>>]),
     (strategy, assessor): (Strategy, &StudyAssessor),
     add_unit: &mut impl FnMut(PlannedUnit, UnitId) -> usize,
 ) -> Vec<Vec<usize>> {
     trials
         .iter()
+        .zip(withheld)
         .enumerate()
-        .map(|(trial_index, trial)| {
+        .map(|(trial_index, (trial, withheld))| {
             let runs = drawn_runs(collection, &trial.excluded_runs);
-            let seed_assessor = assessor.for_seed(collection, trial.seed);
             let seed = assessor.is_seeded().then_some(trial.seed);
-            (0..collection.topics.len())
-                .map(|topic_index| {
-                    let withheld = withheld_documents(
-                        collection,
-                        topic_index,
-                        &trial.excluded_runs,
-                        &settings.judge,
-                        &seed_assessor,
-                    );
+            (withheld.iter().enumerate())
+                .map(|(topic_index, withheld)| {
                     let id = UnitId::for_strategy(
                         collection,
                         (topic_index, seed),
                         strategy.name(),
                         &runs,
-                        &withheld,
+                        withheld,
                     );
                     let unit = PlannedUnit {
                         strategy,
@@ -364,8 +390,6 @@ pub fn study_outcome<'c>(
         .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
     let classic_lou =
         classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
-    let sources =
-        SourceCounts::of((plan.unit_of.iter().flatten()).flat_map(|&unit| &judgings[unit].trace));
     let units = plan.unit_of.len() * collection.topics.len();
     let seeds: Vec<u64> = (1..=settings.seeds).collect();
     let reference: Option<BTreeMap<u64, ScoreTable>> =
@@ -383,29 +407,16 @@ pub fn study_outcome<'c>(
         .then(|| reachable_relevant(collection, assessor, &seeds));
     let scoring = TrialScoring {
         collection,
-        judge: &settings.judge,
+        settings,
         scorer: &scorer,
         trials: &plan.trials,
-        assessor,
+        withheld: &plan.withheld,
         reachable_relevant: reachable_relevant.as_ref(),
     };
-    let trials = scoring.score(&plan.unit_of, &judgings, settings.keep_qrels);
-    let budget = budget_cuts(collection, settings, &judgings)
-        .map(|(fraction, cut)| BudgetOutcome {
-            fraction,
-            trials: scoring.score(&plan.unit_of, &cut, false),
-            pools_over_budget: pools_over_budget(&plan.unit_of, &cut),
-            judged_share: judged_share(&plan.unit_of, &cut, &judgings),
-        })
+    let compared: Vec<(Strategy, &[Vec<usize>])> = (plan.compared.iter())
+        .map(|compared| (compared.strategy, compared.unit_of.as_slice()))
         .collect();
-    let strategies = plan
-        .compared
-        .iter()
-        .map(|compared| StrategyOutcome {
-            strategy: compared.strategy,
-            points: strategy_points(collection, settings, &scoring, &compared.unit_of, &judgings),
-        })
-        .collect();
+    let scored = scoring.score_study(&plan.unit_of, &compared, &judgings);
     StudyOutcome {
         units,
         distinct_units: plan
@@ -414,21 +425,21 @@ pub fn study_outcome<'c>(
             .filter(|unit| unit.strategy == Strategy::Hical)
             .count(),
         retrains: judgings.iter().map(|j| j.retrains).sum(),
-        pools_over_budget: pools_over_budget(&plan.unit_of, &judgings),
-        budget,
-        unofficial_judgments: sources.unofficial(),
-        sources,
+        pools_over_budget: scored.whole.pools_over_budget,
+        budget: scored.budget,
+        unofficial_judgments: scored.whole.sources.unofficial(),
+        sources: scored.whole.sources,
         assessor: reference.map(|reference| AssessorOutcome {
             name: settings.assessor.to_string(),
             reference,
         }),
-        strategies,
+        strategies: scored.strategies,
         collection,
         held_out_teams,
         official,
         truth,
         classic_lou,
-        trials,
+        trials: scored.trials,
     }
 }
 
@@ -448,7 +459,11 @@ pub fn judge_units(
     starting: &(dyn Fn() + Sync),
     finished: &(dyn Fn(usize, &TopicJudging) -> Result<()> + Sync),
 ) -> Result<Vec<TopicJudging>> {
+    // One unit per task: units differ in cost by orders of magnitude (a strategy without
+    // learning judges in milliseconds, `hical` retrains), and rayon does not split a range
+    // once a thread has started on it, so ranges of units would leave a core idle.
     todo.par_iter()
+        .with_max_len(1)
         .map(|&unit| {
             starting();
             let planned = plan.units[unit];
@@ -461,7 +476,7 @@ pub fn judge_units(
             let judging = judge_topic_with(
                 planned.strategy,
                 collection,
-                (planned.topic, &trial.excluded_runs),
+                plan.trial_topic(planned.trial, planned.topic),
                 budget,
                 &judge,
                 &assessor.for_seed(collection, trial.seed),

@@ -434,10 +434,16 @@ fn depth_deepens_the_trials_pool_and_skips_withheld_documents() {
     };
     let judge_with = |excluded: &[bool], budget: usize| {
         let official = official(&collection);
+        let withheld = withheld_documents(&collection, 0, excluded, &judge, &official);
+        let trial_topic = TrialTopic {
+            topic: 0,
+            excluded_runs: excluded,
+            withheld: &withheld,
+        };
         judge_topic_with(
             Strategy::Depth,
             &collection,
-            (0, excluded),
+            trial_topic,
             budget,
             &judge,
             &official,
@@ -511,11 +517,17 @@ fn every_strategy_carries_the_official_judgments_no_run_retrieved() {
     for strategy in [Strategy::Depth, Strategy::Mtf, Strategy::Bandit] {
         // Topic 1 has 11 official judgments now: x1 carried, then 10 judged.
         let official = official(&collection);
+        let withheld = withheld_documents(&collection, 0, &[false; 5], &judge, &official);
         let judge_to = |budget| {
+            let trial_topic = TrialTopic {
+                topic: 0,
+                excluded_runs: &[false; 5],
+                withheld: &withheld,
+            };
             judge_topic_with(
                 strategy,
                 &collection,
-                (0, &[false; 5]),
+                trial_topic,
                 budget,
                 &judge,
                 &official,

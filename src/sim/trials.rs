@@ -3,7 +3,7 @@
 //! recall of the assessor's relevant documents; the same for each budget fraction and each
 //! compared strategy, with where the judged documents' grades came from.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
@@ -12,7 +12,6 @@ use crate::base::DocId;
 use crate::collection::Collection;
 use crate::judge::assessor::{Assessor, GradeSource};
 use crate::judge::cal::{TopicJudging, TraceStep};
-use crate::judge::settings::JudgeSettings;
 use crate::judge::strategies::Strategy;
 use crate::sim::agreement::{agreement, Agreement};
 use crate::sim::assessor::StudyAssessor;
@@ -98,6 +97,16 @@ impl SourceCounts {
         self.total() - self.official
     }
 
+    /// These counts and `other`'s together.
+    pub fn plus(self, other: Self) -> Self {
+        Self {
+            official: self.official + other.official,
+            file: self.file + other.file,
+            drawn: self.drawn + other.drawn,
+            presumed: self.presumed + other.presumed,
+        }
+    }
+
     /// `count` as a share of every judgment counted (0 when there is none).
     pub fn share(&self, count: usize) -> f64 {
         match self.total() {
@@ -149,10 +158,11 @@ pub struct BudgetOutcome {
 /// What scoring a study's trials needs.
 pub(crate) struct TrialScoring<'a> {
     pub(crate) collection: &'a Collection,
-    pub(crate) judge: &'a JudgeSettings,
+    pub(crate) settings: &'a StudySettings,
     pub(crate) scorer: &'a RunScorer,
     pub(crate) trials: &'a [Trial],
-    pub(crate) assessor: &'a StudyAssessor,
+    /// withheld[trial][topic]: the documents each trial withholds on each topic, sorted.
+    pub(crate) withheld: &'a [Vec<Vec<DocId>>],
     /// With an assessor other than the official one: per seed, its relevant documents within
     /// the judging's reach, over all topics.
     pub(crate) reachable_relevant: Option<&'a BTreeMap<u64, usize>>,
@@ -185,123 +195,285 @@ pub(crate) fn reachable_relevant(
         .collect()
 }
 
-/// One compared strategy's trials at each budget fraction of the study (the whole budget
-/// alone without a budget curve), its units `unit_of[trial][topic]` among `judgings` (made at
-/// each topic's whole budget).
-pub(crate) fn strategy_points(
-    collection: &Collection,
-    settings: &StudySettings,
-    scoring: &TrialScoring,
-    unit_of: &[Vec<usize>],
-    judgings: &[TopicJudging],
-) -> Vec<StrategyPoint> {
-    let fractions: &[f64] = if settings.has_budget_curve() {
-        &settings.budget_fractions
-    } else {
-        &crate::sim::settings::OFFICIAL_BUDGET_ONLY
-    };
-    // The strategy's own units, renumbered 0.. so that only they are cut.
-    let used: Vec<usize> = unit_of
-        .iter()
-        .flatten()
-        .copied()
-        .collect::<BTreeSet<usize>>()
-        .into_iter()
-        .collect();
-    let own_unit_of: Vec<Vec<usize>> = unit_of
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|unit| used.binary_search(unit).expect("a used unit"))
-                .collect()
-        })
-        .collect();
-    fractions
-        .iter()
-        .map(|&fraction| {
-            let cut: Vec<TopicJudging> = used
-                .iter()
-                .map(|&unit| {
-                    let budget = topic_budget(collection, settings.budget, judgings[unit].topic);
-                    within_budget(&judgings[unit], fraction_of_budget(budget, fraction))
-                })
-                .collect();
-            let sources =
-                SourceCounts::of((own_unit_of.iter().flatten()).flat_map(|&unit| &cut[unit].trace));
-            let units = own_unit_of.iter().map(Vec::len).sum::<usize>().max(1);
-            let judgments: usize = own_unit_of
-                .iter()
-                .flatten()
-                .map(|&unit| cut[unit].judgments.len())
-                .sum();
-            StrategyPoint {
-                fraction,
-                trials: scoring.score(&own_unit_of, &cut, false),
-                judgments_per_topic: judgments as f64 / units as f64,
-                unofficial_share: sources.share(sources.unofficial()),
-                sources,
-            }
-        })
-        .collect()
+/// The judgings a study's trials are scored on: one strategy's units, whole or cut to a
+/// fraction of each topic's budget.
+#[derive(Debug, Clone, Copy)]
+struct QrelsSource<'p> {
+    /// unit_of[trial][topic]: the distinct unit that judged each trial's topic.
+    unit_of: &'p [Vec<usize>],
+    /// The fraction of each topic's budget the judgings are cut to; `None`: whole, each trial's
+    /// judgings kept in its outcome when the study keeps qrels.
+    fraction: Option<f64>,
+}
+
+/// Counts over the (trial, topic) units of one [`QrelsSource`], each unit as often as trials
+/// share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct JudgingCounts {
+    /// (trial, topic) units.
+    pub(crate) units: usize,
+    /// Judgments, carried ones included.
+    pub(crate) judgments: usize,
+    /// Units whose carried judgments and pool alone exceeded the budget.
+    pub(crate) pools_over_budget: usize,
+    /// The sources of the judged (not carried) documents' grades.
+    pub(crate) sources: SourceCounts,
+}
+
+impl JudgingCounts {
+    /// The counts of `judgings`, one per (trial, topic) unit.
+    pub(crate) fn of<'j>(judgings: impl IntoIterator<Item = &'j TopicJudging>) -> Self {
+        let mut counts = Self::default();
+        for judging in judgings {
+            counts.units += 1;
+            counts.judgments += judging.judgments.len();
+            counts.pools_over_budget += usize::from(judging.is_pool_over_budget);
+            counts.sources = counts.sources.plus(SourceCounts::of(&judging.trace));
+        }
+        counts
+    }
+
+    fn plus(self, other: Self) -> Self {
+        Self {
+            units: self.units + other.units,
+            judgments: self.judgments + other.judgments,
+            pools_over_budget: self.pools_over_budget + other.pools_over_budget,
+            sources: self.sources.plus(other.sources),
+        }
+    }
+
+    /// These judgments as a share of `whole`'s (1 when it has none).
+    pub(crate) fn judged_share(&self, whole: &Self) -> f64 {
+        match whole.judgments {
+            0 => 1.0,
+            total => self.judgments as f64 / total as f64,
+        }
+    }
+
+    /// Judgments per (trial, topic) unit (0 without units).
+    fn judgments_per_topic(&self) -> f64 {
+        self.judgments as f64 / self.units.max(1) as f64
+    }
+}
+
+/// A study's trials scored on every qrels it compares.
+#[derive(Debug)]
+pub(crate) struct ScoredStudy {
+    /// Every trial on its whole judgings.
+    pub(crate) trials: Vec<TrialOutcome>,
+    /// The counts of the whole judgings.
+    pub(crate) whole: JudgingCounts,
+    /// The trials at each budget fraction (none without a budget curve).
+    pub(crate) budget: Vec<BudgetOutcome>,
+    /// Each compared strategy's trials at each budget fraction.
+    pub(crate) strategies: Vec<StrategyOutcome>,
 }
 
 impl TrialScoring<'_> {
-    /// Every run scored on every trial's simulated qrels (`unit_of[trial][topic]` naming its
-    /// judging in `judgings`), with the trial's agreement with the official qrels;
-    /// `keep_qrels` keeps each trial's judgings in its outcome.
-    pub(crate) fn score(
+    /// Every trial scored on its `hical` judgings (`unit_of[trial][topic]` naming each one's
+    /// distinct unit in `judgings`, made at each topic's whole budget), whole and at each budget
+    /// fraction, and on each compared strategy's (with its `unit_of`) at each fraction (the
+    /// whole budget alone without a budget curve). Every (qrels, trial) pair is scored in one
+    /// parallel pass, and its results are put back in order, so they do not depend on the
+    /// threads; `hical`'s judgings at a fraction are scored once, for the budget curve and for
+    /// the strategy alike.
+    pub(crate) fn score_study(
         &self,
         unit_of: &[Vec<usize>],
+        compared: &[(Strategy, &[Vec<usize>])],
         judgings: &[TopicJudging],
-        keep_qrels: bool,
-    ) -> Vec<TrialOutcome> {
-        let (collection, judge, scorer) = (self.collection, self.judge, self.scorer);
-        let level = collection.relevance_level;
-        self.trials
-            .par_iter()
-            .zip(unit_of)
-            .map(|(trial, units)| {
-                let assessor = self.assessor.for_seed(collection, trial.seed);
-                let topic_judgings: Vec<&TopicJudging> =
-                    units.iter().map(|&u| &judgings[u]).collect();
-                let grades: QrelsGrades = topic_judgings
-                    .iter()
-                    .zip(&collection.topics)
-                    .map(|(judging, topic)| {
-                        TopicGrades::new(
-                            &topic.retrieved,
-                            judging
-                                .judgments
-                                .iter()
-                                .map(|&(doc, grade)| (Some(doc), grade)),
-                        )
+    ) -> ScoredStudy {
+        let settings = self.settings;
+        let curve: &[f64] = if settings.has_budget_curve() {
+            &settings.budget_fractions
+        } else {
+            &[]
+        };
+        let strategy_fractions: &[f64] = if settings.has_budget_curve() {
+            &settings.budget_fractions
+        } else {
+            &crate::sim::settings::OFFICIAL_BUDGET_ONLY
+        };
+        let hical_at = |fraction| QrelsSource {
+            unit_of,
+            fraction: Some(fraction),
+        };
+        let mut sources = vec![QrelsSource {
+            unit_of,
+            fraction: None,
+        }];
+        sources.extend(curve.iter().map(|&fraction| hical_at(fraction)));
+        // source_of[strategy][fraction]: the strategy's qrels at the fraction among `sources`.
+        let source_of: Vec<Vec<usize>> = (compared.iter())
+            .map(|&(strategy, unit_of)| {
+                (strategy_fractions.iter().enumerate())
+                    .map(|(index, &fraction)| {
+                        if strategy.is_learning() && !curve.is_empty() {
+                            1 + index
+                        } else {
+                            sources.push(QrelsSource {
+                                unit_of,
+                                fraction: Some(fraction),
+                            });
+                            sources.len() - 1
+                        }
                     })
-                    .collect();
-                let assessor_recall = self.reachable_relevant.map(|reachable| {
-                    let held: usize = (topic_judgings.iter())
-                        .map(|j| (j.judgments.iter()).filter(|(_, g)| is_relevant(*g, level)))
-                        .map(Iterator::count)
-                        .sum();
-                    match reachable[&trial.seed] {
-                        0 => 0.0,
-                        relevant => held as f64 / relevant as f64,
-                    }
-                });
-                TrialOutcome {
-                    scores: scorer.score(&grades, |_| true),
-                    judgings: keep_qrels
-                        .then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
-                    agreement: agreement(
-                        collection,
-                        (judge, &assessor),
-                        &trial.excluded_runs,
-                        &topic_judgings,
-                    ),
-                    withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
-                    assessor_recall,
-                    trial: trial.clone(),
+                    .collect()
+            })
+            .collect();
+        let mut scored = self.score_sources(&sources, judgings);
+        let whole = scored[0].1;
+        let budget = (curve.iter().enumerate())
+            .map(|(index, &fraction)| {
+                let (trials, counts) = &scored[1 + index];
+                BudgetOutcome {
+                    fraction,
+                    trials: trials.clone(),
+                    pools_over_budget: counts.pools_over_budget,
+                    judged_share: counts.judged_share(&whole),
                 }
             })
+            .collect();
+        let strategies = (compared.iter().zip(&source_of))
+            .map(|(&(strategy, _), sources)| StrategyOutcome {
+                strategy,
+                points: (strategy_fractions.iter().zip(sources))
+                    .map(|(&fraction, &source)| {
+                        let (trials, counts) = &scored[source];
+                        StrategyPoint {
+                            fraction,
+                            trials: trials.clone(),
+                            judgments_per_topic: counts.judgments_per_topic(),
+                            unofficial_share: counts.sources.share(counts.sources.unofficial()),
+                            sources: counts.sources,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        ScoredStudy {
+            trials: std::mem::take(&mut scored[0].0),
+            whole,
+            budget,
+            strategies,
+        }
+    }
+
+    /// Every trial scored on each of `sources`, with each source's counts: the (source, trial)
+    /// pairs in one parallel pass, the results in `sources`' and the trials' order.
+    fn score_sources(
+        &self,
+        sources: &[QrelsSource],
+        judgings: &[TopicJudging],
+    ) -> Vec<(Vec<TrialOutcome>, JudgingCounts)> {
+        let pairs: Vec<(usize, usize)> = (0..sources.len())
+            .flat_map(|source| (0..self.trials.len()).map(move |trial| (source, trial)))
+            .collect();
+        let mut scored = pairs
+            .par_iter()
+            .with_max_len(1)
+            .map(|&(source, trial)| self.score_trial(sources[source], trial, judgings))
+            .collect::<Vec<_>>()
+            .into_iter();
+        (sources.iter())
+            .map(|_| {
+                let trials = scored.by_ref().take(self.trials.len());
+                trials.fold(
+                    (Vec::new(), JudgingCounts::default()),
+                    |(mut all, sum), one| {
+                        all.push(one.0);
+                        (all, sum.plus(one.1))
+                    },
+                )
+            })
             .collect()
+    }
+
+    /// Every run scored on trial `trial_index`'s qrels from `source`, with the trial's agreement
+    /// with the official qrels and the counts of its judgings.
+    fn score_trial(
+        &self,
+        source: QrelsSource,
+        trial_index: usize,
+        judgings: &[TopicJudging],
+    ) -> (TrialOutcome, JudgingCounts) {
+        let (collection, scorer) = (self.collection, self.scorer);
+        let level = collection.relevance_level;
+        let trial = &self.trials[trial_index];
+        let units = &source.unit_of[trial_index];
+        let cut: Vec<TopicJudging> = match source.fraction {
+            None => Vec::new(),
+            Some(fraction) => (units.iter())
+                .map(|&unit| {
+                    let judging = &judgings[unit];
+                    let budget = topic_budget(collection, self.settings.budget, judging.topic);
+                    within_budget(judging, fraction_of_budget(budget, fraction))
+                })
+                .collect(),
+        };
+        let topic_judgings: Vec<&TopicJudging> = match source.fraction {
+            None => units.iter().map(|&unit| &judgings[unit]).collect(),
+            Some(_) => cut.iter().collect(),
+        };
+        let grades: QrelsGrades = (topic_judgings.iter().zip(&collection.topics))
+            .map(|(judging, topic)| {
+                let judgments = judging.judgments.iter();
+                TopicGrades::new(
+                    &topic.retrieved,
+                    judgments.map(|&(doc, grade)| (Some(doc), grade)),
+                )
+            })
+            .collect();
+        let assessor_recall = self.reachable_relevant.map(|reachable| {
+            let held: usize = (topic_judgings.iter())
+                .map(|j| (j.judgments.iter()).filter(|(_, g)| is_relevant(*g, level)))
+                .map(Iterator::count)
+                .sum();
+            match reachable[&trial.seed] {
+                0 => 0.0,
+                relevant => held as f64 / relevant as f64,
+            }
+        });
+        let keep_qrels = source.fraction.is_none() && self.settings.keep_qrels;
+        let withheld = &self.withheld[trial_index];
+        let outcome = TrialOutcome {
+            scores: scorer.score(&grades, |_| true),
+            judgings: keep_qrels.then(|| topic_judgings.iter().map(|&j| j.clone()).collect()),
+            agreement: agreement(collection, &self.settings.judge, withheld, &topic_judgings),
+            withheld: topic_judgings.iter().map(|j| j.withheld).sum(),
+            assessor_recall,
+            trial: trial.clone(),
+        };
+        (outcome, JudgingCounts::of(topic_judgings))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::fixture::cut_judging;
+
+    #[test]
+    fn counts_add_up_over_the_units_trials_share() {
+        let whole = cut_judging();
+        // Trial 0 judges with units 0 and 1, trial 1 with unit 1 twice.
+        let cuts = [within_budget(&whole, 3), within_budget(&whole, 5)];
+        let trials = [[&cuts[0], &cuts[1]], [&cuts[1], &cuts[1]]];
+        let counts = trials
+            .iter()
+            .map(|units| JudgingCounts::of(units.iter().copied()))
+            .fold(JudgingCounts::default(), JudgingCounts::plus);
+        assert_eq!(counts, JudgingCounts::of(trials.iter().flatten().copied()));
+        assert_eq!((counts.units, counts.pools_over_budget), (4, 1));
+        // Judgments kept: 4 + 3 × 5 of 4 × 10; the carried judgment is no source.
+        assert_eq!(counts.judgments, 19);
+        let wholes = JudgingCounts::of([&whole, &whole, &whole, &whole]);
+        assert_eq!(counts.judged_share(&wholes), 19.0 / 40.0);
+        assert_eq!(counts.judgments_per_topic(), 19.0 / 4.0);
+        assert_eq!(counts.sources.official, 19 - 4);
+        assert_eq!(
+            JudgingCounts::default().judged_share(&JudgingCounts::default()),
+            1.0
+        );
     }
 }

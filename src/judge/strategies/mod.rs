@@ -22,7 +22,7 @@ use crate::base::{is_relevant, DocId};
 use crate::collection::{CandidateSource, Collection};
 use crate::judge::assessor::Assessor;
 use crate::judge::cal::{
-    carried_judgments, judge_topic, withheld_documents, TopicJudging, TraceStep,
+    carried_judgments, judge_trial_topic, TopicJudging, TraceStep, TrialTopic,
 };
 use crate::judge::settings::JudgeSettings;
 
@@ -120,39 +120,37 @@ fn chooser(strategy: Strategy, arms: usize) -> Box<dyn RunChooser> {
     }
 }
 
-/// Judges one topic for one trial with `strategy`: as [`judge_topic`] for `hical`; otherwise
-/// the carried judgments, then the documents of the pooled runs not excluded (each in NIST's
-/// pooling order) in the strategy's order, until the carried judgments and those judged reach
-/// `budget` or no document is left. Such a judging has no pool batch and no retrain.
+/// Judges one topic for one trial with `strategy`: as [`judge_trial_topic`] for `hical`;
+/// otherwise the carried judgments, then the documents of the pooled runs not excluded (each in
+/// NIST's pooling order) in the strategy's order, never a withheld one, until the carried
+/// judgments and those judged reach `budget` or no document is left. Such a judging has no pool
+/// batch and no retrain.
 ///
 /// # Errors
-/// As [`judge_topic`].
+/// As [`judge_trial_topic`].
 pub fn judge_topic_with(
     strategy: Strategy,
     collection: &Collection,
-    (topic_index, excluded_runs): (usize, &[bool]),
+    trial_topic: TrialTopic,
     budget: usize,
     settings: &JudgeSettings,
     assessor: &dyn Assessor,
 ) -> Result<TopicJudging> {
     if strategy == Strategy::Hical {
-        return judge_topic(
-            collection,
-            topic_index,
-            excluded_runs,
-            budget,
-            settings,
-            assessor,
-        );
+        return judge_trial_topic(collection, trial_topic, budget, settings, assessor);
     }
+    let TrialTopic {
+        topic: topic_index,
+        excluded_runs,
+        withheld,
+    } = trial_topic;
     let topic = &collection.topics[topic_index];
-    let withheld = withheld_documents(collection, topic_index, excluded_runs, settings, assessor);
     let carried = match settings.candidates {
         CandidateSource::Retrieved => carried_judgments(
             collection,
             topic_index,
             &topic.retrieved,
-            &withheld,
+            withheld,
             assessor,
         ),
         CandidateSource::Corpus => Vec::new(),
