@@ -187,3 +187,18 @@ fn entry(
         is_beyond_pool: docs.iter().any(|(_, d)| d.is_beyond_pool),
     }
 }
+
+/// Writes `qid docid probability` lines in the list's order.
+///
+/// # Errors
+/// When writing fails.
+pub fn write_pool(out: &mut dyn std::io::Write, entries: &[MergedEntry]) -> std::io::Result<()> {
+    for entry in entries {
+        writeln!(
+            out,
+            "{} {} {:.6}",
+            entry.topic, entry.docid, entry.probability
+        )?;
+    }
+    Ok(())
+}

@@ -131,21 +131,3 @@ pub struct AuditReport {
     /// Wall time.
     pub elapsed_seconds: f64,
 }
-
-/// Writes `qid docid probability` lines in the list's order.
-///
-/// # Errors
-/// When writing fails.
-pub fn write_pool(
-    out: &mut dyn std::io::Write,
-    entries: &[super::merged::MergedEntry],
-) -> std::io::Result<()> {
-    for entry in entries {
-        writeln!(
-            out,
-            "{} {} {:.6}",
-            entry.topic, entry.docid, entry.probability
-        )?;
-    }
-    Ok(())
-}
