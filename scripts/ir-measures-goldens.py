@@ -14,8 +14,11 @@ Needs the versions the goldens were made with and perl (gdeval is a perl script)
 Writes one TSV per data set, rows `run measure topic value`: per topic for trec_eval's test
 fixture and the three DL19 passage runs, the mean over each run's topics for the 143
 TREC-COVID round-1 runs (the topics both the run and the qrels have, as reusesim averages).
-Runs are handed to ir_measures in their files' line order; values keep 6 decimals (gdeval
-prints 5).
+Each topic's documents are handed to ir_measures in trec_eval's order, the one reusesim
+scores: scores in single precision (as trec_eval keeps them) descending, ties broken by docid
+descending. ir_measures itself keeps the input's order among tied scores (cwl_eval's RBP) or
+orders in double precision (gdeval's ERR), so on a run file listed in another order the
+two differ where scores tie. Values keep 6 decimals (gdeval prints 5).
 """
 
 import gzip
@@ -24,6 +27,7 @@ import sys
 from pathlib import Path
 
 import ir_measures
+import numpy
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "ir_measures"
 
@@ -57,7 +61,10 @@ def read_qrels(path):
 
 def read_run(path):
     rows = lines(path)
-    return rows[0][5], [ir_measures.ScoredDoc(q, d, float(s)) for q, _, d, _, s, _ in rows]
+    docs = [ir_measures.ScoredDoc(q, d, float(numpy.float32(s))) for q, _, d, _, s, _ in rows]
+    docs.sort(key=lambda doc: doc.doc_id.encode(), reverse=True)
+    docs.sort(key=lambda doc: (doc.query_id, -doc.score))
+    return rows[0][5], docs
 
 
 def per_topic(evaluator, run):

@@ -11,6 +11,7 @@ mod backtest;
 mod budget;
 mod corpus;
 mod eval;
+mod ir_measures;
 mod judge;
 mod page;
 mod plot;
