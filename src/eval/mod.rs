@@ -88,6 +88,23 @@ fn split_outside_parentheses(text: &str) -> Vec<&str> {
     pieces
 }
 
+/// Checks that every measure can rank runs, as `job` (the study, the audit, the backtest) ranks
+/// runs by each of them.
+///
+/// # Errors
+/// [`Error::Measure`](crate::base::error::Error::Measure) naming the first measure that cannot,
+/// and why.
+pub fn check_rankable(measures: &[Measure], job: &str) -> crate::base::error::Result<()> {
+    for measure in measures {
+        if let Some(reason) = measure.family.unrankable_reason() {
+            return Err(crate::base::error::Error::Measure(format!(
+                "{measure} cannot rank runs in {job}: {reason}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// How to evaluate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EvalOptions {
