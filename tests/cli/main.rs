@@ -8,6 +8,7 @@ mod util;
 mod assessor;
 mod audit;
 mod backtest;
+mod beyond_trec;
 mod budget;
 mod corpus;
 mod eval;
