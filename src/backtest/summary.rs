@@ -260,6 +260,9 @@ fn restricted(
     (!values.is_empty()).then(|| mean(values.into_iter()))
 }
 
+/// An estimator that applies to some measures only.
+type OptionalEstimate = fn(&BacktestRow) -> Option<f64>;
+
 fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
     let mut errors = vec![
         error("collection", rows, |r| r.collection_score),
@@ -267,7 +270,7 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
         error("median", rows, |r| r.median_score),
         error("webber_park", rows, |r| r.webber_park_score),
     ];
-    let optional: [(&str, fn(&BacktestRow) -> Option<f64>); 3] = [
+    let optional: [(&str, OptionalEstimate); 3] = [
         ("anti_precision", |r| r.anti_precision_score),
         ("condensed", |r| r.condensed_score),
         ("rbp_residual_midpoint", |r| {
