@@ -54,6 +54,7 @@ pub fn measures() -> Result<()> {
     writeln!(out, "trec_eval\tir_measures\tcutoff\tdescription")?;
     for info in reusesim::eval::registry::FAMILIES {
         let trec = match (info.trec_name, info.trec_cut_name) {
+            ("", "") => "-".to_string(),
             ("", cut) => format!("{cut}_k"),
             (bare, "") => bare.to_string(),
             (bare, cut) if bare == cut => format!("{bare}[_k]"),

@@ -13,14 +13,21 @@
 //!   split in the same proportion, so P@k + unjudged@k × lost precision / (lost precision +
 //!   lost anti-precision). A topic where the pooled runs lose nothing takes the proportion over
 //!   all topics.
+//!
+//! Two more need no learning: they read the world alone.
+//! - **Condensed-list scoring** (Sakai, SIGIR 2007): the run scored with its unjudged documents
+//!   dropped from its ranking (the measure's `judged_only=True` variant), for every measure
+//!   that has one.
+//! - **RBP's residual** (Moffat & Zobel, TOIS 2008), for RBP: the interval from the run's RBP
+//!   to RBP plus its residual, every unjudged document and every rank past the run relevant.
 
 use std::collections::BTreeSet;
 
 use crate::audit::AuditBasis;
 use crate::base::{is_relevant, DocId};
 use crate::collection::UniqueRule;
-use crate::eval::Family;
-use crate::sim::scoring::RunScorer;
+use crate::eval::{Family, Measure};
+use crate::sim::scoring::{QrelsGrades, RunScorer, ScoreTable};
 
 /// The corrections of one world.
 #[derive(Debug, Clone)]
@@ -36,6 +43,11 @@ pub struct Corrections {
     unjudged_in_top: Vec<Vec<Vec<usize>>>,
     /// Each measure's cutoff (0 without one).
     cutoffs: Vec<usize>,
+    /// condensed[run][measure]: the run's score by the measure's condensed variant on the
+    /// world (`None` for a measure without one, or condensed already).
+    condensed: Vec<Vec<Option<f64>>>,
+    /// residual[run][measure]: RBP's residual of the run on the world (RBP only).
+    residual: Vec<Vec<Option<f64>>>,
 }
 
 impl Corrections {
@@ -139,13 +151,28 @@ impl Corrections {
                     .collect()
             })
             .collect();
+        let condensed = world_scores(collection, measures, &world_grades, condensed_variant);
+        let residual = world_scores(collection, measures, &world_grades, residual_of);
         Self {
             adjustments,
             relevant_share,
             per_topic: basis.scores.per_topic.clone(),
             unjudged_in_top,
             cutoffs: measures.iter().map(|m| m.cutoff.unwrap_or(0)).collect(),
+            condensed,
+            residual,
         }
+    }
+
+    /// Condensed-list scoring of `measure` for `run`: its score with the unjudged documents
+    /// dropped (`None` for a measure without a condensed variant, or condensed already).
+    pub fn condensed(&self, run: usize, measure: usize) -> Option<f64> {
+        self.condensed[run][measure]
+    }
+
+    /// RBP's residual of `run` for an RBP `measure` (`None` for other measures).
+    pub fn residual(&self, run: usize, measure: usize) -> Option<f64> {
+        self.residual[run][measure]
     }
 
     /// Webber & Park's adjustment of `measure`: the mean score a pooled run loses when its team
@@ -175,6 +202,49 @@ impl Corrections {
             total / topics as f64
         }
     }
+}
+
+/// The condensed variant of a measure that has one and is not condensed already.
+fn condensed_variant(measure: &Measure) -> Option<Measure> {
+    (measure.family.takes_judged_only() && !measure.judged_only).then_some(Measure {
+        judged_only: true,
+        ..*measure
+    })
+}
+
+/// The residual of an RBP measure, with its persistence, cutoff and relevance level.
+fn residual_of(measure: &Measure) -> Option<Measure> {
+    (measure.family == Family::Rbp && !measure.judged_only).then_some(Measure {
+        family: Family::RbpResidual,
+        ..*measure
+    })
+}
+
+/// scores[run][measure]: every run's score on the world by `derived(measure)`, where it exists.
+fn world_scores(
+    collection: &crate::collection::Collection,
+    measures: &[Measure],
+    world_grades: &QrelsGrades,
+    derived: fn(&Measure) -> Option<Measure>,
+) -> Vec<Vec<Option<f64>>> {
+    let derived: Vec<Option<Measure>> = measures.iter().map(derived).collect();
+    let scored: Vec<Measure> = derived.iter().flatten().copied().collect();
+    let table: Option<ScoreTable> = (!scored.is_empty())
+        .then(|| RunScorer::new(collection, scored).score(world_grades, |_| true));
+    (0..collection.runs.len())
+        .map(|run| {
+            let mut column = 0;
+            derived
+                .iter()
+                .map(|measure| {
+                    let table = table.as_ref()?;
+                    measure.as_ref()?;
+                    column += 1;
+                    Some(table.summary[run][column - 1])
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Per topic, the relevant share of the lost documents; a topic that lost none takes the share

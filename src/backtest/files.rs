@@ -14,7 +14,7 @@ use crate::report::document::{Align, Block, Document, Table};
 use crate::report::html::document_page;
 use crate::report::plots::estimates::{EstimateRanges, EstimateSeries, EstimatesFigure};
 use crate::report::plots::verdict::VerdictFigure;
-use crate::report::plots::{write_standalone_figure, FigureFormat};
+use crate::report::plots::{measure_in_file_name, write_standalone_figure, FigureFormat};
 use crate::sim::analysis::files::{write_table, TableRow};
 
 /// The summary.
@@ -46,16 +46,17 @@ pub fn write_outputs(
     let mut written = vec![out.join(BacktestRow::FILE), summary_path, page_path];
     for measure in &summary.measures {
         let figure = estimates_figure(outcome, &measure.measure);
+        let name = measure_in_file_name(&measure.measure);
         written.extend(write_standalone_figure(
             &figure,
             out,
-            &format!("backtest_{}", measure.measure),
+            &format!("backtest_{name}"),
             format,
         )?);
         written.extend(write_standalone_figure(
             &verdict_figure(outcome, summary, &measure.measure),
             out,
-            &format!("backtest_verdict_{}", measure.measure),
+            &format!("backtest_verdict_{name}"),
             format,
         )?);
     }
@@ -136,10 +137,11 @@ fn estimates_figure(outcome: &BacktestOutcome, measure: &str) -> EstimatesFigure
         series("audit's expected score", &|r| Some(r.expected_score)),
         series("Webber & Park", &|r| Some(r.webber_park_score)),
     ];
-    let anti_precision = series("anti-precision", &|r| r.anti_precision_score);
-    if !anti_precision.points.is_empty() {
-        all.push(anti_precision);
-    }
+    let optional = [
+        series("anti-precision", &|r| r.anti_precision_score),
+        series("condensed list", &|r| r.condensed_score),
+    ];
+    all.extend(optional.into_iter().filter(|s| !s.points.is_empty()));
     EstimatesFigure {
         caption: format!(
             "{} · {measure} · backtest of the audit, {} world · {} runs of {} teams",
@@ -199,6 +201,7 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
                 mae("expected"),
                 mae("webber_park"),
                 mae("anti_precision"),
+                mae("condensed"),
                 format!("{signed:+.4}"),
                 m.runs_rank_moves_2.to_string(),
                 format!(
@@ -223,6 +226,7 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
         "MAE expected",
         "MAE Webber & Park",
         "MAE anti-precision",
+        "MAE condensed list",
         "signed error expected",
         "runs moving >= 2",
         "verdict precision / recall (>= 2)",
@@ -291,6 +295,27 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
             100.0 * summary.truth_coverage
         )),
     ];
+    let residual: Vec<String> = summary
+        .measures
+        .iter()
+        .filter_map(|m| {
+            Some(format!(
+                "{} residual interval holds truth {:.2}, mean width {:.4}, against the \
+                 audit's 90% range {:.2}, mean width {:.4}",
+                m.measure,
+                m.residual_interval_coverage?,
+                m.residual_interval_width?,
+                m.sample_coverage,
+                m.sample_range_width
+            ))
+        })
+        .collect();
+    if !residual.is_empty() {
+        blocks.push(Block::Paragraph(format!(
+            "RBP's residual interval (from the collection's RBP to RBP plus the residual): {}.",
+            residual.join("; ")
+        )));
+    }
     if !restricted.is_empty() {
         blocks.push(Block::Paragraph(format!(
             "The audit restricted to the documents the truth grades (the others non-relevant, \

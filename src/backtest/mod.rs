@@ -76,6 +76,12 @@ pub struct BacktestRow {
     pub webber_park_score: f64,
     /// The anti-precision correction (precision measures only).
     pub anti_precision_score: Option<f64>,
+    /// Condensed-list scoring: the run's score on the world with its unjudged documents
+    /// dropped (measures with a condensed variant, not condensed already).
+    pub condensed_score: Option<f64>,
+    /// The upper end of RBP's residual interval: RBP plus its residual on the world, whose
+    /// lower end is the collection's score (RBP only).
+    pub rbp_residual_upper: Option<f64>,
     /// The audit's probability that the run's rank moves.
     pub probability_rank_moves: f64,
     /// Whether the audit put this measure at risk.
@@ -166,6 +172,7 @@ pub fn run_backtest(
     settings: &BacktestSettings,
     progress: &(dyn Fn(&str, usize, usize) + Sync),
 ) -> Result<BacktestOutcome> {
+    crate::eval::check_rankable(&settings.measures, "the backtest")?;
     let use_text =
         crate::judge::resolve_features(task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(task, &task.qrels, use_text)?;
@@ -392,6 +399,10 @@ fn run_rows(
                 webber_park_score: basis.scores.summary[run][m] + corrections.adjustment(m),
                 anti_precision_score: (measure.family == Family::Precision)
                     .then(|| corrections.anti_precision(run, m)),
+                condensed_score: corrections.condensed(run, m),
+                rbp_residual_upper: corrections
+                    .residual(run, m)
+                    .map(|residual| basis.scores.summary[run][m] + residual),
                 probability_rank_moves: figures.probability_rank_moves,
                 is_at_risk: figures.is_at_risk,
                 needs_judging,

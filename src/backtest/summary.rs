@@ -57,8 +57,9 @@ impl Confusion {
 /// One estimator's error against the true score.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EstimatorError {
-    /// `collection` (the score the collection gives), `expected` (the audit's), `webber_park`
-    /// or `anti_precision`.
+    /// `collection` (the score the collection gives), `expected` (the audit's), `webber_park`,
+    /// `anti_precision`, `condensed` (condensed-list scoring) or `rbp_residual_midpoint` (the
+    /// middle of RBP's residual interval).
     pub estimator: String,
     /// Mean absolute error.
     pub mae: f64,
@@ -104,6 +105,12 @@ pub struct MeasureSummary {
     pub interval_coverage: f64,
     /// The share of runs whose true score lies in the 90% sample range.
     pub sample_coverage: f64,
+    /// The mean width of the 90% sample range.
+    pub sample_range_width: f64,
+    /// The share of runs whose true score lies in RBP's residual interval (RBP only).
+    pub residual_interval_coverage: Option<f64>,
+    /// The mean width of RBP's residual interval: the mean residual (RBP only).
+    pub residual_interval_width: Option<f64>,
     /// The share of runs whose true score lies in the 90% sample range of the audit restricted
     /// to the documents the truth's grades cover (the others certainly non-relevant, as the
     /// truth counts them): the coverage that a truth which is only a lower bound can check
@@ -253,6 +260,9 @@ fn restricted(
     (!values.is_empty()).then(|| mean(values.into_iter()))
 }
 
+/// An estimator that applies to some measures only.
+type OptionalEstimate = fn(&BacktestRow) -> Option<f64>;
+
 fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
     let mut errors = vec![
         error("collection", rows, |r| r.collection_score),
@@ -260,11 +270,24 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
         error("median", rows, |r| r.median_score),
         error("webber_park", rows, |r| r.webber_park_score),
     ];
-    if rows.iter().all(|r| r.anti_precision_score.is_some()) && !rows.is_empty() {
-        errors.push(error("anti_precision", rows, |r| {
-            r.anti_precision_score.unwrap_or(f64::NAN)
-        }));
+    let optional: [(&str, OptionalEstimate); 3] = [
+        ("anti_precision", |r| r.anti_precision_score),
+        ("condensed", |r| r.condensed_score),
+        ("rbp_residual_midpoint", |r| {
+            r.rbp_residual_upper
+                .map(|upper| (r.collection_score + upper) / 2.0)
+        }),
+    ];
+    for (name, estimate) in optional {
+        if rows.iter().all(|r| estimate(r).is_some()) && !rows.is_empty() {
+            errors.push(error(name, rows, |r| estimate(r).unwrap_or(f64::NAN)));
+        }
     }
+    let residual_intervals: Option<Vec<(f64, f64, f64)>> = rows
+        .iter()
+        .map(|r| Some((r.collection_score, r.rbp_residual_upper?, r.true_score)))
+        .collect::<Option<Vec<_>>>()
+        .filter(|intervals| !intervals.is_empty());
     let within = |rank: fn(&BacktestRow) -> f64| {
         share(rows.iter().map(|r| (rank(r) - r.true_rank).abs() <= 1.0)).unwrap_or(0.0)
     };
@@ -310,6 +333,17 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
                 .map(|r| (r.sample_low - 1e-12..=r.sample_high + 1e-12).contains(&r.true_score)),
         )
         .unwrap_or(0.0),
+        sample_range_width: mean(rows.iter().map(|r| r.sample_high - r.sample_low)),
+        residual_interval_coverage: residual_intervals.as_ref().and_then(|intervals| {
+            share(
+                intervals
+                    .iter()
+                    .map(|&(low, high, truth)| (low - 1e-12..=high + 1e-12).contains(&truth)),
+            )
+        }),
+        residual_interval_width: residual_intervals
+            .as_ref()
+            .map(|intervals| mean(intervals.iter().map(|&(low, high, _)| high - low))),
         truth_judged_sample_coverage: restricted(rows, |r, low, high, _| {
             f64::from(u8::from(
                 (low - 1e-12..=high + 1e-12).contains(&r.true_score),

@@ -13,6 +13,8 @@ pub mod registry;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_beyond_trec;
 
 use std::collections::BTreeMap;
 
@@ -25,11 +27,14 @@ pub use measure::Measure;
 pub use ranking::{GradeCounts, JudgedRanking};
 pub use registry::Family;
 
+use registry::Compute;
+
 /// The measures `reusesim eval` reports when none is named.
 pub const DEFAULT_MEASURES: &str = "map,P_10,ndcg_cut_10,recip_rank,ncg_cut_100,judged_10";
 
-/// Parses a comma- or space-separated list of measure specifications (`map,P.5,10` is read
-/// trec_eval's way: a number after a comma continues the cutoff list).
+/// Parses a comma- or space-separated list of measure specifications. Only a comma or space
+/// outside parentheses separates two measures (`RBP(rel=1,p=0.8)` is one), and `map,P.5,10` is
+/// read trec_eval's way: a number after a comma continues the cutoff list.
 ///
 /// # Errors
 /// As [`Measure::parse_list`], and for an empty list.
@@ -37,7 +42,7 @@ pub fn parse_measures<S: AsRef<str>>(specs: &[S]) -> crate::base::error::Result<
     let mut measures: Vec<Measure> = Vec::new();
     for spec in specs {
         let mut pieces: Vec<String> = Vec::new();
-        for piece in spec.as_ref().split([',', ' ']).filter(|p| !p.is_empty()) {
+        for piece in split_outside_parentheses(spec.as_ref()) {
             let continues_cutoffs = piece.bytes().all(|byte| byte.is_ascii_digit());
             match pieces.last_mut() {
                 Some(last) if continues_cutoffs => {
@@ -61,6 +66,43 @@ pub fn parse_measures<S: AsRef<str>>(specs: &[S]) -> crate::base::error::Result<
         ));
     }
     Ok(measures)
+}
+
+/// The non-empty pieces of `text` between commas and spaces that stand outside parentheses.
+fn split_outside_parentheses(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (index, character) in text.char_indices() {
+        match character {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' | ' ' if depth == 0 => {
+                pieces.push(&text[start..index]);
+                start = index + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&text[start..]);
+    pieces.retain(|piece| !piece.is_empty());
+    pieces
+}
+
+/// Checks that every measure can rank runs, as `job` (the study, the audit, the backtest) ranks
+/// runs by each of them.
+///
+/// # Errors
+/// [`Error::Measure`](crate::base::error::Error::Measure) naming the first measure that cannot,
+/// and why.
+pub fn check_rankable(measures: &[Measure], job: &str) -> crate::base::error::Result<()> {
+    for measure in measures {
+        if let Some(reason) = measure.family.unrankable_reason() {
+            return Err(crate::base::error::Error::Measure(format!(
+                "{measure} cannot rank runs in {job}: {reason}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// How to evaluate.
@@ -172,17 +214,41 @@ impl<'q> Evaluator<'q> {
     }
 }
 
-/// Scores `measures` on one judged ranking.
+/// Scores `measures` on one judged ranking; the condensed ones (`judged_only`) on the ranking
+/// without its unjudged documents (no grade, or a negative one, as trec_eval's `-J`).
 pub fn score_topic(
     measures: &[Measure],
     ranking: &JudgedRanking,
     relevance_level: Grade,
 ) -> Vec<f64> {
+    let condensed_grades: Vec<Option<Grade>> = if measures.iter().any(|m| m.judged_only) {
+        ranking.judged_grades().collect()
+    } else {
+        Vec::new()
+    };
+    let condensed = JudgedRanking {
+        grades: &condensed_grades,
+        counts: ranking.counts,
+    };
     measures
         .iter()
         .map(|measure| {
+            let ranking = if measure.judged_only {
+                &condensed
+            } else {
+                ranking
+            };
             let level = measure.relevance_level.unwrap_or(relevance_level);
-            (measure.info().compute)(ranking, measure.cutoff, level)
+            match measure.info().compute {
+                Compute::Ranked(compute) => compute(ranking, measure.cutoff, level),
+                Compute::Persistent(compute) => {
+                    let persistence = measure
+                        .persistence
+                        .expect("a family that takes p always has one")
+                        .value();
+                    compute(ranking, measure.cutoff, level, persistence)
+                }
+            }
         })
         .collect()
 }

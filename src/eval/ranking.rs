@@ -105,6 +105,14 @@ impl JudgedRanking<'_> {
         }
     }
 
+    /// The grades of the judged documents (a grade >= 0) in rank order: the condensed list.
+    pub fn judged_grades(&self) -> impl Iterator<Item = Option<Grade>> + '_ {
+        self.grades
+            .iter()
+            .copied()
+            .filter(|grade| matches!(grade, Some(g) if *g >= 0))
+    }
+
     /// The number of relevant documents in the top `cutoff` (or all retrieved).
     pub fn relevant_retrieved(&self, cutoff: Option<usize>, relevance_level: Grade) -> usize {
         self.top(cutoff)

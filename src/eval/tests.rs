@@ -9,7 +9,7 @@ use super::*;
 use crate::io::qrels::TopicQrels;
 use crate::io::run::{RankedDoc, RunTopic};
 
-fn qrels_of(judgments: &[(&str, &str, Grade)]) -> Qrels {
+pub(super) fn qrels_of(judgments: &[(&str, &str, Grade)]) -> Qrels {
     let mut qrels = Qrels::default();
     for (topic, docid, grade) in judgments {
         qrels
@@ -22,7 +22,7 @@ fn qrels_of(judgments: &[(&str, &str, Grade)]) -> Qrels {
 }
 
 /// A run whose rankings are given best first (scores descend with position).
-fn run_of(rankings: &[(&str, &[&str])]) -> Run {
+pub(super) fn run_of(rankings: &[(&str, &[&str])]) -> Run {
     let mut topics: Vec<RunTopic> = rankings
         .iter()
         .map(|(topic, docids)| RunTopic {
@@ -45,7 +45,12 @@ fn run_of(rankings: &[(&str, &[&str])]) -> Run {
     }
 }
 
-fn scores(qrels: &Qrels, run: &Run, specs: &str, complete: bool) -> BTreeMap<String, f64> {
+pub(super) fn scores(
+    qrels: &Qrels,
+    run: &Run,
+    specs: &str,
+    complete: bool,
+) -> BTreeMap<String, f64> {
     let options = EvalOptions {
         measures: parse_measures(&[specs]).unwrap(),
         relevance_level: 1,

@@ -3,7 +3,8 @@
 //!
 //! This module owns the vector type ([`sparse::SparseVec`]), the default learner
 //! ([`pegasos`], HiCAL's Sofia-ML logistic Pegasos in a pairwise ROC loop) and the dense
-//! alternative ([`logistic`], L2-regularised logistic regression on linfa-logistic). Both
+//! alternative ([`logistic`], L2-regularised logistic regression fitted by argmin's L-BFGS on
+//! linfa-logistic's objective; linfa-logistic itself is the tests' oracle). Both
 //! learners train on a [`TrainingSet`] of documents owned elsewhere and produce a model that
 //! implements [`Scorer`].
 //!

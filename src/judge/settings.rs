@@ -20,7 +20,8 @@ choice_enum! {
     pub enum LearnerChoice {
         /// HiCAL's logistic Pegasos in a pairwise ROC loop.
         Pegasos = "pegasos",
-        /// L2-regularised logistic regression (linfa-logistic), for dense run features.
+        /// L2-regularised logistic regression (argmin's L-BFGS on linfa-logistic's objective),
+        /// for dense run features.
         Logistic = "logistic",
     }
 }

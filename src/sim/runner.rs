@@ -66,6 +66,7 @@ impl<'t> Study<'t> {
     /// # Errors
     /// Unknown held-out teams, corpus errors, unreadable inputs.
     pub fn prepare(task: &'t Task, settings: &StudySettings, use_text: bool) -> Result<Self> {
+        crate::eval::check_rankable(&settings.measures, "the study")?;
         let held_out = held_out_teams(task, settings.teams.as_deref())?;
         let collection = Collection::prepare(task, &task.qrels, use_text)?;
         let assessor = prepare_assessor(&collection, settings)?;

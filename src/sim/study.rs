@@ -325,6 +325,7 @@ pub fn run_study<'c>(
     held_out_teams: Vec<String>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<StudyOutcome<'c>> {
+    crate::eval::check_rankable(&settings.measures, "the study")?;
     let assessor = prepare_assessor(collection, settings)?;
     let plan = StudyPlan::new(task, collection, settings, &held_out_teams, &assessor);
     let all: Vec<usize> = (0..plan.units.len()).collect();

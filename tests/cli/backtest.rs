@@ -8,12 +8,12 @@ use crate::util::{read_qrels_map, run, run_ok, stdout_of};
 
 type QrelsMap = BTreeMap<String, BTreeMap<String, i32>>;
 
-fn embedded(relative: &str) -> PathBuf {
+pub(crate) fn embedded(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
 /// The rows of a TSV file as column → value maps.
-fn read_tsv(path: &Path) -> Vec<BTreeMap<String, String>> {
+pub(crate) fn read_tsv(path: &Path) -> Vec<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();

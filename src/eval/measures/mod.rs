@@ -6,9 +6,11 @@
 pub mod ap;
 pub mod bpref;
 pub mod counts;
+pub mod err;
 pub mod judged;
 pub mod ncg;
 pub mod ndcg;
 pub mod precision;
+pub mod rbp;
 pub mod recall;
 pub mod rr;

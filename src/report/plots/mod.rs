@@ -157,11 +157,16 @@ impl FigureKind {
     }
 }
 
-/// The file name (without extension) of a figure: `<kind>_<measure>`, with every character
-/// of the measure name that is not a letter, digit, `_` or `-` replaced by `_`
-/// (`map(rel=2)` gives `rank_change_map_rel_2_`).
+/// The file name (without extension) of a figure: `<kind>_<measure>`, the measure name as
+/// [`measure_in_file_name`] writes it (`map(rel=2)` gives `rank_change_map_rel_2_`).
 pub fn figure_stem(kind: FigureKind, measure: &str) -> String {
-    let measure: String = measure
+    format!("{}_{}", kind.prefix(), measure_in_file_name(measure))
+}
+
+/// A measure name as part of a file name: every character that is not a letter, digit, `_` or
+/// `-` replaced by `_` (`RBP(p=0.8)` gives `RBP_p_0_8_`).
+pub fn measure_in_file_name(measure: &str) -> String {
+    measure
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
@@ -170,8 +175,7 @@ pub fn figure_stem(kind: FigureKind, measure: &str) -> String {
                 '_'
             }
         })
-        .collect();
-    format!("{}_{measure}", kind.prefix())
+        .collect()
 }
 
 /// The figures of a study, in drawing order: per measure, rank change, rank spread, tau_b,
