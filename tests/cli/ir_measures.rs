@@ -95,7 +95,7 @@ fn trec_eval_fixture_matches_ir_measures() {
     check(
         &binary,
         &data_file("trec_eval-test-fixture/qrels.test"),
-        &[run.clone()],
+        std::slice::from_ref(&run),
     );
     check(
         &graded,
