@@ -4,7 +4,8 @@
 //!
 //! [`CompletionModel::fit`] fits the audit's model once on the official qrels: per topic the
 //! out-of-fold judge model ([`super::model`]), scoring every document a run retrieved at any
-//! depth, and its calibration on the pool's leave-team-out evidence with extrapolation beyond
+//! depth and trained on the judged documents alone (every never-judged document is a question,
+//! which the model does not presume non-relevant), and its calibration on the pool's leave-team-out evidence with extrapolation beyond
 //! the pool ([`super::calibration`], [`BeyondPool::Extrapolated`]). A never-judged retrieved
 //! document takes its evidence from the run that ranks it best (on a tie, the run of higher
 //! judged precision, then the first in task order): its rank there, that run's judged
@@ -84,13 +85,13 @@ impl CompletionModel {
                     .filter(|doc| !grades.contains_key(doc))
                     .copied()
                     .collect();
-                fit_topic_scoring(
-                    collection,
-                    topic,
-                    grades,
-                    &FxHashSet::default(),
-                    &never_judged,
-                )
+                // Every never-judged document is a question the completion asks, so none is
+                // presumed non-relevant in training, as the audit presumes none of its audited
+                // run's: presumed so, the relevant ones would teach the model that documents
+                // like them are not relevant, and the calibration, whose rows are judged
+                // documents, could not see it.
+                let questions: FxHashSet<DocId> = never_judged.iter().copied().collect();
+                fit_topic_scoring(collection, topic, grades, &questions, &never_judged)
             })
             .collect::<Result<Vec<TopicModel>>>()?;
         let best_ranks: Vec<BestPooledRanks> = (collection.topics.iter())

@@ -7,12 +7,41 @@ use crate::io::task::Task;
 /// The embedded task, prepared with its text features, and its completion model: a real
 /// calibration with a spread of probabilities.
 fn embedded() -> (Collection, CompletionModel) {
+    let (_, collection, model) = embedded_task();
+    (collection, model)
+}
+
+/// [`embedded`], with the task it was prepared from (whose truth grades every document).
+fn embedded_task() -> (Task, Collection, CompletionModel) {
     let manifest =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/task.toml");
     let task = Task::open(&manifest).unwrap();
     let collection = Collection::prepare(&task, &task.qrels, true).unwrap();
     let model = CompletionModel::fit(&collection, task.pool_depth).unwrap();
-    (collection, model)
+    (task, collection, model)
+}
+
+#[test]
+fn the_completion_expects_about_as_many_relevant_documents_as_the_truth_holds() {
+    // The official judging of the embedded task found most relevant documents; of the 2,706
+    // it never judged, the truth grades 80 relevant. A judge model that presumed them
+    // non-relevant in training expected 14.
+    let (task, collection, model) = embedded_task();
+    let truth = task.truth.as_ref().expect("the embedded task has a truth");
+    let (mut expected, mut relevant) = (0.0, 0_usize);
+    for (index, topic) in collection.topics.iter().enumerate() {
+        for doc in model.documents(index) {
+            expected += model.probability(index, doc).unwrap();
+            let grade = (truth.topic(&topic.id)).and_then(|t| t.grade(collection.docs.name(doc)));
+            relevant += usize::from(grade.is_some_and(|g| g >= collection.relevance_level));
+        }
+    }
+    assert!(relevant > 50, "a truth to compare with: {relevant}");
+    let ratio = expected / relevant as f64;
+    assert!(
+        (0.5..=2.0).contains(&ratio),
+        "expected {expected:.1} relevant documents, the truth holds {relevant}"
+    );
 }
 
 #[test]
