@@ -89,17 +89,8 @@ def test_graded_measures_equal_ir_measures(fixture_dir, ir_name):
 
 
 @pytest.mark.needs_data
-@pytest.mark.parametrize("ir_name", OWN_PROVIDER_MEASURES)
-def test_own_provider_measures_equal_ir_measures_without_ties(fixture_dir, ir_name):
-    qrels = fixture_dir / "qrels.test"
-    run = untied(fixture_dir / "results.test")
-    expected = reference(ir_name, qrels, run)
-    assert_close(ir_name, expected, ours(ir_name, qrels, run))
-
-
-@pytest.mark.needs_data
-@pytest.mark.parametrize("ir_name", BEYOND_TREC_EVAL)
-def test_measures_beyond_trec_eval_equal_ir_measures(fixture_dir, ir_name):
+@pytest.mark.parametrize("ir_name", OWN_PROVIDER_MEASURES + BEYOND_TREC_EVAL)
+def test_measures_with_their_own_provider_equal_ir_measures_without_ties(fixture_dir, ir_name):
     qrels = fixture_dir / "qrels.test"
     run = untied(fixture_dir / "results.test")
     expected = reference(ir_name, qrels, run)
