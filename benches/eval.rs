@@ -29,6 +29,7 @@ fn parse_and_evaluate(criterion: &mut Criterion) {
                 relevance_level: 1,
                 complete: false,
                 max_docs: None,
+                relstring: None,
             };
             let evaluator = Evaluator::new(&qrels, options);
             eval::evaluate_runs(&evaluator, &runs)

@@ -10,7 +10,7 @@ use reusesim::audit::AuditRules;
 use reusesim::backtest::{BacktestSettings, TrialSource, World};
 use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
-use reusesim::eval::{self, EvalOptions};
+use reusesim::eval::{self, EvalOptions, Selection, TrecEvalVersion};
 use reusesim::io::task::Task;
 use reusesim::judge::pegasos::Precision;
 use reusesim::judge::schedule::Schedule;
@@ -483,9 +483,9 @@ pub struct CompleteArgs {
 /// Arguments of `reusesim eval`.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
-    /// A measure, in trec_eval (`map`, `P.5,10`, `ndcg_cut_10`) or ir_measures (`AP`, `P@10`,
-    /// `nDCG@10`, `AP(rel=2)`) spelling; repeatable. Default: map, P_10, ndcg_cut_10,
-    /// recip_rank, ncg_cut_100, judged_10.
+    /// A measure, in trec_eval (`map`, `P.5,10`, `ndcg_cut_10`, `all_trec`) or ir_measures
+    /// (`AP`, `P@10`, `nDCG@10`, `AP(rel=2)`) spelling; repeatable. Default: trec_eval's
+    /// `official` set, printed as trec_eval prints it.
     #[arg(short = 'm', long = "measure", value_name = "MEASURE")]
     pub measures: Vec<String>,
     /// A grade >= LEVEL counts as relevant for binary measures (trec_eval -l).
@@ -500,6 +500,18 @@ pub struct EvalArgs {
     /// Only the top N documents of each topic count (trec_eval -M).
     #[arg(short = 'M', long = "max-docs", value_name = "N")]
     pub max_docs: Option<usize>,
+    /// Print no summary (trec_eval -n).
+    #[arg(short = 'n', long = "no-summary")]
+    pub no_summary: bool,
+    /// Print z-scores against the means and standard deviations in FILE, lines
+    /// `qid measure mean stddev` (trec_eval -Z).
+    #[arg(short = 'Z', long = "zscores", value_name = "FILE")]
+    pub zscores: Option<PathBuf>,
+    /// The trec_eval release whose arithmetic to follow where releases differ
+    /// (iprec_at_recall and 11pt_avg turn a recall level into documents differently).
+    #[arg(long = "trec-eval", value_name = "VERSION", value_parser = choice::<TrecEvalVersion>(),
+          default_value_t = TrecEvalVersion::Nine)]
+    pub trec_eval: TrecEvalVersion,
     /// Output layout.
     #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Trec)]
     pub format: Format,
@@ -554,20 +566,29 @@ impl SimulateArgs {
 }
 
 impl EvalArgs {
-    /// The evaluation options.
-    pub fn options(&self) -> reusesim::Result<EvalOptions> {
-        let measures = if self.measures.is_empty() {
-            eval::parse_measures(&[eval::DEFAULT_MEASURES])?
+    /// What to print: the measures in trec_eval's order, `runid` and `relstring`.
+    pub fn selection(&self) -> reusesim::Result<Selection> {
+        let selection = if self.measures.is_empty() {
+            Selection::parse(&[eval::DEFAULT_MEASURES], self.trec_eval)?
         } else {
-            eval::parse_measures(&self.measures)?
+            Selection::parse(&self.measures, self.trec_eval)?
         };
+        Ok(selection.in_trec_eval_order())
+    }
+
+    /// The evaluation options for `selection`.
+    pub fn options(&self, selection: &Selection) -> reusesim::Result<EvalOptions> {
         Ok(EvalOptions {
-            measures,
+            measures: selection.measures.clone(),
             relevance_level: reusesim::base::relevance::check_relevance_level(
                 self.relevance_level,
             )?,
             complete: self.complete,
             max_docs: self.max_docs,
+            relstring: selection
+                .relstring
+                .as_ref()
+                .map(|relstring| relstring.length),
         })
     }
 }

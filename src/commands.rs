@@ -27,22 +27,39 @@ pub fn warn(warning: &Warning) {
 
 /// `reusesim eval`.
 pub fn eval(args: EvalArgs) -> Result<()> {
-    let options = args.options()?;
+    let selection = args.selection()?;
+    let options = args.options(&selection)?;
     let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
     let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
+    let zscores = args
+        .zscores
+        .as_deref()
+        .map(reusesim::io::zscores::read_zscores)
+        .transpose()
+        .context("reading the z-score file")?;
     format::check_distinct_keys(&runs, args.per_topic)?;
     let evaluator = Evaluator::new(&qrels, options);
-    let evaluations = eval::evaluate_runs(&evaluator, &runs);
+    let mut evaluations = eval::evaluate_runs(&evaluator, &runs);
     evaluations.iter().flat_map(|e| &e.warnings).for_each(warn);
+    if let Some(zscores) = &zscores {
+        for evaluation in &mut evaluations {
+            *evaluation = eval::zscores::standardize(evaluation, &selection.measures, zscores);
+        }
+    }
+    let layout = format::Layout {
+        measures: &selection.measures,
+        per_topic: args.per_topic,
+        summary: !args.no_summary,
+        runid: selection.runid,
+        relstring: selection
+            .relstring
+            .as_ref()
+            .map(|relstring| relstring.name.as_str()),
+        zscored: zscores.is_some(),
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    format::write_evaluations(
-        &mut out,
-        args.format,
-        &evaluator.options().measures,
-        &evaluations,
-        args.per_topic,
-    )?;
+    format::write_evaluations(&mut out, args.format, &layout, &evaluations)?;
     out.flush()?;
     Ok(())
 }

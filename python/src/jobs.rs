@@ -68,6 +68,7 @@ fn evaluate(
             .map_err(to_py_err)?,
         complete,
         max_docs,
+        relstring: None,
     };
     let evaluator = Evaluator::new(&qrels.qrels, options);
     let evaluations = py.detach(|| eval::evaluate_runs(&evaluator, &runs.runs));

@@ -43,7 +43,7 @@ impl OtherRuns {
                 runs.iter()
                     .map(|&other| {
                         let topics = scores.per_topic[other].iter().flatten().count();
-                        if measure.info().is_count || topics == 0 {
+                        if measure.info().is_count() || topics == 0 {
                             1.0
                         } else {
                             1.0 / topics as f64

@@ -1,6 +1,7 @@
 //! Writing evaluations: trec_eval's text layout (measure name left-aligned in 22 columns, TAB,
-//! topic or `all`, TAB, value to 4 decimals, counts as integers), JSON (run tag → measure →
-//! `all` or topic → value at full precision), or TSV (`run measure topic value`).
+//! topic or `all`, TAB, value to 4 decimals, counts as integers; `runid` and `relstring` where
+//! trec_eval prints them; `Z` before each name for z-scores), JSON (run tag → measure → `all`
+//! or topic → value at full precision) or TSV (`run measure topic value`).
 
 use crate::base::choice::choice_enum;
 use std::io::{self, Write};
@@ -8,6 +9,7 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use crate::base::error::{Error, Result};
+use crate::eval::registry::trec_rank;
 use crate::eval::{Measure, RunEvaluation};
 use crate::io::run::Run;
 
@@ -55,68 +57,115 @@ pub fn check_distinct_keys(runs: &[Run], per_topic: bool) -> Result<()> {
     Ok(())
 }
 
-/// Writes evaluations in `format`; per-topic values only when `per_topic` (trec_eval `-q`).
+/// What to write besides the values.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout<'a> {
+    /// The measures, in the order of the evaluations' values.
+    pub measures: &'a [Measure],
+    /// Per-topic values (trec_eval `-q`).
+    pub per_topic: bool,
+    /// The summaries (trec_eval prints none with `-n`).
+    pub summary: bool,
+    /// trec_eval's `runid` line.
+    pub runid: bool,
+    /// `relstring`'s printed name, when the evaluations carry relstrings.
+    pub relstring: Option<&'a str>,
+    /// Whether the values are z-scores (trec_eval `-Z`).
+    pub zscored: bool,
+}
+
+/// Writes evaluations in `format`.
 ///
 /// # Errors
 /// When writing fails.
 pub fn write_evaluations(
     out: &mut dyn Write,
     format: Format,
-    measures: &[Measure],
+    layout: &Layout,
     evaluations: &[RunEvaluation],
-    per_topic: bool,
 ) -> io::Result<()> {
     match format {
-        Format::Trec => write_trec(out, measures, evaluations, per_topic),
-        Format::Json => write_json(out, measures, evaluations, per_topic),
-        Format::Tsv => write_tsv(out, measures, evaluations, per_topic),
+        Format::Trec => write_trec(out, layout, evaluations),
+        Format::Json => write_json(out, layout, evaluations),
+        Format::Tsv => write_tsv(out, layout, evaluations),
     }
 }
 
-fn trec_value(measure: &Measure, value: f64) -> String {
-    if measure.info().is_count {
-        format!("{}", value.round() as i64)
+/// A value as trec_eval prints it: counts as whole numbers, unless they are z-scores.
+fn trec_value(measure: &Measure, value: f64, zscored: bool) -> String {
+    if measure.info().is_count() && !zscored {
+        format!("{}", value as i64)
     } else {
         format!("{value:.4}")
     }
 }
 
+/// How many of `measures` print before `relstring`, in trec_eval's order.
+fn before_relstring(measures: &[Measure]) -> usize {
+    let place = trec_rank("relstring");
+    measures
+        .iter()
+        .take_while(|measure| trec_rank(measure.trec_root()) < place)
+        .count()
+}
+
 fn write_trec(
     out: &mut dyn Write,
-    measures: &[Measure],
+    layout: &Layout,
     evaluations: &[RunEvaluation],
-    per_topic: bool,
 ) -> io::Result<()> {
+    let split = before_relstring(layout.measures);
     for evaluation in evaluations {
-        if per_topic {
-            for (topic, values) in &evaluation.topics {
-                for (measure, value) in measures.iter().zip(values) {
-                    let name = measure.to_string();
-                    writeln!(out, "{name:<22}\t{topic}\t{}", trec_value(measure, *value))?;
+        if layout.per_topic {
+            for (index, (topic, values)) in evaluation.topics.iter().enumerate() {
+                let pairs: Vec<(&Measure, f64)> =
+                    layout.measures.iter().zip(values.iter().copied()).collect();
+                write_trec_lines(out, layout, topic, &pairs[..split])?;
+                if let (Some(name), Some(relstring)) =
+                    (layout.relstring, evaluation.relstrings.get(index))
+                {
+                    writeln!(out, "{name:<22}\t{topic}\t'{relstring}'")?;
                 }
+                write_trec_lines(out, layout, topic, &pairs[split..])?;
             }
         }
-        writeln!(out, "{:<22}\t{SUMMARY_KEY}\t{}", "runid", evaluation.tag)?;
-        writeln!(
-            out,
-            "{:<22}\t{SUMMARY_KEY}\t{}",
-            "num_q",
-            evaluation.topics.len()
-        )?;
-        for (measure, value) in measures.iter().zip(&evaluation.summary) {
-            let name = measure.to_string();
-            writeln!(
-                out,
-                "{name:<22}\t{SUMMARY_KEY}\t{}",
-                trec_value(measure, *value)
-            )?;
+        if !layout.summary {
+            continue;
         }
+        if layout.runid {
+            writeln!(out, "{:<22}\t{SUMMARY_KEY}\t{}", "runid", evaluation.tag)?;
+        }
+        let pairs: Vec<(&Measure, f64)> = layout
+            .measures
+            .iter()
+            .zip(evaluation.summary.iter().copied())
+            .collect();
+        write_trec_lines(out, layout, SUMMARY_KEY, &pairs)?;
     }
     Ok(())
 }
 
-fn json_value(measure: &Measure, value: f64) -> Value {
-    if measure.info().is_count {
+/// One line per measure whose values trec_eval prints for `key` (a topic or the summary's).
+fn write_trec_lines(
+    out: &mut dyn Write,
+    layout: &Layout,
+    key: &str,
+    pairs: &[(&Measure, f64)],
+) -> io::Result<()> {
+    let prefix = if layout.zscored { "Z" } else { "" };
+    for &(measure, value) in pairs {
+        if key != SUMMARY_KEY && !measure.info().printed_per_topic {
+            continue;
+        }
+        let name = measure.to_string();
+        let value = trec_value(measure, value, layout.zscored);
+        writeln!(out, "{prefix}{name:<22}\t{key}\t{value}")?;
+    }
+    Ok(())
+}
+
+fn json_value(measure: &Measure, value: f64, zscored: bool) -> Value {
+    if measure.info().is_count() && !zscored {
         Value::from(value.round() as i64)
     } else {
         Value::from(value)
@@ -125,25 +174,34 @@ fn json_value(measure: &Measure, value: f64) -> Value {
 
 fn write_json(
     out: &mut dyn Write,
-    measures: &[Measure],
+    layout: &Layout,
     evaluations: &[RunEvaluation],
-    per_topic: bool,
 ) -> io::Result<()> {
     let mut runs = Map::new();
     for evaluation in evaluations {
         let mut by_measure = Map::new();
-        for (index, measure) in measures.iter().enumerate() {
+        for (index, measure) in layout.measures.iter().enumerate() {
             let mut values = Map::new();
-            values.insert(
-                SUMMARY_KEY.into(),
-                json_value(measure, evaluation.summary[index]),
-            );
-            if per_topic {
+            if layout.summary {
+                let value = json_value(measure, evaluation.summary[index], layout.zscored);
+                values.insert(SUMMARY_KEY.into(), value);
+            }
+            if layout.per_topic {
                 for (topic, topic_values) in &evaluation.topics {
-                    values.insert(topic.clone(), json_value(measure, topic_values[index]));
+                    let value = json_value(measure, topic_values[index], layout.zscored);
+                    values.insert(topic.clone(), value);
                 }
             }
             by_measure.insert(measure.to_string(), Value::Object(values));
+        }
+        if let (Some(name), true) = (layout.relstring, layout.per_topic) {
+            let strings = evaluation
+                .topics
+                .iter()
+                .zip(&evaluation.relstrings)
+                .map(|((topic, _), relstring)| (topic.clone(), Value::from(relstring.as_str())))
+                .collect();
+            by_measure.insert(name.to_string(), Value::Object(strings));
         }
         runs.insert(evaluation.tag.clone(), Value::Object(by_measure));
     }
@@ -153,21 +211,28 @@ fn write_json(
 
 fn write_tsv(
     out: &mut dyn Write,
-    measures: &[Measure],
+    layout: &Layout,
     evaluations: &[RunEvaluation],
-    per_topic: bool,
 ) -> io::Result<()> {
     writeln!(out, "run\tmeasure\ttopic\tvalue")?;
     for evaluation in evaluations {
-        if per_topic {
-            for (topic, values) in &evaluation.topics {
-                for (measure, value) in measures.iter().zip(values) {
-                    writeln!(out, "{}\t{measure}\t{topic}\t{value}", evaluation.tag)?;
+        let tag = &evaluation.tag;
+        if layout.per_topic {
+            for (index, (topic, values)) in evaluation.topics.iter().enumerate() {
+                for (measure, value) in layout.measures.iter().zip(values) {
+                    writeln!(out, "{tag}\t{measure}\t{topic}\t{value}")?;
+                }
+                if let (Some(name), Some(relstring)) =
+                    (layout.relstring, evaluation.relstrings.get(index))
+                {
+                    writeln!(out, "{tag}\t{name}\t{topic}\t{relstring}")?;
                 }
             }
         }
-        for (measure, value) in measures.iter().zip(&evaluation.summary) {
-            writeln!(out, "{}\t{measure}\t{SUMMARY_KEY}\t{value}", evaluation.tag)?;
+        if layout.summary {
+            for (measure, value) in layout.measures.iter().zip(&evaluation.summary) {
+                writeln!(out, "{tag}\t{measure}\t{SUMMARY_KEY}\t{value}")?;
+            }
         }
     }
     Ok(())

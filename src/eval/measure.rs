@@ -2,16 +2,19 @@
 //! persistence and whether unjudged documents are dropped first. It parses trec_eval spellings
 //! (`map`, `P_10`, `P.5,10`, `ndcg_cut.10,100`, `recip_rank`) and ir_measures spellings (`AP`,
 //! `P@10`, `nDCG@10`, `RR@10`, `R@100`, `Judged@10`, `NCG@100`, `AP(rel=2)`, `P(rel=2)@10`,
-//! `RBP(rel=1,p=0.8)`, `ERR@10`, `AP(judged_only=True)`), and displays one canonical name, so
+//! `RBP(rel=1,p=0.8)`, `ERR@10`, `AP(judged_only=True)`), trec_eval's parameters after a dot
+//! (`iprec_at_recall..25,.5`, `utility.2,-1,0,0`, `ndcg.1=3,2=9`, `ndcg_cut.10,23.4`, whose
+//! cutoffs are read as trec_eval's `atol` reads them), and displays one canonical name, so
 //! that `parse(display(m)) == m`: trec_eval's (`ndcg_cut_10`, `map(rel=2)`,
-//! `P_10(judged_only=True)`) where trec_eval has the measure, ir_measures' otherwise
-//! (`RBP(p=0.8)`, `ERR@10`).
+//! `iprec_at_recall_0.25`, `utility_2,-1,0,0`, `P_10(judged_only=True)`) where trec_eval has
+//! the measure, ir_measures' otherwise (`RBP(p=0.8)`, `ERR@10`).
 
 use std::fmt;
 
 use crate::base::error::Error;
 use crate::base::Grade;
-use crate::eval::registry::{CutoffRule, Family, FamilyInfo, FAMILIES};
+use crate::eval::params::{TrecEvalVersion, TrecParams};
+use crate::eval::registry::{CutoffRule, Family, FamilyInfo, ParamRule, FAMILIES};
 
 /// One measure to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -27,6 +30,11 @@ pub struct Measure {
     /// Whether unjudged documents are dropped from the ranking before scoring (the condensed
     /// list of Sakai 2007; trec_eval's `-J`, ir_measures' `judged_only=True`).
     pub judged_only: bool,
+    /// trec_eval's parameters after the dot, or the level of a family with levels; `None`
+    /// gives the family's defaults.
+    pub params: Option<TrecParams>,
+    /// The trec_eval release whose arithmetic to follow where releases differ.
+    pub version: TrecEvalVersion,
 }
 
 /// RBP's persistence p: the probability that a user reads on past a document, in (0, 1).
@@ -100,6 +108,22 @@ impl Measure {
                 .takes_persistence()
                 .then_some(Persistence::DEFAULT),
             judged_only: false,
+            params: None,
+            version: TrecEvalVersion::default(),
+        }
+    }
+
+    /// trec_eval's name for the measure's root: what its parameters attach to and what fixes its
+    /// place in trec_eval's output (`map`, `map_cut`, `iprec_at_recall`); the ir_measures name
+    /// for families trec_eval lacks.
+    pub fn trec_root(&self) -> &'static str {
+        let info = self.info();
+        match (self.cutoff, info.params) {
+            (Some(_), _) | (_, ParamRule::Levels(_)) if !info.trec_cut_name.is_empty() => {
+                info.trec_cut_name
+            }
+            _ if !info.trec_name.is_empty() => info.trec_name,
+            _ => info.ir_name,
         }
     }
 
@@ -119,68 +143,194 @@ impl Measure {
         let spec = spec.trim();
         let fail = |why: String| Error::Measure(format!("measure {spec:?}: {why}"));
         let (body, ir_cutoff) = match split_cutoff(spec) {
-            Some((body, cutoff)) => (body, Some(parse_cutoff(cutoff).map_err(fail)?)),
+            Some((body, cutoff)) => (body, Some(cutoff)),
             None => (spec, None),
         };
         let (name, params) = split_params(body).map_err(fail)?;
         let measures = resolve(name, ir_cutoff).map_err(fail)?;
-        let family = measures[0].0.info();
+        let family = measures[0].family.info();
         let params = params.map(parse_params).transpose().map_err(fail)?;
         let params = check_params(family, params.unwrap_or_default()).map_err(fail)?;
         Ok(measures
             .into_iter()
-            .map(|(family, cutoff)| Measure {
-                family,
-                cutoff,
+            .map(|measure| Measure {
                 relevance_level: params.relevance_level,
                 persistence: params.persistence,
                 judged_only: params.judged_only,
+                ..measure
             })
             .collect())
     }
 }
 
-/// The families and cutoffs a name stands for.
-fn resolve(name: &str, ir_cutoff: Option<usize>) -> Result<Vec<(Family, Option<usize>)>, String> {
+/// The measures a name stands for, before ir_measures' parameters in parentheses.
+fn resolve(name: &str, ir_cutoff: Option<&str>) -> Result<Vec<Measure>, String> {
     if let Some(cutoff) = ir_cutoff {
-        let info = find(|info| info.ir_name == name).ok_or_else(|| unknown_name(name))?;
-        if info.cutoff == CutoffRule::Forbidden {
-            return Err(format!("{} takes no cutoff", info.ir_name));
+        return resolve_ir_cutoff(name, cutoff);
+    }
+    // A dot after a trec_eval root starts its parameters; a dot inside printed parameters
+    // (`Rprec_mult_0.20`) does not.
+    if let Some((root, params)) = name.split_once('.') {
+        if find_trec_root(root).is_some() {
+            return resolve_trec_params(root, params, TrecSyntax::Dot);
         }
-        return Ok(vec![(info.family, Some(cutoff))]);
     }
-    if let Some((root, cutoffs)) = name.split_once('.') {
-        let info = find_trec_cut(root)
-            .ok_or_else(|| format!("unknown trec_eval measure with cutoffs {root:?}"))?;
-        let cutoffs = parse_cutoff_list(cutoffs)?;
-        return Ok(cutoffs
-            .into_iter()
-            .map(|k| (info.family, Some(k)))
-            .collect());
-    }
-    let bare = find(|info| !name.is_empty() && (info.trec_name == name || info.ir_name == name));
-    if let Some(info) = bare.filter(|info| info.cutoff != CutoffRule::Required) {
-        return Ok(vec![(info.family, None)]);
+    let bare = find(|info| {
+        !name.is_empty()
+            && (info.trec_name == name || info.ir_name == name)
+            && info.cutoff != CutoffRule::Required
+            && !matches!(info.params, ParamRule::Levels(_))
+    });
+    if let Some(info) = bare {
+        return Ok(vec![Measure::new(info.family, None)]);
     }
     if let Some(info) = find_trec_cut(name) {
-        return Ok(info
-            .default_cutoffs
-            .iter()
-            .map(|&k| (info.family, Some(k)))
-            .collect());
+        return Ok(defaults(info));
     }
-    if let Some((root, cutoff)) = name.rsplit_once('_') {
-        if let Some(info) = find_trec_cut(root) {
-            return Ok(vec![(info.family, Some(parse_cutoff(cutoff)?))]);
+    if let Some((root, params)) = name.rsplit_once('_') {
+        if find_trec_root(root).is_some() {
+            return resolve_trec_params(root, params, TrecSyntax::Underscore);
         }
     }
-    if let Some(info) = bare {
+    if let Some(info) = find(|info| !name.is_empty() && info.ir_name == name) {
         return Err(format!(
             "{} needs a cutoff, e.g. {}@10",
             info.ir_name, info.ir_name
         ));
     }
     Err(unknown_name(name))
+}
+
+/// How trec_eval parameters were written: after a dot, as on trec_eval's command line, or after
+/// an underscore, as trec_eval prints them.
+#[derive(Clone, Copy, PartialEq)]
+enum TrecSyntax {
+    Dot,
+    Underscore,
+}
+
+/// `Name@k` or, for a family with levels, `IPrec@0.25`.
+fn resolve_ir_cutoff(name: &str, cutoff: &str) -> Result<Vec<Measure>, String> {
+    let info = find(|info| info.ir_name == name).ok_or_else(|| unknown_name(name))?;
+    if let ParamRule::Levels(_) = info.params {
+        let level = parse_level(cutoff)?;
+        return Ok(vec![with_params(info, TrecParams::level(level))]);
+    }
+    if info.cutoff == CutoffRule::Forbidden {
+        return Err(format!("{} takes no cutoff", info.ir_name));
+    }
+    Ok(vec![Measure::new(info.family, Some(parse_cutoff(cutoff)?))])
+}
+
+/// A trec_eval root with parameters: cutoffs, levels, numbers or pairs.
+fn resolve_trec_params(
+    root: &str,
+    params: &str,
+    syntax: TrecSyntax,
+) -> Result<Vec<Measure>, String> {
+    let info = find_trec_root(root)
+        .ok_or_else(|| format!("unknown trec_eval measure with parameters {root:?}"))?;
+    let is_cut_root = !info.trec_cut_name.is_empty() && info.trec_cut_name == root;
+    match info.params {
+        ParamRule::Levels(_) => {
+            let levels = parse_list_of(params, parse_level)?;
+            check_distinct(&levels, |a, b| a == b)?;
+            Ok(levels
+                .into_iter()
+                .map(|level| with_params(info, TrecParams::level(level)))
+                .collect())
+        }
+        _ if is_cut_root => {
+            let cutoffs = match syntax {
+                TrecSyntax::Dot => parse_list_of(params, parse_trec_cutoff)?,
+                TrecSyntax::Underscore => vec![parse_cutoff(params)?],
+            };
+            check_distinct(&cutoffs, |a, b| a == b)?;
+            Ok(cutoffs
+                .into_iter()
+                .map(|cutoff| Measure::new(info.family, Some(cutoff)))
+                .collect())
+        }
+        ParamRule::Numbers { count } => {
+            let parsed = TrecParams::numbers(params)?;
+            if let Some(count) = count.filter(|&count| parsed.values().len() != count) {
+                return Err(format!(
+                    "{root} takes {count} number(s) after the dot, found {params:?}"
+                ));
+            }
+            Ok(vec![with_params(info, parsed)])
+        }
+        ParamRule::Pairs => Ok(vec![with_params(info, TrecParams::pairs(params)?)]),
+        ParamRule::None | ParamRule::Persistence => Err(format!(
+            "{root} takes no parameters after {}",
+            if syntax == TrecSyntax::Dot {
+                "a dot"
+            } else {
+                "an underscore"
+            }
+        )),
+    }
+}
+
+/// A family's measures for a bare trec_eval root: its default cutoffs or levels.
+fn defaults(info: &'static FamilyInfo) -> Vec<Measure> {
+    match info.params {
+        ParamRule::Levels(levels) => levels
+            .iter()
+            .map(|&level| with_params(info, TrecParams::level(level)))
+            .collect(),
+        _ => info
+            .default_cutoffs
+            .iter()
+            .map(|&cutoff| Measure::new(info.family, Some(cutoff)))
+            .collect(),
+    }
+}
+
+fn with_params(info: &FamilyInfo, params: TrecParams) -> Measure {
+    Measure {
+        params: Some(params),
+        ..Measure::new(info.family, None)
+    }
+}
+
+fn parse_list_of<T>(
+    text: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    text.split(',').map(parse).collect()
+}
+
+fn check_distinct<T>(items: &[T], same: impl Fn(&T, &T) -> bool) -> Result<(), String> {
+    let repeated = items
+        .iter()
+        .enumerate()
+        .any(|(index, item)| items[..index].iter().any(|other| same(item, other)));
+    if repeated {
+        Err("a cutoff is repeated".into())
+    } else {
+        Ok(())
+    }
+}
+
+/// A recall level or multiple: a finite number.
+fn parse_level(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|level| level.is_finite())
+        .ok_or_else(|| format!("expected a number for a level, found {text:?}"))
+}
+
+/// A cutoff in a trec_eval list, read as trec_eval's `atol` reads it: the leading whole number
+/// (`23.4` is 23), which must be at least 1.
+fn parse_trec_cutoff(text: &str) -> Result<usize, String> {
+    let digits: &str = &text.trim()[..text
+        .trim()
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.trim().len())];
+    parse_cutoff(digits)
+        .map_err(|_| format!("expected a whole-number cutoff of at least 1, found {text:?}"))
 }
 
 /// The error for a name no family has, listing every known name.
@@ -227,6 +377,11 @@ fn find_trec_cut(root: &str) -> Option<&'static FamilyInfo> {
     find(|info| !root.is_empty() && info.trec_cut_name == root)
 }
 
+/// The family whose trec_eval root, with or without cutoffs, is `root`.
+fn find_trec_root(root: &str) -> Option<&'static FamilyInfo> {
+    find_trec_cut(root).or_else(|| find(|info| !root.is_empty() && info.trec_name == root))
+}
+
 /// Splits `Name(params)@k` at an `@` outside the parentheses.
 fn split_cutoff(spec: &str) -> Option<(&str, &str)> {
     let (body, cutoff) = spec.rsplit_once('@')?;
@@ -239,20 +394,6 @@ fn parse_cutoff(text: &str) -> Result<usize, String> {
         Ok(cutoff) => Ok(cutoff),
         Err(_) => Err(format!("expected a whole-number cutoff, found {text:?}")),
     }
-}
-
-fn parse_cutoff_list(text: &str) -> Result<Vec<usize>, String> {
-    let mut cutoffs = text
-        .split(',')
-        .map(parse_cutoff)
-        .collect::<Result<Vec<_>, _>>()?;
-    let count = cutoffs.len();
-    cutoffs.sort_unstable();
-    cutoffs.dedup();
-    if cutoffs.len() != count {
-        return Err("a cutoff is repeated".into());
-    }
-    Ok(cutoffs)
 }
 
 /// Splits `Name(rel=2)` into the name and the text between the parentheses.
@@ -343,11 +484,12 @@ impl fmt::Display for Measure {
         } else {
             format!("({})", params.join(","))
         };
-        match (info.has_trec_name(), self.cutoff) {
-            (true, Some(cutoff)) => write!(f, "{}_{cutoff}{params}", info.trec_cut_name),
-            (true, None) => write!(f, "{}{params}", info.trec_name),
-            (false, Some(cutoff)) => write!(f, "{}{params}@{cutoff}", info.ir_name),
-            (false, None) => write!(f, "{}{params}", info.ir_name),
+        match (info.has_trec_name(), self.cutoff, self.params) {
+            (true, Some(cutoff), _) => write!(f, "{}_{cutoff}{params}", info.trec_cut_name),
+            (true, None, Some(trec)) => write!(f, "{}_{}{params}", self.trec_root(), trec.text()),
+            (true, None, None) => write!(f, "{}{params}", info.trec_name),
+            (false, Some(cutoff), _) => write!(f, "{}{params}@{cutoff}", info.ir_name),
+            (false, None, _) => write!(f, "{}{params}", info.ir_name),
         }
     }
 }
@@ -475,22 +617,38 @@ mod tests {
             1u32..1000,
             any::<bool>(),
         )
-            .prop_map(
-                |(family, cutoff, relevance_level, persistence, judged_only)| Measure {
+            .prop_map(|(family, cutoff, relevance_level, persistence, flag)| {
+                let info = family.info();
+                let params = match info.params {
+                    ParamRule::Levels(_) => Some(TrecParams::level(f64::from(persistence) / 100.0)),
+                    ParamRule::Numbers { count: Some(4) } if flag => {
+                        Some(TrecParams::numbers(&format!("{cutoff},-1,0,0")).unwrap())
+                    }
+                    ParamRule::Numbers { .. } if flag => {
+                        Some(TrecParams::numbers(&format!(".{persistence}")).unwrap())
+                    }
+                    ParamRule::Pairs if flag => {
+                        Some(TrecParams::pairs(&format!("1={cutoff},2=0.5")).unwrap())
+                    }
+                    _ => None,
+                };
+                let cutoff = match info.cutoff {
+                    CutoffRule::Forbidden => None,
+                    CutoffRule::Optional if cutoff % 2 == 0 || params.is_some() => None,
+                    _ => Some(cutoff),
+                };
+                Measure {
                     family,
-                    cutoff: match family.info().cutoff {
-                        CutoffRule::Forbidden => None,
-                        CutoffRule::Optional if cutoff % 2 == 0 => None,
-                        _ => Some(cutoff),
-                    },
+                    cutoff,
                     relevance_level,
-                    persistence: family
-                        .info()
+                    persistence: info
                         .takes_persistence()
                         .then(|| Persistence::new(f64::from(persistence) / 1000.0).unwrap()),
-                    judged_only: judged_only && family.takes_judged_only(),
-                },
-            )
+                    judged_only: flag && family.takes_judged_only(),
+                    params,
+                    version: TrecEvalVersion::default(),
+                }
+            })
     }
 
     proptest! {

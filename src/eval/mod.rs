@@ -8,8 +8,11 @@
 pub mod format;
 pub mod measure;
 pub mod measures;
+pub mod params;
 pub mod ranking;
 pub mod registry;
+pub mod selection;
+pub mod zscores;
 
 #[cfg(test)]
 mod tests;
@@ -24,68 +27,46 @@ use crate::io::qrels::Qrels;
 use crate::io::run::Run;
 
 pub use measure::Measure;
+pub use params::TrecEvalVersion;
 pub use ranking::{GradeCounts, JudgedRanking};
 pub use registry::Family;
+pub use selection::Selection;
 
-use registry::Compute;
+use registry::{MeasureArgs, Summary};
 
-/// The measures `reusesim eval` reports when none is named.
-pub const DEFAULT_MEASURES: &str = "map,P_10,ndcg_cut_10,recip_rank,ncg_cut_100,judged_10";
+/// The measures `reusesim eval` reports when none is named: trec_eval's.
+pub const DEFAULT_MEASURES: &str = "official";
 
-/// Parses a comma- or space-separated list of measure specifications. Only a comma or space
-/// outside parentheses separates two measures (`RBP(rel=1,p=0.8)` is one), and `map,P.5,10` is
-/// read trec_eval's way: a number after a comma continues the cutoff list.
+/// Parses a comma- or space-separated list of measure specifications for a job that scores
+/// runs (the study, the audit, the backtest): as [`Selection::parse`], in the order named. The
+/// nicknames' `runid`, `num_q` and `relstring` are dropped, as they score nothing.
 ///
 /// # Errors
-/// As [`Measure::parse_list`], and for an empty list.
+/// As [`Selection::parse`], and for `runid` or `relstring` named outright.
 pub fn parse_measures<S: AsRef<str>>(specs: &[S]) -> crate::base::error::Result<Vec<Measure>> {
-    let mut measures: Vec<Measure> = Vec::new();
-    for spec in specs {
-        let mut pieces: Vec<String> = Vec::new();
-        for piece in split_outside_parentheses(spec.as_ref()) {
-            let continues_cutoffs = piece.bytes().all(|byte| byte.is_ascii_digit());
-            match pieces.last_mut() {
-                Some(last) if continues_cutoffs => {
-                    last.push(',');
-                    last.push_str(piece);
-                }
-                _ => pieces.push(piece.to_string()),
-            }
-        }
-        for piece in pieces {
-            for measure in Measure::parse_list(&piece)? {
-                if !measures.contains(&measure) {
-                    measures.push(measure);
-                }
-            }
-        }
+    let selection = Selection::parse(specs, TrecEvalVersion::default())?;
+    let from_nickname = specs
+        .iter()
+        .flat_map(|spec| selection::split_specifications(spec.as_ref()))
+        .any(|piece| registry::NICKNAMES.iter().any(|(name, _)| *name == piece));
+    if !from_nickname && (selection.runid || selection.relstring.is_some()) {
+        return Err(crate::base::error::Error::Measure(
+            "runid and relstring are lines of trec_eval's output, not scores: only \
+             `reusesim eval` prints them"
+                .into(),
+        ));
     }
+    let measures: Vec<Measure> = selection
+        .measures
+        .into_iter()
+        .filter(|measure| !(from_nickname && measure.family == Family::Topics))
+        .collect();
     if measures.is_empty() {
         return Err(crate::base::error::Error::Measure(
             "no measure given".into(),
         ));
     }
     Ok(measures)
-}
-
-/// The non-empty pieces of `text` between commas and spaces that stand outside parentheses.
-fn split_outside_parentheses(text: &str) -> Vec<&str> {
-    let mut pieces = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (index, character) in text.char_indices() {
-        match character {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ',' | ' ' if depth == 0 => {
-                pieces.push(&text[start..index]);
-                start = index + 1;
-            }
-            _ => {}
-        }
-    }
-    pieces.push(&text[start..]);
-    pieces.retain(|piece| !piece.is_empty());
-    pieces
 }
 
 /// Checks that every measure can rank runs, as `job` (the study, the audit, the backtest) ranks
@@ -116,6 +97,9 @@ pub struct EvalOptions {
     pub complete: bool,
     /// Only the top this many documents of each topic count (trec_eval `-M`).
     pub max_docs: Option<usize>,
+    /// Also give each topic the grades of its top this many documents (trec_eval's
+    /// `relstring`), if any.
+    pub relstring: Option<usize>,
 }
 
 /// The scores of one run.
@@ -127,6 +111,10 @@ pub struct RunEvaluation {
     pub topics: Vec<(String, Vec<f64>)>,
     /// One summary value per measure.
     pub summary: Vec<f64>,
+    /// Per evaluated topic, in the order of `topics`, trec_eval's `relstring` when asked: one
+    /// character per top document, its grade (`>` above 9), `-` when the qrels lack it, `.` when
+    /// they grade it negatively.
+    pub relstrings: Vec<String>,
     /// Problems that did not stop the evaluation.
     pub warnings: Vec<Warning>,
 }
@@ -172,6 +160,7 @@ impl<'q> Evaluator<'q> {
         }
         let mut grades = Vec::new();
         let mut topics = Vec::new();
+        let mut relstrings = Vec::new();
         for (topic, judgments) in &self.qrels.topics {
             let docs = match run.topic(topic) {
                 Some(ranking) => &ranking.docs[..],
@@ -189,6 +178,9 @@ impl<'q> Evaluator<'q> {
                 counts: &self.counts[&**topic],
             };
             topics.push((topic.to_string(), self.score_topic(&ranking)));
+            if let Some(length) = self.options.relstring {
+                relstrings.push(relstring(&grades, length));
+            }
         }
         if topics.is_empty() {
             warnings.push(Warning::NoCommonTopic {
@@ -200,6 +192,7 @@ impl<'q> Evaluator<'q> {
             tag: run.tag.clone(),
             topics,
             summary,
+            relstrings,
             warnings,
         }
     }
@@ -212,6 +205,19 @@ impl<'q> Evaluator<'q> {
             self.options.relevance_level,
         )
     }
+}
+
+/// trec_eval's `relstring` of the top `length` grades.
+fn relstring(grades: &[Option<Grade>], length: usize) -> String {
+    grades
+        .iter()
+        .take(length)
+        .map(|grade| match *grade {
+            None => '-',
+            Some(grade) if grade < 0 => '.',
+            Some(grade) => char::from_digit(grade as u32, 10).unwrap_or('>'),
+        })
+        .collect()
 }
 
 /// Scores `measures` on one judged ranking; the condensed ones (`judged_only`) on the ranking
@@ -238,22 +244,21 @@ pub fn score_topic(
             } else {
                 ranking
             };
-            let level = measure.relevance_level.unwrap_or(relevance_level);
-            match measure.info().compute {
-                Compute::Ranked(compute) => compute(ranking, measure.cutoff, level),
-                Compute::Persistent(compute) => {
-                    let persistence = measure
-                        .persistence
-                        .expect("a family that takes p always has one")
-                        .value();
-                    compute(ranking, measure.cutoff, level, persistence)
-                }
-            }
+            let args = MeasureArgs {
+                cutoff: measure.cutoff,
+                relevance_level: measure.relevance_level.unwrap_or(relevance_level),
+                persistence: measure.persistence.map_or(0.0, |p| p.value()),
+                params: measure.params,
+                version: measure.version,
+            };
+            (measure.info().compute)(ranking, &args)
         })
         .collect()
 }
 
-/// Summarises per-topic values: the mean for measures, the sum for counts; 0 without topics.
+/// Summarises per-topic values: the mean for measures, the sum for counts, the geometric mean
+/// for trec_eval's `gm_` measures (whose per-topic values are logarithms), the number of topics
+/// for `num_q`; 0 without topics.
 pub fn summarize<'v>(
     measures: &[Measure],
     per_topic: impl Iterator<Item = &'v [f64]> + Clone,
@@ -263,11 +268,18 @@ pub fn summarize<'v>(
         .iter()
         .enumerate()
         .map(|(index, measure)| {
-            let total: f64 = per_topic.clone().map(|values| values[index]).sum();
-            if measure.info().is_count || topic_count == 0 {
-                total
-            } else {
-                total / topic_count as f64
+            let total: f64 = per_topic
+                .clone()
+                .map(|values| values[index])
+                .fold(0.0, |total, value| total + value);
+            if topic_count == 0 {
+                return 0.0;
+            }
+            match measure.info().summary {
+                Summary::Mean => total / topic_count as f64,
+                Summary::Sum => total,
+                Summary::GeometricMean => (total / topic_count as f64).exp(),
+                Summary::TopicCount => topic_count as f64,
             }
         })
         .collect()

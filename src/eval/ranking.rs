@@ -64,6 +64,22 @@ impl GradeCounts {
             .sum()
     }
 
+    /// The highest grade >= 0 among the topic's judgments, if any.
+    pub fn highest_judged_grade(&self) -> Option<Grade> {
+        self.counts
+            .last()
+            .map(|&(grade, _)| grade)
+            .filter(|&grade| grade >= 0)
+    }
+
+    /// The number of judged documents with exactly `grade`.
+    pub fn with_grade(&self, grade: Grade) -> usize {
+        self.counts
+            .iter()
+            .find(|&&(g, _)| g == grade)
+            .map_or(0, |&(_, count)| count)
+    }
+
     /// The positive grades of all judged documents, highest first: the ideal ranking's gains.
     pub fn ideal_gains(&self) -> impl Iterator<Item = f64> + '_ {
         self.counts

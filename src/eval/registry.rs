@@ -1,36 +1,83 @@
-//! The one table of measure families: names in both spellings, cutoff rules, default cutoffs,
-//! how topics are summarised, the function that computes it, and its help text. A new measure
-//! is one entry here plus its file in `measures/`.
+//! The one table of measure families: names in both spellings, cutoff and parameter rules,
+//! default cutoffs, how topics are summarised, the function that computes it, and its help
+//! text. A new measure is one entry here plus its file in `measures/`. The table follows
+//! trec_eval's own (`measures.c`), whose order `reusesim eval` prints measures in.
 
 use crate::base::Grade;
 use crate::eval::measures::{
-    ap, bpref, counts, err, judged, ncg, ndcg, precision, rbp, recall, rr,
+    ap, bpref, counts, err, gain_measures, infap, interpolated, judged, ncg, ndcg, precision, rbp,
+    recall, rr, set,
 };
+use crate::eval::params::{TrecEvalVersion, TrecParams};
 use crate::eval::ranking::JudgedRanking;
 
-/// A measure family: one formula, possibly taking a cutoff.
+/// A measure family: one formula, possibly taking a cutoff or parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Family {
-    /// Average precision (`map`, `AP`).
-    AveragePrecision,
-    /// Precision at k (`P_k`, `P@k`).
-    Precision,
-    /// Recall (`recall_k`, `R@k`).
-    Recall,
-    /// nDCG (`ndcg`, `ndcg_cut_k`, `nDCG@k`).
-    Ndcg,
-    /// Reciprocal rank (`recip_rank`, `RR`, `RR@k`).
-    ReciprocalRank,
-    /// R-precision (`Rprec`).
-    RPrecision,
-    /// bpref (`bpref`, `Bpref`).
-    Bpref,
+    /// Topics evaluated (`num_q`).
+    Topics,
     /// Retrieved documents (`num_ret`).
     Retrieved,
     /// Relevant documents (`num_rel`).
     Relevant,
     /// Relevant retrieved documents (`num_rel_ret`).
     RelevantRetrieved,
+    /// Average precision (`map`, `map_cut_k`, `AP`).
+    AveragePrecision,
+    /// Average precision, geometric mean over topics (`gm_map`).
+    GeometricAveragePrecision,
+    /// R-precision (`Rprec`).
+    RPrecision,
+    /// bpref (`bpref`, `Bpref`).
+    Bpref,
+    /// Reciprocal rank (`recip_rank`, `RR`, `RR@k`).
+    ReciprocalRank,
+    /// Interpolated precision at recall levels (`iprec_at_recall_0.10`).
+    InterpolatedPrecision,
+    /// Precision at k (`P_k`, `P@k`).
+    Precision,
+    /// Recall (`recall_k`, `R@k`).
+    Recall,
+    /// Inferred average precision (`infAP`).
+    InferredAveragePrecision,
+    /// bpref, geometric mean over topics (`gm_bpref`).
+    GeometricBpref,
+    /// Precision at multiples of R (`Rprec_mult_0.20`).
+    RPrecisionMultiple,
+    /// Set utility (`utility`).
+    Utility,
+    /// Interpolated precision averaged over recall levels (`11pt_avg`).
+    ElevenPointAverage,
+    /// Binary G (`binG`).
+    BinaryG,
+    /// Normalised gain (`G`).
+    G,
+    /// nDCG (`ndcg`, `ndcg_cut_k`, `nDCG@k`).
+    Ndcg,
+    /// nDCG averaged over the relevant documents (`ndcg_rel`).
+    NdcgOverRelevant,
+    /// nDCG averaged at the R of each grade (`Rndcg`).
+    NdcgAtGradeR,
+    /// Relative precision at k (`relative_P_k`).
+    RelativePrecision,
+    /// Success at k (`success_k`, `Success@k`).
+    Success,
+    /// Set precision (`set_P`).
+    SetPrecision,
+    /// Set precision over its best possible value (`set_relative_P`).
+    SetRelativePrecision,
+    /// Set recall (`set_recall`).
+    SetRecall,
+    /// Set precision × set recall (`set_map`).
+    SetAveragePrecision,
+    /// Set F measure (`set_F`).
+    SetF,
+    /// Judged non-relevant retrieved documents (`num_nonrel_judged_ret`).
+    NonrelevantJudgedRetrieved,
+    /// trec_eval's rank-biased precision, graded, p = 0.9 (`rbp`).
+    GradedRbp,
+    /// trec_eval's RBP residual (`rbp_resid`).
+    GradedRbpResidual,
     /// Unjudged fraction at k (`unj_k`, trec_eval 10).
     Unjudged,
     /// Judged fraction at k (`judged_k`, `Judged@k`).
@@ -57,88 +104,150 @@ pub enum CutoffRule {
     Required,
 }
 
-/// A per-topic measure function of the ranking, the cutoff and the relevance level.
-pub type MeasureFn = fn(&JudgedRanking, Option<usize>, Grade) -> f64;
-
-/// A per-topic measure function that also takes a persistence p in (0, 1) (RBP's user model).
-pub type PersistentMeasureFn = fn(&JudgedRanking, Option<usize>, Grade, f64) -> f64;
-
-/// How a family computes one topic's value.
-#[derive(Debug, Clone, Copy)]
-pub enum Compute {
-    /// From the ranking, the cutoff and the relevance level.
-    Ranked(MeasureFn),
-    /// From those and a persistence p (the family takes the parameter `p`).
-    Persistent(PersistentMeasureFn),
+/// The parameters a family takes besides a cutoff, `rel=N` and `judged_only`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ParamRule {
+    /// None.
+    None,
+    /// RBP's persistence, ir_measures' `RBP(p=0.8)`.
+    Persistence,
+    /// One value per level, after trec_eval's dot (`iprec_at_recall..25,.5`); a bare name
+    /// expands to these default levels.
+    Levels(&'static [f64]),
+    /// A list of numbers after the dot (`utility.2,-1,0,0`): exactly `count` of them, or any
+    /// number when `None`.
+    Numbers {
+        /// How many.
+        count: Option<usize>,
+    },
+    /// `name=value` pairs after the dot: gains per grade (`ndcg.1=3,2=9`) and `p` (`rbp.p=0.95`).
+    Pairs,
 }
+
+/// How a family's per-topic values become the run's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Summary {
+    /// The arithmetic mean over topics.
+    Mean,
+    /// The sum over topics, printed as a whole number.
+    Sum,
+    /// exp of the mean of the per-topic values, which are logarithms (trec_eval's `gm_`).
+    GeometricMean,
+    /// The number of topics.
+    TopicCount,
+}
+
+/// What a measure function reads besides the judged ranking.
+#[derive(Debug, Clone, Copy)]
+pub struct MeasureArgs {
+    /// The cutoff k, if any.
+    pub cutoff: Option<usize>,
+    /// A grade >= this is relevant.
+    pub relevance_level: Grade,
+    /// RBP's persistence p (the ir_measures RBP families only).
+    pub persistence: f64,
+    /// trec_eval's parameters after the dot; `None` gives the family's defaults.
+    pub params: Option<TrecParams>,
+    /// The trec_eval release whose arithmetic to follow where releases differ.
+    pub version: TrecEvalVersion,
+}
+
+/// A per-topic measure function.
+pub type MeasureFn = fn(&JudgedRanking, &MeasureArgs) -> f64;
 
 /// Everything known about a family.
 #[derive(Debug, Clone, Copy)]
 pub struct FamilyInfo {
     /// The family.
     pub family: Family,
-    /// trec_eval's name without a cutoff (`map`, `ndcg`); empty when a cutoff is required or
-    /// trec_eval lacks the measure (the ir_measures name is then the canonical one).
+    /// trec_eval's name without a cutoff (`map`, `ndcg`); empty when a cutoff or level is
+    /// required or trec_eval lacks the measure (the ir_measures name is then the canonical one).
     pub trec_name: &'static str,
-    /// trec_eval's root before `_k` or `.k,k` (`map_cut`, `ndcg_cut`, `P`); empty without cutoffs
-    /// or when trec_eval lacks the measure.
+    /// trec_eval's root before `_k` or `.k,k` (`map_cut`, `ndcg_cut`, `P`, `iprec_at_recall`);
+    /// empty without cutoffs or levels, or when trec_eval lacks the measure.
     pub trec_cut_name: &'static str,
-    /// ir_measures' name (`AP`, `nDCG`, `P`).
+    /// ir_measures' name (`AP`, `nDCG`, `P`), or trec_eval's where ir_measures lacks the measure.
     pub ir_name: &'static str,
     /// Cutoff rule.
     pub cutoff: CutoffRule,
     /// The cutoffs a bare trec_eval root expands to (trec_eval's defaults).
     pub default_cutoffs: &'static [usize],
-    /// Whether topics are summed (counts) instead of averaged, and printed as integers.
-    pub is_count: bool,
+    /// The parameters taken.
+    pub params: ParamRule,
+    /// How topics are summarised.
+    pub summary: Summary,
+    /// Whether trec_eval prints the per-topic values (`-q`).
+    pub printed_per_topic: bool,
     /// Whether the relevance level changes the value.
     pub uses_relevance_level: bool,
     /// The per-topic function.
-    pub compute: Compute,
+    pub compute: MeasureFn,
     /// One line of help.
     pub description: &'static str,
 }
 
 const TREC_CUTOFFS: &[usize] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
 const UNJUDGED_CUTOFFS: &[usize] = &[5, 10, 20];
+const SUCCESS_CUTOFFS: &[usize] = &[1, 5, 10];
+const RECALL_LEVELS: &[f64] = &[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+const R_MULTIPLES: &[f64] = &[0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 
-/// Every family, in output order (most important first, as trec_eval's registry).
+/// The common shape: a mean over topics of a binary measure without cutoff or parameters.
+const PLAIN: FamilyInfo = FamilyInfo {
+    family: Family::Topics,
+    trec_name: "",
+    trec_cut_name: "",
+    ir_name: "",
+    cutoff: CutoffRule::Forbidden,
+    default_cutoffs: &[],
+    params: ParamRule::None,
+    summary: Summary::Mean,
+    printed_per_topic: true,
+    uses_relevance_level: true,
+    compute: counts::one,
+    description: "",
+};
+
+/// Every family, in trec_eval's order, then those trec_eval lacks.
 pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        family: Family::Topics,
+        trec_name: "num_q",
+        ir_name: "num_q",
+        summary: Summary::TopicCount,
+        printed_per_topic: false,
+        uses_relevance_level: false,
+        compute: counts::one,
+        description: "number of topics evaluated",
+        ..PLAIN
+    },
     FamilyInfo {
         family: Family::Retrieved,
         trec_name: "num_ret",
-        trec_cut_name: "",
         ir_name: "NumRet",
-        cutoff: CutoffRule::Forbidden,
-        default_cutoffs: &[],
-        is_count: true,
+        summary: Summary::Sum,
         uses_relevance_level: false,
-        compute: Compute::Ranked(counts::retrieved),
+        compute: counts::retrieved,
         description: "number of retrieved documents (summed over topics)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Relevant,
         trec_name: "num_rel",
-        trec_cut_name: "",
         ir_name: "NumRel",
-        cutoff: CutoffRule::Forbidden,
-        default_cutoffs: &[],
-        is_count: true,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(counts::relevant),
+        summary: Summary::Sum,
+        compute: counts::relevant,
         description: "number of relevant documents (summed over topics)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::RelevantRetrieved,
         trec_name: "num_rel_ret",
-        trec_cut_name: "",
         ir_name: "NumRelRet",
-        cutoff: CutoffRule::Forbidden,
-        default_cutoffs: &[],
-        is_count: true,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(counts::relevant_retrieved),
+        summary: Summary::Sum,
+        compute: counts::relevant_retrieved,
         description: "number of relevant retrieved documents (summed over topics)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::AveragePrecision,
@@ -147,34 +256,35 @@ pub const FAMILIES: &[FamilyInfo] = &[
         ir_name: "AP",
         cutoff: CutoffRule::Optional,
         default_cutoffs: TREC_CUTOFFS,
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(ap::average_precision),
+        compute: ap::average_precision,
         description: "mean average precision (with a cutoff: only the top k count)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::GeometricAveragePrecision,
+        trec_name: "gm_map",
+        ir_name: "gm_map",
+        summary: Summary::GeometricMean,
+        printed_per_topic: false,
+        compute: ap::log_average_precision,
+        description: "geometric mean of average precision (per topic: ln max(AP, 0.00001))",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::RPrecision,
         trec_name: "Rprec",
-        trec_cut_name: "",
         ir_name: "Rprec",
-        cutoff: CutoffRule::Forbidden,
-        default_cutoffs: &[],
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(precision::r_precision),
+        compute: precision::r_precision,
         description: "precision at rank R, R the number of relevant documents",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Bpref,
         trec_name: "bpref",
-        trec_cut_name: "",
         ir_name: "Bpref",
-        cutoff: CutoffRule::Forbidden,
-        default_cutoffs: &[],
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(bpref::bpref),
+        compute: bpref::bpref,
         description: "binary preference over judged documents (Buckley and Voorhees 2004)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::ReciprocalRank,
@@ -182,35 +292,101 @@ pub const FAMILIES: &[FamilyInfo] = &[
         trec_cut_name: "recip_rank",
         ir_name: "RR",
         cutoff: CutoffRule::Optional,
-        default_cutoffs: &[],
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(rr::reciprocal_rank),
+        compute: rr::reciprocal_rank,
         description: "reciprocal rank of the first relevant document (within the top k)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::InterpolatedPrecision,
+        trec_cut_name: "iprec_at_recall",
+        ir_name: "IPrec",
+        params: ParamRule::Levels(RECALL_LEVELS),
+        compute: interpolated::precision_at_recall,
+        description: "interpolated precision at a recall level (the recall-precision graph)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Precision,
-        trec_name: "",
         trec_cut_name: "P",
         ir_name: "P",
         cutoff: CutoffRule::Required,
         default_cutoffs: TREC_CUTOFFS,
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(precision::precision),
+        compute: precision::precision,
         description: "precision at k; missing ranks of a short run count as non-relevant",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Recall,
-        trec_name: "",
         trec_cut_name: "recall",
         ir_name: "R",
         cutoff: CutoffRule::Required,
         default_cutoffs: TREC_CUTOFFS,
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Ranked(recall::recall),
+        compute: recall::recall,
         description: "recall at k: relevant documents in the top k over all relevant",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::InferredAveragePrecision,
+        trec_name: "infAP",
+        ir_name: "infAP",
+        compute: infap::inferred_average_precision,
+        description: "inferred AP over a sampled pool (Yilmaz and Aslam 2006)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::GeometricBpref,
+        trec_name: "gm_bpref",
+        ir_name: "gm_bpref",
+        summary: Summary::GeometricMean,
+        printed_per_topic: false,
+        compute: bpref::log_bpref,
+        description: "geometric mean of bpref (per topic: ln max(bpref, 0.00001))",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::RPrecisionMultiple,
+        trec_cut_name: "Rprec_mult",
+        ir_name: "Rprec_mult",
+        params: ParamRule::Levels(R_MULTIPLES),
+        compute: precision::precision_at_r_multiple,
+        description: "precision at a multiple of R",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::Utility,
+        trec_name: "utility",
+        ir_name: "utility",
+        params: ParamRule::Numbers { count: Some(4) },
+        compute: set::utility,
+        description: "set utility a·relret + b·nonrelret + c·relnotret + d·rest (default 1,-1,0,0)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::ElevenPointAverage,
+        trec_name: "11pt_avg",
+        ir_name: "11pt_avg",
+        params: ParamRule::Numbers { count: None },
+        compute: interpolated::average_over_recall_levels,
+        description: "interpolated precision averaged over recall levels (default 0, 0.1, .. 1)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::BinaryG,
+        trec_name: "binG",
+        ir_name: "binG",
+        compute: gain_measures::binary_g,
+        description: "binary G: mean over relevant documents of 1 / log2(2 + non-relevant above)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::G,
+        trec_name: "G",
+        ir_name: "G",
+        params: ParamRule::Pairs,
+        uses_relevance_level: false,
+        compute: gain_measures::normalized_gain,
+        description: "normalised gain, discounted by the cost of reading (trec_eval's G)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Ndcg,
@@ -219,85 +395,309 @@ pub const FAMILIES: &[FamilyInfo] = &[
         ir_name: "nDCG",
         cutoff: CutoffRule::Optional,
         default_cutoffs: TREC_CUTOFFS,
-        is_count: false,
+        params: ParamRule::Pairs,
         uses_relevance_level: false,
-        compute: Compute::Ranked(ndcg::ndcg),
+        compute: ndcg::ndcg,
         description:
             "nDCG with grades as gains and a log2(rank+1) discount (Jarvelin and Kekalainen 2002)",
+        ..PLAIN
     },
     FamilyInfo {
-        family: Family::Ncg,
-        trec_name: "",
-        trec_cut_name: "ncg_cut",
-        ir_name: "NCG",
+        family: Family::NdcgOverRelevant,
+        trec_name: "ndcg_rel",
+        ir_name: "ndcg_rel",
+        params: ParamRule::Pairs,
+        uses_relevance_level: false,
+        compute: gain_measures::ndcg_over_relevant,
+        description: "nDCG averaged over the ranks of the relevant documents",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::NdcgAtGradeR,
+        trec_name: "Rndcg",
+        ir_name: "Rndcg",
+        params: ParamRule::Pairs,
+        compute: gain_measures::ndcg_at_grade_r,
+        description: "nDCG averaged at the ranks where the ideal gain changes",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::RelativePrecision,
+        trec_cut_name: "relative_P",
+        ir_name: "relative_P",
         cutoff: CutoffRule::Required,
         default_cutoffs: TREC_CUTOFFS,
-        is_count: false,
-        uses_relevance_level: false,
-        compute: Compute::Ranked(ncg::ncg),
-        description: "normalised cumulative gain at k, no discount (Rosset et al. 2018)",
+        compute: precision::relative_precision,
+        description: "precision at k over the best possible, min(k, R) / k",
+        ..PLAIN
     },
     FamilyInfo {
-        family: Family::Judged,
-        trec_name: "",
-        trec_cut_name: "judged",
-        ir_name: "Judged",
+        family: Family::Success,
+        trec_cut_name: "success",
+        ir_name: "Success",
         cutoff: CutoffRule::Required,
-        default_cutoffs: UNJUDGED_CUTOFFS,
-        is_count: false,
+        default_cutoffs: SUCCESS_CUTOFFS,
+        compute: rr::success,
+        description: "1 when a relevant document is in the top k, else 0",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::SetPrecision,
+        trec_name: "set_P",
+        ir_name: "set_P",
+        compute: set::precision,
+        description: "precision of the whole retrieved set",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::SetRelativePrecision,
+        trec_name: "set_relative_P",
+        ir_name: "set_relative_P",
+        compute: set::relative_precision,
+        description: "set precision over the best possible, min(retrieved, R) / retrieved",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::SetRecall,
+        trec_name: "set_recall",
+        ir_name: "set_recall",
+        compute: set::recall,
+        description: "recall of the whole retrieved set",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::SetAveragePrecision,
+        trec_name: "set_map",
+        ir_name: "set_map",
+        compute: set::precision_times_recall,
+        description: "set precision × set recall",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::SetF,
+        trec_name: "set_F",
+        ir_name: "set_F",
+        params: ParamRule::Numbers { count: Some(1) },
+        compute: set::f_measure,
+        description: "set F measure, (β+1)PR / (βP + R), β = 1 unless given (set_F.0.5)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::NonrelevantJudgedRetrieved,
+        trec_name: "num_nonrel_judged_ret",
+        ir_name: "num_nonrel_judged_ret",
+        summary: Summary::Sum,
+        compute: counts::nonrelevant_judged_retrieved,
+        description: "number of judged non-relevant retrieved documents (summed over topics)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::GradedRbp,
+        trec_name: "rbp",
+        ir_name: "rbp",
+        params: ParamRule::Pairs,
         uses_relevance_level: false,
-        compute: Compute::Ranked(judged::judged),
-        description: "judged fraction of the top min(k, retrieved) (ir_measures' Judged@k)",
+        compute: rbp::graded_rbp,
+        description:
+            "trec_eval's RBP: grades rescaled into [0, 1], p = 0.9 unless given (rbp.p=0.8)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::GradedRbpResidual,
+        trec_name: "rbp_resid",
+        ir_name: "rbp_resid",
+        params: ParamRule::Pairs,
+        uses_relevance_level: false,
+        compute: rbp::graded_residual,
+        description: "trec_eval's RBP residual: 0 when every retrieved document is judged",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Unjudged,
-        trec_name: "",
         trec_cut_name: "unj",
         ir_name: "Unj",
         cutoff: CutoffRule::Required,
         default_cutoffs: UNJUDGED_CUTOFFS,
-        is_count: false,
         uses_relevance_level: false,
-        compute: Compute::Ranked(judged::unjudged),
+        compute: judged::unjudged,
         description: "unjudged documents in the top k over k (trec_eval 10's unj)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::Judged,
+        trec_cut_name: "judged",
+        ir_name: "Judged",
+        cutoff: CutoffRule::Required,
+        default_cutoffs: UNJUDGED_CUTOFFS,
+        uses_relevance_level: false,
+        compute: judged::judged,
+        description: "judged fraction of the top min(k, retrieved) (ir_measures' Judged@k)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::Ncg,
+        trec_cut_name: "ncg_cut",
+        ir_name: "NCG",
+        cutoff: CutoffRule::Required,
+        default_cutoffs: TREC_CUTOFFS,
+        uses_relevance_level: false,
+        compute: ncg::ncg,
+        description: "normalised cumulative gain at k, no discount (Rosset et al. 2018)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Rbp,
-        trec_name: "",
-        trec_cut_name: "",
         ir_name: "RBP",
         cutoff: CutoffRule::Optional,
-        default_cutoffs: &[],
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Persistent(rbp::rbp),
+        params: ParamRule::Persistence,
+        compute: rbp::rbp,
         description: "rank-biased precision, persistence p (default 0.8) (Moffat and Zobel 2008)",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::RbpResidual,
-        trec_name: "",
-        trec_cut_name: "",
         ir_name: "RBPResidual",
         cutoff: CutoffRule::Optional,
-        default_cutoffs: &[],
-        is_count: false,
-        uses_relevance_level: true,
-        compute: Compute::Persistent(rbp::residual),
+        params: ParamRule::Persistence,
+        compute: rbp::residual,
         description:
             "RBP's residual: its rise were every unjudged document and missing rank relevant",
+        ..PLAIN
     },
     FamilyInfo {
         family: Family::Err,
-        trec_name: "",
-        trec_cut_name: "",
         ir_name: "ERR",
         cutoff: CutoffRule::Required,
-        default_cutoffs: &[],
-        is_count: false,
         uses_relevance_level: false,
-        compute: Compute::Ranked(err::expected_reciprocal_rank),
+        compute: err::expected_reciprocal_rank,
         description: "expected reciprocal rank, gdeval's gains (2^g-1)/16 (Chapelle et al. 2009)",
+        ..PLAIN
     },
+];
+
+/// trec_eval's output order, by printed root (`relstring` and `runid` are not scores but have
+/// their place).
+pub const TREC_ORDER: &[&str] = &[
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "relstring",
+    "recall",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "ndcg",
+    "ndcg_rel",
+    "Rndcg",
+    "ndcg_cut",
+    "map_cut",
+    "relative_P",
+    "success",
+    "set_P",
+    "set_relative_P",
+    "set_recall",
+    "set_map",
+    "set_F",
+    "num_nonrel_judged_ret",
+    "rbp",
+    "rbp_resid",
+    "unj",
+];
+
+/// The roots trec_eval 10.0 added to its measures and to `all_trec`; 9.0.8's `all_trec` lacks
+/// them (reusesim computes them whichever version is chosen, when they are named).
+pub const ADDED_IN_TEN: &[&str] = &["unj", "rbp", "rbp_resid"];
+
+/// The measures of trec_eval's nicknames `official`, `all_trec` and `set`, as printed roots.
+pub const NICKNAMES: &[(&str, &[&str])] = &[
+    (
+        "official",
+        &[
+            "runid",
+            "num_q",
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "map",
+            "gm_map",
+            "Rprec",
+            "bpref",
+            "recip_rank",
+            "iprec_at_recall",
+            "P",
+        ],
+    ),
+    (
+        "all_trec",
+        &[
+            "runid",
+            "num_q",
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "map",
+            "gm_map",
+            "Rprec",
+            "bpref",
+            "recip_rank",
+            "iprec_at_recall",
+            "P",
+            "relstring",
+            "recall",
+            "unj",
+            "rbp",
+            "rbp_resid",
+            "infAP",
+            "gm_bpref",
+            "utility",
+            "11pt_avg",
+            "ndcg",
+            "relative_P",
+            "Rprec_mult",
+            "success",
+            "map_cut",
+            "ndcg_cut",
+            "ndcg_rel",
+            "Rndcg",
+            "binG",
+            "G",
+            "set_P",
+            "set_recall",
+            "set_relative_P",
+            "set_map",
+            "set_F",
+            "num_nonrel_judged_ret",
+        ],
+    ),
+    (
+        "set",
+        &[
+            "runid",
+            "num_q",
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "utility",
+            "set_P",
+            "set_recall",
+            "set_relative_P",
+            "set_map",
+            "set_F",
+        ],
+    ),
 ];
 
 impl FamilyInfo {
@@ -308,8 +708,22 @@ impl FamilyInfo {
 
     /// Whether the family takes RBP's persistence `p`.
     pub fn takes_persistence(&self) -> bool {
-        matches!(self.compute, Compute::Persistent(_))
+        self.params == ParamRule::Persistence
     }
+
+    /// Whether the summary is a sum, printed as a whole number.
+    pub fn is_count(&self) -> bool {
+        matches!(self.summary, Summary::Sum | Summary::TopicCount)
+    }
+}
+
+/// The position of a printed root (`map`, `ndcg_cut`, `relstring`) in trec_eval's output
+/// order; roots trec_eval lacks come after all of its own.
+pub fn trec_rank(root: &str) -> usize {
+    TREC_ORDER
+        .iter()
+        .position(|name| *name == root)
+        .unwrap_or(TREC_ORDER.len())
 }
 
 impl Family {
@@ -317,22 +731,37 @@ impl Family {
     /// audit and the backtest rank runs by every measure they are given.
     pub fn unrankable_reason(self) -> Option<&'static str> {
         match self {
-            Family::RbpResidual => Some(
+            Family::RbpResidual | Family::GradedRbpResidual => Some(
                 "RBP's residual measures what the judgments leave unknown, not effectiveness; \
                  rank by RBP, whose interval the residual gives",
             ),
+            Family::Topics => Some("num_q is the number of topics, the same for every run"),
             _ => None,
         }
     }
 
+    /// Why the audit cannot estimate the family's score, or `None` when it can: the audit
+    /// moves a run's score by the change of each topic's value, which a geometric mean does not
+    /// allow.
+    pub fn unauditable_reason(self) -> Option<&'static str> {
+        (self.info().summary == Summary::GeometricMean).then_some(
+            "a geometric mean over topics does not move by the sum of its topics' changes; \
+             audit the arithmetic mean (map, bpref) instead",
+        )
+    }
+
     /// Whether the condensed variant (`judged_only=True`: unjudged documents dropped before
     /// scoring) exists: not for counts, for the judged and unjudged fractions, which it would
-    /// make constant, nor for RBP's residual, which measures the unjudged documents.
+    /// make constant, nor for RBP's residuals and infAP, which read the unjudged documents.
     pub fn takes_judged_only(self) -> bool {
-        !self.info().is_count
+        !self.info().is_count()
             && !matches!(
                 self,
-                Family::Judged | Family::Unjudged | Family::RbpResidual
+                Family::Judged
+                    | Family::Unjudged
+                    | Family::RbpResidual
+                    | Family::GradedRbpResidual
+                    | Family::InferredAveragePrecision
             )
     }
 
@@ -356,13 +785,34 @@ mod tests {
                 FAMILIES.iter().filter(|o| o.family == info.family).count(),
                 1
             );
+            assert!(!info.ir_name.is_empty(), "{info:?}");
             if !info.has_trec_name() {
                 continue;
             }
             let has_bare = !info.trec_name.is_empty();
-            assert_eq!(has_bare, info.cutoff != CutoffRule::Required, "{info:?}");
             let has_cut = !info.trec_cut_name.is_empty();
+            if let ParamRule::Levels(_) = info.params {
+                assert!(has_cut && !has_bare, "{info:?}");
+                continue;
+            }
+            assert_eq!(has_bare, info.cutoff != CutoffRule::Required, "{info:?}");
             assert_eq!(has_cut, info.cutoff != CutoffRule::Forbidden, "{info:?}");
+        }
+    }
+
+    #[test]
+    fn every_trec_eval_root_has_its_place_in_the_output_order() {
+        for info in FAMILIES {
+            for root in [info.trec_name, info.trec_cut_name] {
+                if !root.is_empty() && root != "judged" && root != "ncg_cut" {
+                    assert!(trec_rank(root) < TREC_ORDER.len(), "{root}");
+                }
+            }
+        }
+        for (_, names) in NICKNAMES {
+            for name in *names {
+                assert!(trec_rank(name) < TREC_ORDER.len(), "{name}");
+            }
         }
     }
 }

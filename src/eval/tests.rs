@@ -56,6 +56,7 @@ pub(super) fn scores(
         relevance_level: 1,
         complete,
         max_docs: None,
+        relstring: None,
     };
     let evaluator = Evaluator::new(qrels, options);
     let evaluation = evaluator.evaluate(run);
@@ -264,6 +265,7 @@ fn run_topics_missing_from_the_qrels_are_ignored_with_a_warning() {
         relevance_level: 1,
         complete: false,
         max_docs: None,
+        relstring: None,
     };
     let evaluation = Evaluator::new(&qrels, options).evaluate(&run);
     assert_eq!(evaluation.topics.len(), 1);

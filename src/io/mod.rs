@@ -10,6 +10,7 @@ pub mod run;
 pub mod task;
 pub mod teams;
 pub mod topics;
+pub mod zscores;
 
 #[cfg(test)]
 pub(crate) mod fixture;

@@ -147,7 +147,7 @@ impl RunBuilder {
 /// Reads one run file (plain or gzip). Every line must carry the same tag.
 ///
 /// # Errors
-/// A [`ParseError`] naming file and line for a wrong column count, a non-numeric or non-finite
+/// A [`ParseError`] naming file and line for fewer than 6 columns, a non-numeric or non-finite
 /// score, a tag that differs from the first line's, a document twice in one topic, an empty
 /// file, binary content or an unreadable file.
 pub fn read_run(path: &Path) -> Result<Run, ParseError> {
@@ -155,9 +155,9 @@ pub fn read_run(path: &Path) -> Result<Run, ParseError> {
     let mut builder = RunBuilder::default();
     while let Some(line) = reader.next_line()? {
         let line_text = line.text;
+        // As trec_eval, whatever follows the sixth column is a comment.
         let mut columns = line_text.split_ascii_whitespace();
         let fields: [Option<&str>; 6] = std::array::from_fn(|_| columns.next());
-        let extra = columns.count();
         let [Some(qid), Some(_), Some(docid), Some(_), Some(score), Some(line_tag)] = fields else {
             let found = fields.iter().flatten().count();
             if found == 0 {
@@ -168,12 +168,6 @@ pub fn read_run(path: &Path) -> Result<Run, ParseError> {
                 found,
             }));
         };
-        if extra > 0 {
-            return Err(line.error(ParseErrorKind::Columns {
-                expected: RUN_COLUMNS,
-                found: 6 + extra,
-            }));
-        }
         let score = parse_score(score).ok_or_else(|| {
             line.error(ParseErrorKind::Field {
                 column: 5,

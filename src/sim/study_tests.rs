@@ -173,6 +173,7 @@ fn classic_leave_out_uniques_drops_only_the_teams_sole_pool_contributions() {
             relevance_level: 1,
             complete: false,
             max_docs: None,
+            relstring: None,
         },
     );
     let a2 = task.runs.iter().position(|r| r.tag == "a2").unwrap();

@@ -240,6 +240,7 @@ fn mean_average_precisions(world: &SynthWorld) -> Vec<(String, Vec<f64>)> {
         relevance_level: 1,
         complete: true,
         max_docs: None,
+        relstring: None,
     };
     let evaluator = Evaluator::new(&world.truth, options);
     world

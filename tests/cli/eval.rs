@@ -5,201 +5,144 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use crate::util::{data_file, parse_trec_lines, run, stdout_of};
+use crate::util::{data_file, run, stdout_of};
 
-/// The trec_eval measures reusesim implements, as `-m` arguments (trec_eval's default cutoffs).
-const SUPPORTED_TREC_MEASURES: &[&str] = &[
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "map_cut",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "P",
-    "recall",
-    "ndcg",
-    "ndcg_cut",
-    "unj",
-];
-
-/// `results.trunc` ends its lines with junk after the tag, which trec_eval ignores; reusesim
-/// rejects extra columns by design (a docid with a space would shift every column and give
-/// silently wrong scores), so the test keeps the first six columns.
-fn six_column_copy(fixture: &Path, run_file: &str, dir: &Path) -> String {
-    let text = std::fs::read_to_string(fixture.join(run_file)).unwrap();
-    let trimmed: String = text
-        .lines()
-        .map(|line| {
-            line.split_whitespace()
-                .take(6)
-                .collect::<Vec<_>>()
-                .join(" ")
-                + "\n"
-        })
-        .collect();
-    write_file(dir, run_file, trimmed.as_bytes())
-}
-
-/// The output names a `-m` argument asks for: `P` matches `P` and `P_5`, `P_1000`, …;
-/// `P.5,7` matches only `P_5` and `P_7`.
-fn is_requested_by(measure: &str, name: &str) -> bool {
-    match measure.split_once('.') {
-        Some((root, cutoffs)) => cutoffs
-            .split(',')
-            .any(|cutoff| name == format!("{root}_{cutoff}")),
-        None => {
-            name == measure
-                || name
-                    .strip_prefix(measure)
-                    .and_then(|rest| rest.strip_prefix('_'))
-                    .is_some_and(|cutoff| cutoff.bytes().all(|b| b.is_ascii_digit()))
-        }
-    }
-}
-
-/// Replays one trec_eval `quicktest` line: every expected line of a measure we were asked for
-/// must be present in our output with a value within 1e-4, and every measure we were asked for
-/// must have expected lines, so a measure that silently disappears from our output fails.
-fn check_fixture(expected_file: &str, flags: &[&str], qrels: &str, run_file: &str) {
+/// One line of trec_eval's `quicktest`: reusesim's output for the arguments (as in the fixture's
+/// PROVENANCE.md, files relative to the fixture) must be the expected file byte for byte. The
+/// fixture was written by trec_eval 10.0, hence `--trec-eval 10`.
+fn check_quicktest(expected_file: &str, args: &[&str]) {
     let fixture = data_file("trec_eval-test-fixture");
-    let dir = tempfile::tempdir().unwrap();
+    let mut command: Vec<String> = vec!["eval".into(), "--trec-eval".into(), "10".into()];
+    for arg in args {
+        let path = fixture.join(arg);
+        let is_file = !arg.starts_with('-') && path.is_file();
+        command.push(if is_file {
+            path.display().to_string()
+        } else {
+            arg.to_string()
+        });
+    }
     let expected = std::fs::read_to_string(fixture.join(expected_file)).unwrap();
-    let mut args: Vec<String> = vec!["eval".into()];
-    args.extend(flags.iter().map(|flag| flag.to_string()));
-    args.push(fixture.join(qrels).display().to_string());
-    args.push(six_column_copy(&fixture, run_file, dir.path()));
-    let ours: BTreeMap<(String, String), String> = parse_trec_lines(&stdout_of(&args))
-        .into_iter()
-        .map(|(name, topic, value)| ((name, topic), value))
-        .collect();
-    let requested: Vec<&str> = flags
-        .windows(2)
-        .filter(|pair| pair[0] == "-m")
-        .map(|pair| pair[1])
-        .collect();
-    let mut compared: BTreeMap<&str, usize> = requested.iter().map(|m| (*m, 0)).collect();
-    for (name, topic, value) in parse_trec_lines(&expected) {
-        let is_always_printed = name == "num_q" || name == "runid";
-        let measure = requested.iter().find(|m| is_requested_by(m, &name));
-        if measure.is_none() && !is_always_printed {
-            continue;
-        }
-        let Some(our_value) = ours.get(&(name.clone(), topic.clone())) else {
-            panic!("{expected_file}: {name} {topic} missing from our output");
-        };
-        if name == "runid" {
-            assert_eq!(our_value, &value);
-            continue;
-        }
-        let (ours_f, theirs_f): (f64, f64) = (our_value.parse().unwrap(), value.parse().unwrap());
-        assert!(
-            (ours_f - theirs_f).abs() <= 1e-4,
-            "{expected_file}: {name} {topic}: ours {our_value}, trec_eval {value}"
-        );
-        if let Some(measure) = measure {
-            *compared.get_mut(measure).unwrap() += 1;
-        }
-    }
-    let expected_names: Vec<String> = parse_trec_lines(&expected)
-        .into_iter()
-        .map(|l| l.0)
-        .collect();
-    for (name, _) in ours.keys() {
-        let is_always_printed = name == "num_q" || name == "runid";
-        assert!(
-            is_always_printed || expected_names.contains(name),
-            "{expected_file}: {name} not in trec_eval's output"
-        );
-    }
-    for (measure, count) in compared {
-        assert!(count > 0, "{expected_file}: no value of {measure} compared");
+    let ours = stdout_of(&command);
+    if ours != expected {
+        let first_difference = ours
+            .lines()
+            .zip(expected.lines())
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| format!("ours {a:?}, trec_eval {b:?}"))
+            .unwrap_or_else(|| "one output is longer".into());
+        panic!("{expected_file}: differs from trec_eval: {first_difference}");
     }
 }
 
-fn all_supported() -> Vec<&'static str> {
-    SUPPORTED_TREC_MEASURES
-        .iter()
-        .flat_map(|measure| ["-m", measure])
-        .collect()
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn quicktest_default_measures() {
+    check_quicktest("out.test", &["qrels.test", "results.test"]);
 }
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn fixture_default_measures() {
-    let flags = [
-        "-m",
-        "num_ret",
-        "-m",
-        "num_rel",
-        "-m",
-        "num_rel_ret",
-        "-m",
-        "map",
-        "-m",
-        "Rprec",
-        "-m",
-        "bpref",
-        "-m",
-        "recip_rank",
-        "-m",
-        "P",
-    ];
-    check_fixture("out.test", &flags, "qrels.test", "results.test");
+fn quicktest_all_trec() {
+    check_quicktest(
+        "out.test.a",
+        &["-m", "all_trec", "qrels.test", "results.test"],
+    );
 }
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn fixture_all_trec() {
-    check_fixture("out.test.a", &all_supported(), "qrels.test", "results.test");
+fn quicktest_all_trec_per_topic() {
+    check_quicktest(
+        "out.test.aq",
+        &["-m", "all_trec", "-q", "qrels.test", "results.test"],
+    );
 }
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn fixture_all_trec_per_topic() {
-    let mut flags = all_supported();
-    flags.push("-q");
-    check_fixture("out.test.aq", &flags, "qrels.test", "results.test");
+fn quicktest_complete_on_a_truncated_run() {
+    check_quicktest(
+        "out.test.aqc",
+        &["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"],
+    );
 }
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn fixture_complete_on_a_truncated_run() {
-    let mut flags = all_supported();
-    flags.extend(["-q", "-c"]);
-    check_fixture("out.test.aqc", &flags, "qrels.test", "results.trunc");
+fn quicktest_complete_with_max_docs() {
+    check_quicktest(
+        "out.test.aqcM",
+        &[
+            "-m",
+            "all_trec",
+            "-q",
+            "-c",
+            "-M100",
+            "qrels.test",
+            "results.trunc",
+        ],
+    );
 }
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn fixture_complete_with_max_docs() {
-    let mut flags = all_supported();
-    flags.extend(["-q", "-c", "-M100"]);
-    check_fixture("out.test.aqcM", &flags, "qrels.test", "results.trunc");
+fn quicktest_graded_levels_with_relstring() {
+    check_quicktest(
+        "out.test.aql",
+        &[
+            "-m",
+            "all_trec",
+            "-mrelstring.20",
+            "-q",
+            "-l2",
+            "qrels.rel_level",
+            "results.test",
+        ],
+    );
 }
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn fixture_graded_levels_with_relevance_level_2() {
-    let mut flags = all_supported();
-    flags.extend(["-q", "-l2"]);
-    check_fixture("out.test.aql", &flags, "qrels.rel_level", "results.test");
+fn quicktest_measure_parameters() {
+    check_quicktest(
+        "out.test.meas_params",
+        &[
+            "-q",
+            "-miprec_at_recall..10,.20,.25,.75,.50",
+            "-m",
+            "P.5,7,3",
+            "-m",
+            "recall.20,2000",
+            "-m",
+            "Rprec_mult.5.0,0.2,0.35",
+            "-mutility.2,-1,0,0",
+            "-m",
+            "11pt_avg..25,.5,.75",
+            "-mndcg.1=3,2=9,4=4.5",
+            "-mndcg_cut.10,20,23.4",
+            "-msuccess.2,5,20",
+            "qrels.test",
+            "results.test",
+        ],
+    );
 }
 
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
-fn fixture_measure_parameters() {
-    let flags = [
-        "-q",
-        "-m",
-        "P.5,7,3",
-        "-m",
-        "recall.20,2000",
-        "-m",
-        "ndcg_cut.10,20",
-    ];
-    check_fixture("out.test.meas_params", &flags, "qrels.test", "results.test");
+fn quicktest_zscores() {
+    check_quicktest(
+        "out.test.aqZ",
+        &[
+            "-q",
+            "-m",
+            "all_trec",
+            "-Z",
+            "zscores_file",
+            "qrels.test",
+            "results.test",
+        ],
+    );
 }
 
 /// Reads `round1.leaderboard.csv`: run → (MAP, P@5, nDCG@10, bpref).
@@ -374,7 +317,12 @@ fn formats_agree_and_json_uses_trec_names() {
     let tsv = stdout_of(["eval", "--format", "tsv", "-m", "map", &qrels, &run_a]);
     assert_eq!(tsv, "run\tmeasure\ttopic\tvalue\nA\tmap\tall\t0.75\n");
     let trec = stdout_of(["eval", "-m", "map", &qrels, &run_a]);
-    assert_eq!(trec, "runid                 \tall\tA\nnum_q                 \tall\t2\nmap                   \tall\t0.7500\n");
+    assert_eq!(trec, "map                   \tall\t0.7500\n");
+    let with_runid = stdout_of(["eval", "-m", "map,runid,num_q", &qrels, &run_a]);
+    assert_eq!(
+        with_runid,
+        "runid                 \tall\tA\nnum_q                 \tall\t2\nmap                   \tall\t0.7500\n"
+    );
 }
 
 /// Two runs with one tag, or a topic called `all` with per-topic values, would

@@ -21,3 +21,4 @@ mod simulate;
 mod store;
 mod strategies;
 mod synth;
+mod trec_eval;

@@ -64,19 +64,6 @@ pub fn data_file(relative: &str) -> PathBuf {
     std::fs::canonicalize(&path).expect("an existing path has a canonical form")
 }
 
-/// Parses `measure<TAB>topic<TAB>value` lines (trec_eval's layout) into triples.
-pub fn parse_trec_lines(text: &str) -> Vec<(String, String, String)> {
-    text.lines()
-        .filter_map(|line| {
-            let mut fields = line.split('\t');
-            let name = fields.next()?.trim().to_string();
-            let topic = fields.next()?.trim().to_string();
-            let value = fields.next()?.trim().to_string();
-            Some((name, topic, value))
-        })
-        .collect()
-}
-
 /// Writes a small task with a text corpus: 3 topics, 4 teams of 2 runs, 600 documents, and
 /// official qrels that judge the depth-5 pool plus some deeper relevant documents. Documents
 /// of topic t carry the words `topicN` and `themeN` more often the more relevant they are.

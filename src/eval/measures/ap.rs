@@ -2,15 +2,13 @@
 //! denominator stays the number of relevant documents, as trec_eval's `map_cut`).
 //! Cite: Buckley and Voorhees, "Evaluating evaluation measure stability", SIGIR 2000.
 
-use crate::base::Grade;
 use crate::eval::ranking::JudgedRanking;
+use crate::eval::registry::MeasureArgs;
 
 /// The mean of the precision at each relevant retrieved document, over all relevant documents.
-pub fn average_precision(
-    ranking: &JudgedRanking,
-    cutoff: Option<usize>,
-    relevance_level: Grade,
-) -> f64 {
+pub fn average_precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let cutoff = args.cutoff;
+    let relevance_level = args.relevance_level;
     let relevant_total = ranking.counts.relevant(relevance_level);
     if relevant_total == 0 {
         return 0.0;
@@ -24,4 +22,17 @@ pub fn average_precision(
         }
     }
     precision_sum / relevant_total as f64
+}
+
+/// The logarithm that `gm_map` averages: ln max(AP, 0.00001), the floor keeping a topic
+/// without a relevant retrieved document finite.
+pub fn log_average_precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    log_floored(average_precision(ranking, args))
+}
+
+/// ln max(value, 0.00001): trec_eval's geometric-mean floor, which it chose because it prints
+/// four decimals.
+pub(crate) fn log_floored(value: f64) -> f64 {
+    const FLOOR: f64 = 0.00001;
+    value.max(FLOOR).ln()
 }

@@ -4,11 +4,13 @@
 //! "Retrieval evaluation with incomplete information", SIGIR 2004.
 
 use crate::base::is_relevant;
-use crate::base::Grade;
 use crate::eval::ranking::JudgedRanking;
+use crate::eval::registry::MeasureArgs;
 
 /// bpref over the whole ranking (or the top `cutoff`).
-pub fn bpref(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Grade) -> f64 {
+pub fn bpref(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let cutoff = args.cutoff;
+    let relevance_level = args.relevance_level;
     let relevant_total = ranking.counts.relevant(relevance_level);
     if relevant_total == 0 {
         return 0.0;
@@ -32,4 +34,9 @@ pub fn bpref(ranking: &JudgedRanking, cutoff: Option<usize>, relevance_level: Gr
         }
     }
     sum / relevant_total as f64
+}
+
+/// The logarithm that `gm_bpref` averages: ln max(bpref, 0.00001).
+pub fn log_bpref(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    crate::eval::measures::ap::log_floored(bpref(ranking, args))
 }

@@ -7,6 +7,7 @@
 
 use crate::base::Grade;
 use crate::eval::ranking::JudgedRanking;
+use crate::eval::registry::MeasureArgs;
 
 /// gdeval's highest grade: a document of this grade stops 15 users in 16.
 const HIGHEST_GRADE: Grade = 4;
@@ -18,11 +19,8 @@ fn stop_probability(grade: Option<Grade>) -> f64 {
 }
 
 /// ERR of the top `cutoff` (the whole ranking without one).
-pub fn expected_reciprocal_rank(
-    ranking: &JudgedRanking,
-    cutoff: Option<usize>,
-    _relevance_level: Grade,
-) -> f64 {
+pub fn expected_reciprocal_rank(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let cutoff = args.cutoff;
     let mut reaching = 1.0;
     let mut score = 0.0;
     for (pos, &grade) in ranking.top(cutoff).iter().enumerate() {

@@ -6,11 +6,12 @@
 //!   k; documents past the end of a short run count as judged, and, as in trec_eval, a negative
 //!   grade ("in the pool but unjudged") counts as unjudged.
 
-use crate::base::Grade;
 use crate::eval::ranking::JudgedRanking;
+use crate::eval::registry::MeasureArgs;
 
 /// The judged fraction of the top min(`cutoff`, retrieved).
-pub fn judged(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {
+pub fn judged(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let cutoff = args.cutoff;
     let top = ranking.top(cutoff);
     if top.is_empty() {
         return 0.0;
@@ -19,7 +20,8 @@ pub fn judged(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: 
 }
 
 /// The unjudged count in the top `cutoff` over `cutoff` (over all retrieved without a cutoff).
-pub fn unjudged(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {
+pub fn unjudged(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let cutoff = args.cutoff;
     let top = ranking.top(cutoff);
     let depth = cutoff.unwrap_or(top.len());
     if depth == 0 {

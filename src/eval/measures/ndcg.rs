@@ -1,10 +1,12 @@
 //! Normalised discounted cumulative gain: `ndcg` / `nDCG` over the whole ranking and
-//! `ndcg_cut_k` / `nDCG@k`. Gains are the raw grades (grades <= 0 gain nothing), the discount
-//! is log2(rank + 1), and the ideal ranking orders all judged documents of the topic by grade
-//! (trec_eval's default). Cite: Järvelin and Kekäläinen, ACM TOIS 20(4), 2002.
+//! `ndcg_cut_k` / `nDCG@k`. Gains are the grades unless `ndcg`'s parameters give others
+//! (`ndcg.1=3,2=9`; see [`Gains`]), the discount is log2(rank + 1), and the ideal ranking
+//! orders all judged documents of the topic by gain (trec_eval's). Cite: Järvelin and
+//! Kekäläinen, ACM TOIS 20(4), 2002.
 
-use crate::base::Grade;
+use crate::eval::measures::gains::Gains;
 use crate::eval::ranking::JudgedRanking;
+use crate::eval::registry::MeasureArgs;
 
 /// The log2(rank + 1) discount of the document at 0-based position `pos`.
 #[inline]
@@ -13,24 +15,22 @@ pub(crate) fn discount(pos: usize) -> f64 {
 }
 
 /// DCG of the top `cutoff` over the ideal DCG at the same cutoff; 0 when nothing is relevant.
-pub fn ndcg(ranking: &JudgedRanking, cutoff: Option<usize>, _relevance_level: Grade) -> f64 {
+pub fn ndcg(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let gains = Gains::new(ranking, args.params);
     let dcg: f64 = ranking
-        .top(cutoff)
+        .top(args.cutoff)
         .iter()
         .enumerate()
-        .filter_map(|(pos, grade)| match grade {
-            Some(gain) if *gain > 0 => Some(f64::from(*gain) / discount(pos)),
-            _ => None,
-        })
-        .sum();
-    let ideal_depth = cutoff.unwrap_or(usize::MAX);
-    let ideal: f64 = ranking
-        .counts
-        .ideal_gains()
-        .take(ideal_depth)
+        .map(|(pos, &grade)| (pos, gains.gain(grade)))
+        .filter(|&(_, gain)| gain != 0.0)
+        .map(|(pos, gain)| gain / discount(pos))
+        .fold(0.0, |total, value| total + value);
+    let ideal: f64 = gains
+        .ideal()
+        .take(args.cutoff.unwrap_or(usize::MAX))
         .enumerate()
         .map(|(pos, gain)| gain / discount(pos))
-        .sum();
+        .fold(0.0, |total, value| total + value);
     if ideal > 0.0 {
         dcg / ideal
     } else {

@@ -9,17 +9,22 @@
 //! to the cutoff: p^n - p^k). RBP + residual is RBP with every unjudged document and missing
 //! rank relevant. A document is unjudged when the qrels lack it or grade it negatively
 //! (trec_eval's "in the pool but unjudged").
+//!
+//! trec_eval's own `rbp` and `rbp_resid` differ: `rbp` is graded, each grade's gain (see
+//! [`Gains`]) rescaled into [0, 1] when any lies outside it, with p = 0.9 unless given
+//! (`rbp.p=0.8`), and `rbp_resid` is p^n + (1 - p) × Σ p^(i-1) over unjudged ranks i, n the
+//! ranking's length, or 0 when every retrieved document is judged.
 
 use crate::base::{is_relevant, Grade};
+use crate::eval::measures::gains::Gains;
 use crate::eval::ranking::JudgedRanking;
+use crate::eval::registry::MeasureArgs;
 
 /// RBP of the top `cutoff` (the whole ranking without one) with persistence `persistence`.
-pub fn rbp(
-    ranking: &JudgedRanking,
-    cutoff: Option<usize>,
-    relevance_level: Grade,
-    persistence: f64,
-) -> f64 {
+pub fn rbp(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let cutoff = args.cutoff;
+    let relevance_level = args.relevance_level;
+    let persistence = args.persistence;
     weighted_sum(
         ranking.top(cutoff),
         persistence,
@@ -29,12 +34,9 @@ pub fn rbp(
 
 /// RBP's residual: the weight of the unjudged documents of the top `cutoff` and of the ranks
 /// up to the cutoff (to infinity without one) that the run leaves empty.
-pub fn residual(
-    ranking: &JudgedRanking,
-    cutoff: Option<usize>,
-    _relevance_level: Grade,
-    persistence: f64,
-) -> f64 {
+pub fn residual(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let cutoff = args.cutoff;
+    let persistence = args.persistence;
     let top = ranking.top(cutoff);
     let unjudged = weighted_sum(
         top,
@@ -66,4 +68,50 @@ fn weighted_sum(
 /// p^depth, 0 once it underflows.
 fn power(persistence: f64, depth: usize) -> f64 {
     i32::try_from(depth).map_or(0.0, |depth| persistence.powi(depth))
+}
+
+/// trec_eval's default persistence for `rbp` and `rbp_resid`.
+const TREC_EVAL_PERSISTENCE: f64 = 0.9;
+
+/// The persistence `rbp.p=X` gives, else trec_eval's default.
+fn trec_eval_persistence(args: &MeasureArgs) -> f64 {
+    args.params
+        .and_then(|params| params.pair("p"))
+        .unwrap_or(TREC_EVAL_PERSISTENCE)
+}
+
+/// trec_eval's graded `rbp` over the whole ranking.
+pub fn graded_rbp(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let persistence = trec_eval_persistence(args);
+    let gains = Gains::new(ranking, args.params).into_unit_interval();
+    let mut weight = 1.0;
+    let mut sum = 0.0;
+    for &grade in ranking.grades {
+        let gain = gains.gain(grade);
+        if gain != 0.0 {
+            sum += gain * weight;
+        }
+        weight *= persistence;
+    }
+    (1.0 - persistence) * sum
+}
+
+/// trec_eval's `rbp_resid` over the whole ranking.
+pub fn graded_residual(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let persistence = trec_eval_persistence(args);
+    let mut weight = 1.0;
+    let mut sum = 0.0;
+    let mut unjudged = 0usize;
+    for grade in ranking.grades {
+        if !matches!(grade, Some(g) if *g >= 0) {
+            unjudged += 1;
+            sum += weight;
+        }
+        weight *= persistence;
+    }
+    if unjudged == 0 {
+        0.0
+    } else {
+        weight + (1.0 - persistence) * sum
+    }
 }

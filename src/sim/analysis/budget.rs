@@ -223,6 +223,7 @@ mod tests {
                         relevance_level: 1,
                         complete: false,
                         max_docs: None,
+                        relstring: None,
                     },
                 );
                 for (run, scores) in task.runs.iter().zip(&cut.scores.summary) {

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Writes the reference values of trec_eval 9.0.8's whole measure set (tests/golden/trec_eval/,
+read by tests/cli/trec_eval.rs), computed by pytrec_eval-terrier, which embeds trec_eval's C
+code, with `-m all_trec` at relevance levels 1 and 2 (`-l`).
+
+    python3 -m venv /tmp/venv-goldens
+    /tmp/venv-goldens/bin/pip install pytrec_eval-terrier==0.5.11 numpy
+    /tmp/venv-goldens/bin/python scripts/trec-eval-goldens.py /path/to/shared/data
+
+Writes one gzipped TSV per data set, rows `level run measure topic value`:
+- trec_eval's test fixture (`results.test` on `qrels.test` and on the graded
+  `qrels.rel_level`) and the three DL19 passage runs: every topic, and `all`;
+- the 143 TREC-COVID round-1 runs: `all` only, to keep the file small.
+
+`all` is trec_eval's summary over the topics the run has, from pytrec_eval's
+`compute_aggregated_measure` (sums for the counts, geometric means for gm_map and gm_bpref,
+means for the rest). runid, num_q and relstring are left out: they are not numbers of one
+topic. Scores are handed over in single precision, as trec_eval 9.0.8 keeps them, so that
+tied scores break ties by docid as trec_eval does.
+"""
+
+import gzip
+import sys
+from pathlib import Path
+
+import numpy
+import pytrec_eval
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "trec_eval"
+LEVELS = (1, 2)
+NOT_PER_TOPIC = {"runid", "num_q", "relstring"}
+
+
+def lines(path):
+    opener = gzip.open if path.read_bytes()[:2] == b"\x1f\x8b" else open
+    with opener(path, "rt") as file:
+        return [line.split() for line in file if line.strip()]
+
+
+def read_qrels(path):
+    qrels = {}
+    for topic, _, doc, grade in lines(path):
+        qrels.setdefault(topic, {})[doc] = int(grade)
+    return qrels
+
+
+def read_run(path):
+    run = {}
+    rows = lines(path)
+    for topic, _, doc, _, score, _ in (row[:6] for row in rows):
+        run.setdefault(topic, {})[doc] = float(numpy.float32(score))
+    return rows[0][5], run
+
+
+def aggregated(measure, per_topic):
+    return pytrec_eval.compute_aggregated_measure(measure, list(per_topic.values()))
+
+
+def rows_of(qrels, run_paths, with_topics):
+    rows = []
+    for level in LEVELS:
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"all_trec"}, relevance_level=level)
+        for path in run_paths:
+            tag, run = read_run(path)
+            results = evaluator.evaluate(run)
+            measures = sorted(next(iter(results.values())).keys() - NOT_PER_TOPIC)
+            for measure in measures:
+                per_topic = {topic: values[measure] for topic, values in results.items()}
+                if with_topics:
+                    for topic, value in sorted(per_topic.items()):
+                        rows.append((level, tag, measure, topic, value))
+                rows.append((level, tag, measure, "all", aggregated(measure, per_topic)))
+    return rows
+
+
+def write(name, rows):
+    OUT.mkdir(parents=True, exist_ok=True)
+    text = "level\trun\tmeasure\ttopic\tvalue\n" + "".join(
+        f"{level}\t{run}\t{measure}\t{topic}\t{value:.10g}\n"
+        for level, run, measure, topic, value in rows
+    )
+    with open(OUT / f"{name}.tsv.gz", "wb") as out:
+        out.write(gzip.compress(text.encode(), mtime=0))
+
+
+def main():
+    data = Path(sys.argv[1])
+    fixture = data / "trec_eval-test-fixture"
+    run = [fixture / "results.test"]
+    write("trec_eval-fixture", rows_of(read_qrels(fixture / "qrels.test"), run, True))
+    write("trec_eval-fixture-graded", rows_of(read_qrels(fixture / "qrels.rel_level"), run, True))
+    dl19 = data / "trec-dl-2019-2020"
+    write(
+        "dl19-passage",
+        rows_of(
+            read_qrels(dl19 / "qrels" / "qrels.dl19-passage.txt"),
+            sorted((dl19 / "dl19-passage-runs-partial").iterdir()),
+            True,
+        ),
+    )
+    covid = data / "trec-covid"
+    write(
+        "trec-covid-round1",
+        rows_of(
+            read_qrels(covid / "qrels" / "qrels.covid-round1.txt"),
+            sorted((covid / "round1" / "runs").iterdir()),
+            False,
+        ),
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+//! `reusesim eval -m all_trec` against trec_eval 9.0.8 (pytrec_eval-terrier, which embeds its C
+//! code) at relevance levels 1 and 2: every measure, every topic and `all`, on trec_eval's test
+//! fixture (binary and graded qrels) and the DL19 passage runs, and every run's `all` on
+//! TREC-COVID round 1. The reference values in tests/golden/trec_eval/ are written by
+//! scripts/trec-eval-goldens.py.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::util::{data_file, stdout_of};
+
+/// (run, measure, topic) → value.
+type Values = BTreeMap<(String, String, String), f64>;
+
+/// The goldens print 10 significant digits.
+fn agrees(ours: f64, theirs: f64) -> bool {
+    (ours - theirs).abs() <= 1e-8 * theirs.abs().max(1.0)
+}
+
+/// trec_eval's lines that are not a number of one topic; the goldens leave them out.
+const NOT_COMPARED: &[&str] = &["runid", "num_q", "relstring"];
+
+/// Relevance level → the golden values of one data set.
+fn goldens(name: &str) -> BTreeMap<u32, Values> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/trec_eval")
+        .join(format!("{name}.tsv.gz"));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    let mut by_level: BTreeMap<u32, Values> = BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let key = (fields[1].into(), fields[2].into(), fields[3].into());
+        by_level
+            .entry(fields[0].parse().unwrap())
+            .or_default()
+            .insert(key, fields[4].parse().unwrap());
+    }
+    by_level
+}
+
+/// Our values of `-m all_trec` at `level`, per topic if `per_topic`.
+fn ours(level: u32, per_topic: bool, qrels: &Path, runs: &[PathBuf]) -> Values {
+    let mut args: Vec<String> = ["eval", "-m", "all_trec", "--format", "tsv"]
+        .map(String::from)
+        .to_vec();
+    args.push(format!("-l{level}"));
+    if per_topic {
+        args.push("-q".into());
+    }
+    args.push(qrels.display().to_string());
+    args.extend(runs.iter().map(|run| run.display().to_string()));
+    stdout_of(&args)
+        .lines()
+        .skip(1)
+        .map(|line| line.split('\t').collect::<Vec<_>>())
+        .filter(|fields| !NOT_COMPARED.contains(&fields[1]))
+        .map(|fields| {
+            let key = (fields[0].into(), fields[1].into(), fields[2].into());
+            (key, fields[3].parse().unwrap())
+        })
+        .collect()
+}
+
+/// Every golden value has ours within the tolerance, and we print no measure trec_eval lacks.
+fn check(name: &str, per_topic: bool, qrels: &Path, runs: &[PathBuf]) {
+    for (level, expected) in goldens(name) {
+        let ours = ours(level, per_topic, qrels, runs);
+        let measures = |values: &Values| -> BTreeSet<String> {
+            values
+                .keys()
+                .map(|(_, measure, _)| measure.clone())
+                .collect()
+        };
+        assert_eq!(measures(&ours), measures(&expected), "{name} -l{level}");
+        let mismatches: Vec<String> = expected
+            .iter()
+            .filter_map(|(key, value)| match ours.get(key) {
+                Some(&got) if agrees(got, *value) => None,
+                got => Some(format!(
+                    "-l{level} {key:?}: ours {got:?}, trec_eval {value}"
+                )),
+            })
+            .collect();
+        assert!(
+            mismatches.is_empty(),
+            "{name}: {} of {} values differ:\n{}",
+            mismatches.len(),
+            expected.len(),
+            mismatches[..mismatches.len().min(20)].join("\n")
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn trec_eval_fixture_matches_trec_eval() {
+    let fixture = data_file("trec_eval-test-fixture");
+    let run = [fixture.join("results.test")];
+    check("trec_eval-fixture", true, &fixture.join("qrels.test"), &run);
+    check(
+        "trec_eval-fixture-graded",
+        true,
+        &fixture.join("qrels.rel_level"),
+        &run,
+    );
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn dl19_passage_runs_match_trec_eval() {
+    check(
+        "dl19-passage",
+        true,
+        &data_file("trec-dl-2019-2020/qrels/qrels.dl19-passage.txt"),
+        &[data_file("trec-dl-2019-2020/dl19-passage-runs-partial")],
+    );
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn trec_covid_round1_matches_trec_eval() {
+    let covid = crate::util::covid_round1();
+    let expected = goldens("trec-covid-round1");
+    let runs: BTreeSet<&String> = expected[&1].keys().map(|(run, _, _)| run).collect();
+    assert_eq!(runs.len(), 143);
+    check("trec-covid-round1", false, &covid.qrels, &[covid.runs]);
+}
