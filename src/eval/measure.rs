@@ -149,7 +149,10 @@ impl Measure {
         let (name, params) = split_params(body).map_err(fail)?;
         let measures = resolve(name, ir_cutoff).map_err(fail)?;
         let family = measures[0].family.info();
-        let params = params.map(parse_params).transpose().map_err(fail)?;
+        let params = params
+            .map(parse_params)
+            .transpose()
+            .map_err(|why| fail(format!("{why}; {}", ir_params_taken(family))))?;
         let params = check_params(family, params.unwrap_or_default()).map_err(fail)?;
         Ok(measures
             .into_iter()
@@ -222,7 +225,8 @@ fn resolve_ir_cutoff(name: &str, cutoff: &str) -> Result<Vec<Measure>, String> {
     Ok(vec![Measure::new(info.family, Some(parse_cutoff(cutoff)?))])
 }
 
-/// A trec_eval root with parameters: cutoffs, levels, numbers or pairs.
+/// A trec_eval root with parameters: cutoffs, levels, numbers or pairs. An error says what the
+/// root takes.
 fn resolve_trec_params(
     root: &str,
     params: &str,
@@ -231,6 +235,16 @@ fn resolve_trec_params(
     let info = find_trec_root(root)
         .ok_or_else(|| format!("unknown trec_eval measure with parameters {root:?}"))?;
     let is_cut_root = !info.trec_cut_name.is_empty() && info.trec_cut_name == root;
+    parse_trec_params(info, is_cut_root, params, syntax)
+        .map_err(|why| format!("{why}; {}", what_follows(info, root, is_cut_root)))
+}
+
+fn parse_trec_params(
+    info: &'static FamilyInfo,
+    is_cut_root: bool,
+    params: &str,
+    syntax: TrecSyntax,
+) -> Result<Vec<Measure>, String> {
     match info.params {
         ParamRule::Levels(_) => {
             let levels = parse_list_of(params, parse_level)?;
@@ -254,15 +268,17 @@ fn resolve_trec_params(
         ParamRule::Numbers { count } => {
             let parsed = TrecParams::numbers(params)?;
             if let Some(count) = count.filter(|&count| parsed.values().len() != count) {
-                return Err(format!(
-                    "{root} takes {count} number(s) after the dot, found {params:?}"
-                ));
+                return Err(format!("expected {count} numbers, found {params:?}"));
             }
             Ok(vec![with_params(info, parsed)])
         }
-        ParamRule::Pairs => Ok(vec![with_params(info, TrecParams::pairs(params)?)]),
+        ParamRule::Pairs => {
+            let parsed = TrecParams::pairs(params)?;
+            check_pairs(info, parsed)?;
+            Ok(vec![with_params(info, parsed)])
+        }
         ParamRule::None | ParamRule::Persistence => Err(format!(
-            "{root} takes no parameters after {}",
+            "no parameters after {}",
             if syntax == TrecSyntax::Dot {
                 "a dot"
             } else {
@@ -270,6 +286,48 @@ fn resolve_trec_params(
             }
         )),
     }
+}
+
+/// Every pair names a grade (its gain) or, for trec_eval's `rbp`, the persistence `p`.
+fn check_pairs(info: &FamilyInfo, params: TrecParams) -> Result<(), String> {
+    let takes_persistence = matches!(info.family, Family::GradedRbp | Family::GradedRbpResidual);
+    for (name, value) in params.pairs_given() {
+        let is_grade = name.parse::<Grade>().is_ok();
+        let is_persistence = takes_persistence && name == "p";
+        if is_persistence && !(value > 0.0 && value < 1.0) {
+            return Err(format!(
+                "expected a persistence p strictly between 0 and 1, found {value}"
+            ));
+        }
+        if !is_grade && !is_persistence {
+            return Err(format!(
+                "expected a whole-number grade before '=', found {name:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a trec_eval root takes after its dot, with an example.
+fn what_follows(info: &FamilyInfo, root: &str, is_cut_root: bool) -> String {
+    let (what, example) = match info.params {
+        ParamRule::Levels(_) => ("recall levels".to_string(), ".25,.5"),
+        _ if is_cut_root => ("whole-number cutoffs of at least 1".to_string(), "5,10"),
+        ParamRule::Numbers { count: Some(1) } => ("a number".to_string(), "0.5"),
+        ParamRule::Numbers { count: Some(count) } => (format!("{count} numbers"), "2,-1,0,0"),
+        ParamRule::Numbers { count: None } => ("numbers".to_string(), ".25,.5,.75"),
+        ParamRule::Pairs
+            if matches!(info.family, Family::GradedRbp | Family::GradedRbpResidual) =>
+        {
+            (
+                "grade=gain pairs and p=X (0 < X < 1)".to_string(),
+                "1=1,2=2,p=0.8",
+            )
+        }
+        ParamRule::Pairs => ("grade=gain pairs".to_string(), "1=3,2=9"),
+        ParamRule::None | ParamRule::Persistence => return format!("{root} takes no parameters"),
+    };
+    format!("{root} takes {what} after its dot, e.g. {root}.{example}")
 }
 
 /// A family's measures for a bare trec_eval root: its default cutoffs or levels.
@@ -335,29 +393,35 @@ fn parse_trec_cutoff(text: &str) -> Result<usize, String> {
 
 /// The error for a name no family has, listing every known name.
 fn unknown_name(name: &str) -> String {
-    let known: Vec<&str> = FAMILIES
-        .iter()
-        .flat_map(|info| [info.ir_name, info.trec_name, info.trec_cut_name])
-        .filter(|known| !known.is_empty())
-        .collect();
+    let mut known: Vec<&str> = Vec::new();
+    for info in FAMILIES {
+        for name in [info.ir_name, info.trec_name, info.trec_cut_name] {
+            if !name.is_empty() && !known.contains(&name) {
+                known.push(name);
+            }
+        }
+    }
     format!(
         "unknown measure name {name:?}; known names: {}",
         known.join(", ")
     )
 }
 
+/// The parameters in parentheses that `family` takes.
+fn ir_params_taken(family: &FamilyInfo) -> String {
+    let mut known = vec!["rel=N"];
+    if family.takes_persistence() {
+        known.push("p=X (0 < X < 1)");
+    }
+    if family.family.takes_judged_only() {
+        known.push("judged_only=True");
+    }
+    format!("{} takes {}", family.ir_name, known.join(", "))
+}
+
 /// Checks the parameters against what `family` takes, and gives RBP its default persistence.
 fn check_params(family: &FamilyInfo, mut params: Params) -> Result<Params, String> {
-    let takes = |name: &str| -> String {
-        let mut known = vec!["rel=N"];
-        if family.takes_persistence() {
-            known.push("p=X (0 < X < 1)");
-        }
-        if family.family.takes_judged_only() {
-            known.push("judged_only=True");
-        }
-        format!("{name}; {} takes {}", family.ir_name, known.join(", "))
-    };
+    let takes = |why: &str| format!("{why}; {}", ir_params_taken(family));
     match (family.takes_persistence(), params.persistence) {
         (true, None) => params.persistence = Some(Persistence::DEFAULT),
         (false, Some(_)) => return Err(takes("p is RBP's parameter")),
@@ -439,12 +503,7 @@ fn parse_params(text: &str) -> Result<Params, String> {
                     }
                 }
             }
-            _ => {
-                return Err(format!(
-                    "unknown parameter {key:?}; known parameters: rel=N, p=X (RBP), \
-                     judged_only=True"
-                ))
-            }
+            _ => return Err(format!("unknown parameter {key:?}")),
         }
     }
     Ok(params)
@@ -577,7 +636,37 @@ mod tests {
                 "AP(judged_only=yes)",
                 &["judged_only=True or judged_only=False"][..],
             ),
-            ("AP(gains=2)", &["known parameters: rel=N, p=X"][..]),
+            (
+                "AP(gains=2)",
+                &["unknown parameter \"gains\"", "AP takes rel=N"][..],
+            ),
+            ("RBP(q=1)", &["RBP takes rel=N, p=X (0 < X < 1)"][..]),
+            (
+                "P.x",
+                &["found \"x\"", "P takes whole-number cutoffs", "P.5,10"][..],
+            ),
+            (
+                "iprec_at_recall.x",
+                &["iprec_at_recall takes recall levels"][..],
+            ),
+            (
+                "utility.1,2",
+                &["expected 4 numbers", "utility.2,-1,0,0"][..],
+            ),
+            ("set_F.a", &["set_F takes a number"][..]),
+            (
+                "ndcg.x=1",
+                &["whole-number grade", "ndcg takes grade=gain pairs"][..],
+            ),
+            ("ndcg.p=0.5", &["whole-number grade"][..]),
+            (
+                "rbp.p=2",
+                &[
+                    "strictly between 0 and 1",
+                    "rbp takes grade=gain pairs and p=X",
+                ][..],
+            ),
+            ("map.5", &["map takes no parameters"][..]),
             ("RBP(rel=1", &["closing parenthesis"][..]),
             ("ERR", &["needs a cutoff, e.g. ERR@10"][..]),
             (

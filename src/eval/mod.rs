@@ -18,6 +18,8 @@ pub mod zscores;
 mod tests;
 #[cfg(test)]
 mod tests_beyond_trec;
+#[cfg(test)]
+mod tests_trec_set;
 
 use std::collections::BTreeMap;
 

@@ -129,6 +129,14 @@ impl TrecParams {
             .map(|&(_, value)| value)
     }
 
+    /// Every `name=value` pair, as given.
+    pub fn pairs_given(self) -> impl Iterator<Item = (&'static str, f64)> {
+        self.0
+            .pairs
+            .iter()
+            .map(|(name, value)| (name.as_str(), *value))
+    }
+
     /// The pairs whose name is a grade: the gain given to that grade.
     pub fn gains(self) -> impl Iterator<Item = (Grade, f64)> {
         self.0

@@ -172,13 +172,15 @@ fn relstring_length(piece: &str) -> Result<Option<Option<RelString>>> {
 
 /// The measure specifications in `text`: pieces between commas and spaces outside
 /// parentheses (`RBP(rel=1,p=0.8)` is one), where a piece that starts with a digit, `.`, `-`
-/// or `+`, or holds `=`, continues the previous one's parameters (`P.5,10`,
-/// `utility.2,-1,0,0`, `ndcg.1=3,2=9`).
+/// or `+`, or is a bare `name=value` pair, continues the previous one's parameters (`P.5,10`,
+/// `utility.2,-1,0,0`, `ndcg.1=3,2=9`, `rbp.1=1,p=0.8`).
 pub fn split_specifications(text: &str) -> Vec<String> {
     let mut specs: Vec<String> = Vec::new();
     for piece in split_outside_parentheses(text) {
         let continues = piece.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c))
-            || piece.contains('=') && !piece.contains('(');
+            || piece
+                .split_once('=')
+                .is_some_and(|(name, _)| !name.contains(['.', '(']));
         match specs.last_mut() {
             Some(last) if continues => {
                 last.push(',');
@@ -208,4 +210,95 @@ fn split_outside_parentheses(text: &str) -> Vec<&str> {
     pieces.push(&text[start..]);
     pieces.retain(|piece| !piece.is_empty());
     pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(specs: &[&str], version: TrecEvalVersion) -> Vec<String> {
+        Selection::parse(specs, version)
+            .unwrap()
+            .in_trec_eval_order()
+            .measures
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn specifications_split_at_commas_and_spaces_outside_parameters() {
+        let cases: [(&str, &[&str]); 6] = [
+            ("map,P.5,10 ndcg", &["map", "P.5,10", "ndcg"]),
+            ("RBP(rel=1,p=0.8),map", &["RBP(rel=1,p=0.8)", "map"]),
+            ("utility.2,-1,0,0", &["utility.2,-1,0,0"]),
+            ("ndcg.1=3,2=9,P", &["ndcg.1=3,2=9", "P"]),
+            ("rbp.1=1,p=0.8", &["rbp.1=1,p=0.8"]),
+            ("rbp rbp.p=0.5", &["rbp", "rbp.p=0.5"]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(split_specifications(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn official_is_trec_eval_default_set_in_its_order() {
+        let selection = Selection::parse(&["official"], TrecEvalVersion::Nine).unwrap();
+        assert!(selection.runid);
+        let official = names(&["official"], TrecEvalVersion::Nine);
+        assert_eq!(
+            official[..4],
+            ["num_q", "num_ret", "num_rel", "num_rel_ret"]
+        );
+        assert!(official.contains(&"iprec_at_recall_0.50".to_string()));
+        assert_eq!(official.last().unwrap(), "P_1000");
+    }
+
+    #[test]
+    fn all_trec_follows_the_version() {
+        let roots = |version| -> Vec<&'static str> {
+            Selection::parse(&["all_trec"], version)
+                .unwrap()
+                .measures
+                .iter()
+                .map(Measure::trec_root)
+                .collect()
+        };
+        let (nine, ten) = (roots(TrecEvalVersion::Nine), roots(TrecEvalVersion::Ten));
+        for root in ADDED_IN_TEN {
+            assert!(!nine.contains(root), "{root}");
+            assert!(ten.contains(root), "{root}");
+        }
+        assert!(ten.len() > nine.len());
+        assert!(nine.iter().all(|root| ten.contains(root)));
+        let relstring = Selection::parse(&["all_trec"], TrecEvalVersion::Nine)
+            .unwrap()
+            .relstring
+            .unwrap();
+        assert_eq!(
+            (relstring.length, relstring.name.as_str()),
+            (10, "relstring")
+        );
+    }
+
+    #[test]
+    fn parameters_given_to_a_root_replace_its_defaults_wherever_named() {
+        let all = names(&["all_trec", "P.5,7"], TrecEvalVersion::Nine);
+        let precision: Vec<&String> = all.iter().filter(|n| n.starts_with("P_")).collect();
+        assert_eq!(precision, ["P_5", "P_7"]);
+        let selection =
+            Selection::parse(&["all_trec", "relstring.20"], TrecEvalVersion::Nine).unwrap();
+        assert_eq!(selection.relstring.unwrap().name, "relstring_20");
+    }
+
+    #[test]
+    fn measures_print_in_trec_eval_order_whatever_the_order_named() {
+        let ordered = names(&["ndcg_cut.5", "P.10,5", "map"], TrecEvalVersion::Nine);
+        assert_eq!(ordered, ["map", "P_5", "P_10", "ndcg_cut_5"]);
+    }
+
+    #[test]
+    fn a_selection_of_nothing_is_refused() {
+        assert!(Selection::parse(&[" , "], TrecEvalVersion::Nine).is_err());
+    }
 }

@@ -13,7 +13,7 @@ use super::*;
 /// c 3, b 3, d 2, f 1. The tie between c and b is broken as trec_eval does (docid descending),
 /// so the ranking is a, x, c, b, d, f: six documents, relevant at level 1 at ranks 1, 3 and 6
 /// (R = 4: a, c, e, f), and x and d (negative: in the pool but unjudged) unjudged.
-fn tied_example(measures: &str) -> BTreeMap<String, f64> {
+pub(super) fn tied_example(measures: &str) -> BTreeMap<String, f64> {
     let qrels = qrels_of(&[
         ("1", "a", 2),
         ("1", "b", 0),
