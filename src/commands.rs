@@ -50,7 +50,8 @@ pub fn eval(args: EvalArgs) -> Result<()> {
         measures: &selection.measures,
         per_topic: args.per_topic,
         summary: !args.no_summary,
-        runid: selection.runid,
+        // trec_eval reads one run; with several, their blocks need the run's name to be told apart.
+        runid: selection.runid || runs.len() > 1,
         relstring: selection
             .relstring
             .as_ref()

@@ -55,7 +55,7 @@ pub fn audit_runs(
     settings: &AuditSettings,
 ) -> Result<(TeamAuditReport, Vec<Warning>)> {
     let started = std::time::Instant::now();
-    crate::eval::check_rankable(&settings.measures, "the audit")?;
+    crate::eval::check_auditable(&settings.measures, "the audit")?;
     let mut warnings = Vec::new();
     check_runs(&task, &runs, &mut warnings)?;
     let mut task = task;

@@ -172,7 +172,7 @@ pub fn run_backtest(
     settings: &BacktestSettings,
     progress: &(dyn Fn(&str, usize, usize) + Sync),
 ) -> Result<BacktestOutcome> {
-    crate::eval::check_rankable(&settings.measures, "the backtest")?;
+    crate::eval::check_auditable(&settings.measures, "the backtest")?;
     let use_text =
         crate::judge::resolve_features(task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(task, &task.qrels, use_text)?;

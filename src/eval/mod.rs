@@ -88,6 +88,24 @@ pub fn check_rankable(measures: &[Measure], job: &str) -> crate::base::error::Re
     Ok(())
 }
 
+/// Checks that `job` (the audit, the backtest) can estimate every measure's score: that it
+/// can rank runs by it, and that the score moves by its topics' changes.
+///
+/// # Errors
+/// [`Error::Measure`](crate::base::error::Error::Measure) naming the first measure that
+/// cannot, and why.
+pub fn check_auditable(measures: &[Measure], job: &str) -> crate::base::error::Result<()> {
+    check_rankable(measures, job)?;
+    for measure in measures {
+        if let Some(reason) = measure.family.unauditable_reason() {
+            return Err(crate::base::error::Error::Measure(format!(
+                "{measure} cannot be estimated in {job}: {reason}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// How to evaluate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EvalOptions {

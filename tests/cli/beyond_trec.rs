@@ -45,7 +45,21 @@ fn malformed_parameters_and_unrankable_measures_are_errors_that_say_why() {
     std::fs::write(&qrels, "1 0 a 1\n").unwrap();
     let task = embedded("runs/synth-passage/task.toml");
     let out = dir.path().join("study");
-    let cases: [(Vec<&str>, &str); 3] = [
+    let audited_run = embedded("runs/synth-passage/runs/team01_run1");
+    let audit = |measures| {
+        vec![
+            "audit",
+            "--task",
+            task.to_str().unwrap(),
+            "--run",
+            audited_run.to_str().unwrap(),
+            "--study-seeds",
+            "0",
+            "--measures",
+            measures,
+        ]
+    };
+    let cases: [(Vec<&str>, &str); 8] = [
         (
             vec![
                 "eval",
@@ -79,6 +93,40 @@ fn malformed_parameters_and_unrankable_measures_are_errors_that_say_why() {
                 out.to_str().unwrap(),
             ],
             "cannot rank runs in the backtest",
+        ),
+        (
+            vec![
+                "eval",
+                "-m",
+                "P.x",
+                qrels.to_str().unwrap(),
+                qrels.to_str().unwrap(),
+            ],
+            "P takes whole-number cutoffs of at least 1 after its dot, e.g. P.5,10",
+        ),
+        (
+            audit("map,gm_map"),
+            "gm_map cannot be estimated in the audit: a geometric mean",
+        ),
+        (
+            audit("rbp_resid"),
+            "rbp_resid cannot rank runs in the audit",
+        ),
+        (
+            vec![
+                "simulate",
+                "--task",
+                task.to_str().unwrap(),
+                "--measures",
+                "num_q",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "num_q cannot rank runs in the study: num_q is the number of topics",
+        ),
+        (
+            audit("map,runid"),
+            "runid and relstring are lines of trec_eval's output, not scores",
         ),
     ];
     for (args, message) in cases {

@@ -318,6 +318,14 @@ fn formats_agree_and_json_uses_trec_names() {
     assert_eq!(tsv, "run\tmeasure\ttopic\tvalue\nA\tmap\tall\t0.75\n");
     let trec = stdout_of(["eval", "-m", "map", &qrels, &run_a]);
     assert_eq!(trec, "map                   \tall\t0.7500\n");
+    let run_b = write_file(dir.path(), "rb", b"1 Q0 a 1 3 B\n2 Q0 c 1 1 B\n");
+    let two_runs = stdout_of(["eval", "-m", "map", &qrels, &run_a, &run_b]);
+    assert_eq!(
+        two_runs,
+        "runid                 \tall\tA\nmap                   \tall\t0.7500\n\
+         runid                 \tall\tB\nmap                   \tall\t1.0000\n",
+        "several runs' blocks start with their names"
+    );
     let with_runid = stdout_of(["eval", "-m", "map,runid,num_q", &qrels, &run_a]);
     assert_eq!(
         with_runid,
