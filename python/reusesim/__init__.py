@@ -64,8 +64,9 @@ def evaluate(
     """Scores runs exactly as trec_eval does.
 
     ``measures`` are parsed as ``reusesim eval -m`` parses them: trec_eval spellings (``map``,
-    ``P_10``, ``P.5,10``, ``ndcg_cut_10``) and ir_measures spellings (``AP``, ``nDCG@10``,
-    ``P(rel=2)@10``, ``Judged@10``), one string or a list. ``relevance_level``, ``complete`` and
+    ``P_10``, ``P.5,10``, ``ndcg_cut_10``, the nicknames ``official`` and ``all_trec``) and
+    ir_measures spellings (``AP``, ``nDCG@10``, ``P(rel=2)@10``, ``Judged@10``), one string or
+    a list; by default trec_eval's default set, ``official``, without ``runid`` and ``num_q``. ``relevance_level``, ``complete`` and
     ``max_docs`` are trec_eval's ``-l``, ``-c`` and ``-M``.
 
     Returns a DataFrame with columns ``run_id measure query_id value``: one row per run and

@@ -169,3 +169,31 @@ def test_several_runs_in_one_frame(fixture_dir):
     assert list(both["run_id"]) == ["STANDARD", "other"]
     alone = reusesim.evaluate(fixture_dir / "qrels.test", second, "map")
     assert both["value"].iloc[1] == alone["value"].iloc[0]
+
+
+@pytest.mark.needs_data
+def test_default_measures_are_trec_evals_official_set(fixture_dir):
+    """With no measures named, trec_eval's default set, each value equal to pytrec_eval's."""
+    import pytrec_eval
+
+    qrels_path, run_path = fixture_dir / "qrels.test", fixture_dir / "results.test"
+    frame = reusesim.evaluate(qrels_path, run_path)
+    got = dict(zip(frame["measure"], frame["value"]))
+    qrels = collections.defaultdict(dict)
+    for line in open(qrels_path):
+        topic, _, doc, grade = line.split()
+        qrels[topic][doc] = int(grade)
+    run = collections.defaultdict(dict)
+    for line in open(run_path):
+        topic, _, doc, _, score, _ = line.split()
+        run[topic][doc] = float(score)
+    results = pytrec_eval.RelevanceEvaluator(dict(qrels), {"official"}).evaluate(dict(run))
+    expected = {
+        measure: pytrec_eval.compute_aggregated_measure(
+            measure, [values[measure] for values in results.values()]
+        )
+        for measure in next(iter(results.values())).keys() - {"runid", "num_q"}
+    }
+    assert set(got) == set(expected)
+    for measure, value in expected.items():
+        assert got[measure] == pytest.approx(value, abs=1e-9), measure
