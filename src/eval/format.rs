@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use crate::base::error::{Error, Result};
-use crate::eval::registry::trec_rank;
+use crate::eval::trec_names::trec_rank;
 use crate::eval::{Measure, RunEvaluation};
 use crate::io::run::Run;
 

@@ -12,6 +12,7 @@ pub mod params;
 pub mod ranking;
 pub mod registry;
 pub mod selection;
+pub mod trec_names;
 pub mod zscores;
 
 #[cfg(test)]
@@ -50,7 +51,7 @@ pub fn parse_measures<S: AsRef<str>>(specs: &[S]) -> crate::base::error::Result<
     let from_nickname = specs
         .iter()
         .flat_map(|spec| selection::split_specifications(spec.as_ref()))
-        .any(|piece| registry::NICKNAMES.iter().any(|(name, _)| *name == piece));
+        .any(|piece| trec_names::NICKNAMES.iter().any(|(name, _)| *name == piece));
     if !from_nickname && (selection.runid || selection.relstring.is_some()) {
         return Err(crate::base::error::Error::Measure(
             "runid and relstring are lines of trec_eval's output, not scores: only \

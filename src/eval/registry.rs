@@ -575,131 +575,6 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
 ];
 
-/// trec_eval's output order, by printed root (`relstring` and `runid` are not scores but have
-/// their place).
-pub const TREC_ORDER: &[&str] = &[
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-    "relstring",
-    "recall",
-    "infAP",
-    "gm_bpref",
-    "Rprec_mult",
-    "utility",
-    "11pt_avg",
-    "binG",
-    "G",
-    "ndcg",
-    "ndcg_rel",
-    "Rndcg",
-    "ndcg_cut",
-    "map_cut",
-    "relative_P",
-    "success",
-    "set_P",
-    "set_relative_P",
-    "set_recall",
-    "set_map",
-    "set_F",
-    "num_nonrel_judged_ret",
-    "rbp",
-    "rbp_resid",
-    "unj",
-];
-
-/// The roots trec_eval 10.0 added to its measures and to `all_trec`; 9.0.8's `all_trec` lacks
-/// them (reusesim computes them whichever version is chosen, when they are named).
-pub const ADDED_IN_TEN: &[&str] = &["unj", "rbp", "rbp_resid"];
-
-/// The measures of trec_eval's nicknames `official`, `all_trec` and `set`, as printed roots.
-pub const NICKNAMES: &[(&str, &[&str])] = &[
-    (
-        "official",
-        &[
-            "runid",
-            "num_q",
-            "num_ret",
-            "num_rel",
-            "num_rel_ret",
-            "map",
-            "gm_map",
-            "Rprec",
-            "bpref",
-            "recip_rank",
-            "iprec_at_recall",
-            "P",
-        ],
-    ),
-    (
-        "all_trec",
-        &[
-            "runid",
-            "num_q",
-            "num_ret",
-            "num_rel",
-            "num_rel_ret",
-            "map",
-            "gm_map",
-            "Rprec",
-            "bpref",
-            "recip_rank",
-            "iprec_at_recall",
-            "P",
-            "relstring",
-            "recall",
-            "unj",
-            "rbp",
-            "rbp_resid",
-            "infAP",
-            "gm_bpref",
-            "utility",
-            "11pt_avg",
-            "ndcg",
-            "relative_P",
-            "Rprec_mult",
-            "success",
-            "map_cut",
-            "ndcg_cut",
-            "ndcg_rel",
-            "Rndcg",
-            "binG",
-            "G",
-            "set_P",
-            "set_recall",
-            "set_relative_P",
-            "set_map",
-            "set_F",
-            "num_nonrel_judged_ret",
-        ],
-    ),
-    (
-        "set",
-        &[
-            "runid",
-            "num_q",
-            "num_ret",
-            "num_rel",
-            "num_rel_ret",
-            "utility",
-            "set_P",
-            "set_recall",
-            "set_relative_P",
-            "set_map",
-            "set_F",
-        ],
-    ),
-];
-
 impl FamilyInfo {
     /// Whether trec_eval has the measure: its names are then the canonical ones.
     pub fn has_trec_name(&self) -> bool {
@@ -715,15 +590,6 @@ impl FamilyInfo {
     pub fn is_count(&self) -> bool {
         matches!(self.summary, Summary::Sum | Summary::TopicCount)
     }
-}
-
-/// The position of a printed root (`map`, `ndcg_cut`, `relstring`) in trec_eval's output
-/// order; roots trec_eval lacks come after all of its own.
-pub fn trec_rank(root: &str) -> usize {
-    TREC_ORDER
-        .iter()
-        .position(|name| *name == root)
-        .unwrap_or(TREC_ORDER.len())
 }
 
 impl Family {
@@ -797,22 +663,6 @@ mod tests {
             }
             assert_eq!(has_bare, info.cutoff != CutoffRule::Required, "{info:?}");
             assert_eq!(has_cut, info.cutoff != CutoffRule::Forbidden, "{info:?}");
-        }
-    }
-
-    #[test]
-    fn every_trec_eval_root_has_its_place_in_the_output_order() {
-        for info in FAMILIES {
-            for root in [info.trec_name, info.trec_cut_name] {
-                if !root.is_empty() && root != "judged" && root != "ncg_cut" {
-                    assert!(trec_rank(root) < TREC_ORDER.len(), "{root}");
-                }
-            }
-        }
-        for (_, names) in NICKNAMES {
-            for name in *names {
-                assert!(trec_rank(name) < TREC_ORDER.len(), "{name}");
-            }
         }
     }
 }

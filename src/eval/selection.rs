@@ -6,7 +6,7 @@
 use crate::base::error::{Error, Result};
 use crate::eval::measure::Measure;
 use crate::eval::params::TrecEvalVersion;
-use crate::eval::registry::{trec_rank, ADDED_IN_TEN, NICKNAMES};
+use crate::eval::trec_names::{trec_rank, ADDED_IN_TEN, NICKNAMES};
 
 /// `relstring`'s default length: the grades of the top 10 documents.
 const RELSTRING_DEFAULT: usize = 10;

@@ -59,6 +59,33 @@ fn quicktest_all_trec_per_topic() {
     );
 }
 
+/// `-n` leaves out the summary: trec_eval's `-q` output without its `all` lines (`runid` and
+/// `num_q` among them).
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn no_summary_prints_the_per_topic_lines_alone() {
+    let fixture = data_file("trec_eval-test-fixture");
+    let with_summary = std::fs::read_to_string(fixture.join("out.test.aq")).unwrap();
+    let expected: String = with_summary
+        .lines()
+        .filter(|line| line.split('\t').nth(1) != Some("all"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let ours = stdout_of([
+        "eval".as_ref(),
+        "--trec-eval".as_ref(),
+        "10".as_ref(),
+        "-q".as_ref(),
+        "-n".as_ref(),
+        "-m".as_ref(),
+        "all_trec".as_ref(),
+        fixture.join("qrels.test").as_os_str(),
+        fixture.join("results.test").as_os_str(),
+    ]);
+    assert!(expected.lines().count() > 200);
+    assert_eq!(ours, expected);
+}
+
 #[test]
 #[ignore = "needs REUSESIM_DATA"]
 fn quicktest_complete_on_a_truncated_run() {
