@@ -47,67 +47,14 @@ pub const TREC_ORDER: &[&str] = &[
 /// them (reusesim computes them whichever version is chosen, when they are named).
 pub const ADDED_IN_TEN: &[&str] = &["unj", "rbp", "rbp_resid"];
 
-/// The measures of trec_eval's nicknames `official`, `all_trec` and `set`, as printed roots.
+/// How many roots at the head of [`TREC_ORDER`] make trec_eval's default set, `official`.
+const OFFICIAL_ROOTS: usize = 12;
+
+/// The measures of trec_eval's nicknames `official`, `all_trec` and `set`, as printed roots:
+/// `all_trec` is every root, `official` the first ones in trec_eval's order.
 pub const NICKNAMES: &[(&str, &[&str])] = &[
-    (
-        "official",
-        &[
-            "runid",
-            "num_q",
-            "num_ret",
-            "num_rel",
-            "num_rel_ret",
-            "map",
-            "gm_map",
-            "Rprec",
-            "bpref",
-            "recip_rank",
-            "iprec_at_recall",
-            "P",
-        ],
-    ),
-    (
-        "all_trec",
-        &[
-            "runid",
-            "num_q",
-            "num_ret",
-            "num_rel",
-            "num_rel_ret",
-            "map",
-            "gm_map",
-            "Rprec",
-            "bpref",
-            "recip_rank",
-            "iprec_at_recall",
-            "P",
-            "relstring",
-            "recall",
-            "unj",
-            "rbp",
-            "rbp_resid",
-            "infAP",
-            "gm_bpref",
-            "utility",
-            "11pt_avg",
-            "ndcg",
-            "relative_P",
-            "Rprec_mult",
-            "success",
-            "map_cut",
-            "ndcg_cut",
-            "ndcg_rel",
-            "Rndcg",
-            "binG",
-            "G",
-            "set_P",
-            "set_recall",
-            "set_relative_P",
-            "set_map",
-            "set_F",
-            "num_nonrel_judged_ret",
-        ],
-    ),
+    ("official", TREC_ORDER.split_at(OFFICIAL_ROOTS).0),
+    ("all_trec", TREC_ORDER),
     (
         "set",
         &[
