@@ -18,6 +18,7 @@ use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
 use reusesim::sim::assessor::StudyAssessor;
 use reusesim::sim::lock::{FolderAccess, WhenLocked};
+use reusesim::sim::settings::AssessorChoice;
 use reusesim::Warning;
 
 /// Prints a warning on stderr.
@@ -109,6 +110,17 @@ pub fn open_task(task: Option<&Path>, feature_store: Option<&Path>) -> Result<Ta
     Ok(task)
 }
 
+/// Refuses, naming the file, a task whose qrels the relevance model cannot learn from (see
+/// [`reusesim::relevance_model::calibration::require_non_relevant`]), before any work.
+fn require_model_qrels(task: &Task) -> Result<()> {
+    let grades = (task.qrels.topics.values()).flat_map(|topic| topic.grades());
+    reusesim::relevance_model::calibration::require_non_relevant(
+        grades,
+        task.manifest.relevance_level,
+    )
+    .with_context(|| format!("{}", task.manifest.qrels.display()))
+}
+
 /// Runs `work` on a thread pool of the requested size (all cores by default).
 pub fn with_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -124,6 +136,9 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
     let excluded_runs = reusesim::judge::excluded_runs(&task, &args.leave_out)?;
     let (settings, use_text) = args.judge.settings(&task, args.seed)?;
+    if args.judge.assessor == AssessorChoice::Completed {
+        require_model_qrels(&task)?;
+    }
     let budget = args.judge.budget;
     let spinner = spinner(&format!("judging {}", task.manifest.name));
     let (collection, judgings) = with_threads(args.judge.threads, || -> Result<_> {
@@ -178,6 +193,7 @@ pub fn complete(args: CompleteArgs) -> Result<()> {
     let use_text =
         reusesim::judge::resolve_features(&task, args.features, CandidateSource::Retrieved)?;
     let pool_depth = args.pool_depth.unwrap_or(task.pool_depth);
+    require_model_qrels(&task)?;
     let spinner = spinner(&format!("completing {}", task.manifest.name));
     let completed = with_threads(args.threads, || {
         let collection = Collection::prepare(&task, &task.qrels, use_text)?;
@@ -293,6 +309,9 @@ const STOPPED_FOR_TEST_EXIT_CODE: i32 = 3;
 pub fn simulate(args: SimulateArgs) -> Result<()> {
     let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
     let (settings, use_text) = args.settings(&task)?;
+    if settings.assessor == AssessorChoice::Completed {
+        require_model_qrels(&task)?;
+    }
     let out = args
         .out
         .clone()
@@ -511,6 +530,7 @@ pub fn audit(args: AuditArgs) -> Result<()> {
     let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
     let runs = reusesim::io::run::read_runs(&args.run_files()?).context("reading the runs")?;
     let settings = args.settings()?;
+    require_model_qrels(&task)?;
     let judged = args
         .judged
         .as_deref()

@@ -37,7 +37,7 @@ use super::effects::{sample_effects, sigmoid, EffectRow, TOPIC_PRIOR_RELEVANT};
 use super::model::TopicModel;
 use super::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
 use super::trials::TrialJudgments;
-use crate::base::error::Result;
+use crate::base::error::{Error, Result};
 use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::{Collection, TopicData, UniqueRule};
@@ -390,6 +390,29 @@ pub struct CalibrationInput<'a> {
     pub best_ranks: &'a [BestPooledRanks<'a>],
 }
 
+/// Refuses judgments without a single non-relevant one (qrels that list only relevant
+/// documents): the model learns what is not relevant from them, and with none every
+/// probability would be a certainty.
+///
+/// # Errors
+/// [`Error::Invalid`] when no grade in `grades` is below `relevance_level`.
+pub fn require_non_relevant(
+    grades: impl IntoIterator<Item = Grade>,
+    relevance_level: Grade,
+) -> Result<()> {
+    let any_non_relevant = (grades.into_iter()).any(|grade| !is_relevant(grade, relevance_level));
+    if any_non_relevant {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!(
+            "the qrels hold no non-relevant judgment (no grade below the relevance level \
+             {relevance_level}), and the relevance model learns what is not relevant from them: \
+             qrels that list only relevant documents can be neither completed nor \
+             extrapolated; give qrels with their judged non-relevant documents"
+        )))
+    }
+}
+
 /// Fits the calibration of `input.models` on the leave-team-out sample of the judgments, with
 /// the team's absence read from `evidence`. The runs of the audited team stay out of the
 /// sample: their documents are what the audit asks about. When extrapolating beyond the pool,
@@ -397,8 +420,16 @@ pub struct CalibrationInput<'a> {
 /// not, it is a row presumed non-relevant, as the collection presumes it.
 ///
 /// # Errors
-/// When the logistic fit fails.
+/// When the judgments hold no non-relevant one ([`require_non_relevant`]); when the logistic
+/// fit fails.
 pub fn calibrate(input: &CalibrationInput, evidence: LeaveOutEvidence) -> Result<Calibration> {
+    require_non_relevant(
+        input
+            .grades
+            .iter()
+            .flat_map(|topic| topic.values().copied()),
+        input.collection.relevance_level,
+    )?;
     let sample = collect_sample(input, evidence);
     let beyond_pool = input.beyond_pool;
     let sample_size = sample.positives.len() + sample.negatives.len();

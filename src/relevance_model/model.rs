@@ -205,11 +205,11 @@ pub fn fit_topic_scoring(
         .collect();
     docs.sort_unstable();
     let positives = docs.iter().filter(|(_, is_rel)| *is_rel).count();
-    let base_rate = if docs.is_empty() {
-        0.0
-    } else {
-        positives as f64 / docs.len() as f64
-    };
+    // What a document gets where the judgments cannot be separated: the topic's judged
+    // relevant share, smoothed by half a document as a run's judged precision is, so that a
+    // topic whose every judged document is relevant (or none is) gets a high (or low)
+    // probability, not a certainty that no calibration weight could temper.
+    let base_rate = (positives as f64 + 0.5) / (docs.len() as f64 + 1.0);
     docs.extend(
         tops.iter()
             .filter(|doc| !grades.contains_key(doc))
@@ -320,6 +320,36 @@ mod tests {
             .filter(|(doc, &before)| asking.probabilities[*doc] != before)
             .count();
         assert!(moved > 0);
+    }
+
+    #[test]
+    fn a_topic_whose_judgments_cannot_be_separated_gets_its_smoothed_judged_share() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = crate::io::fixture::hand_task(dir.path(), false);
+        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let topic = &collection.topics[collection.topic_index("1").unwrap()];
+        let level = collection.relevance_level;
+        let keep = |relevant: bool| -> FxHashMap<DocId, Grade> {
+            (topic.grades.iter())
+                .filter(|(_, &grade)| is_relevant(grade, level) == relevant)
+                .map(|(&doc, &grade)| (doc, grade))
+                .collect()
+        };
+        // Every document is asked about, as the completion asks, so only judged ones train.
+        for relevant in [true, false] {
+            let grades = keep(relevant);
+            let never_judged: FxHashSet<DocId> = (topic.retrieved.iter())
+                .filter(|doc| !grades.contains_key(doc))
+                .copied()
+                .collect();
+            let judged = grades.len() as f64;
+            let model = fit_topic(&collection, topic, &grades, &never_judged).unwrap();
+            let share = if relevant { judged + 0.5 } else { 0.5 } / (judged + 1.0);
+            for (&doc, &probability) in &model.probabilities {
+                let name = collection.docs.name(doc);
+                assert!((probability - share).abs() < 1e-12, "{name}: {probability}");
+            }
+        }
     }
 
     #[test]

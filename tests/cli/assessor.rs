@@ -210,3 +210,76 @@ fn a_bad_assessor_file_is_an_error_naming_its_line_and_nothing_is_written() {
         assert!(!out.join("trials.tsv").exists());
     }
 }
+
+#[test]
+fn qrels_that_list_only_relevant_documents_cannot_be_completed_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    let qrels = dir.path().join("task/qrels");
+    let relevant_only: String = (std::fs::read_to_string(&qrels).unwrap().lines())
+        .filter(|line| !line.ends_with(" 0"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    std::fs::write(&qrels, relevant_only).unwrap();
+    let task_arg = task.to_str().unwrap();
+    let completed = dir.path().join("completed.qrels");
+    let study = dir.path().join("study");
+    let judged = dir.path().join("judged");
+    let run_file = dir.path().join("task/runs/t0r0");
+    let commands: [Vec<String>; 4] = [
+        [
+            "complete",
+            "--task",
+            task_arg,
+            "--out",
+            completed.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec(),
+        simulate_args(&task, &study, &["--assessor", "completed"]),
+        [
+            "judge",
+            "--task",
+            task_arg,
+            "--assessor",
+            "completed",
+            "--iterations",
+            "2000",
+            "--out",
+            judged.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec(),
+        [
+            "audit",
+            "--task",
+            task_arg,
+            "--runs",
+            run_file.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for args in commands {
+        let output = run(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !output.status.success()
+                && stderr.contains(&qrels.display().to_string())
+                && stderr.contains("no non-relevant judgment"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert!(!completed.exists());
+    assert!(!study.exists());
+    assert!(!judged.exists());
+    // With its non-relevant judgments back, the same task completes.
+    write_tiny_text_task(&dir.path().join("task"));
+    run_ok([
+        "complete",
+        "--task",
+        task_arg,
+        "--out",
+        completed.to_str().unwrap(),
+    ]);
+}
