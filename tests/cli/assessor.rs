@@ -226,16 +226,15 @@ fn qrels_that_list_only_relevant_documents_cannot_be_completed_and_nothing_is_wr
     let study = dir.path().join("study");
     let judged = dir.path().join("judged");
     let run_file = dir.path().join("task/runs/t0r0");
+    let complete = [
+        "complete",
+        "--task",
+        task_arg,
+        "--out",
+        completed.to_str().unwrap(),
+    ];
     let commands: [Vec<String>; 4] = [
-        [
-            "complete",
-            "--task",
-            task_arg,
-            "--out",
-            completed.to_str().unwrap(),
-        ]
-        .map(String::from)
-        .to_vec(),
+        complete.map(String::from).to_vec(),
         simulate_args(&task, &study, &["--assessor", "completed"]),
         [
             "judge",
@@ -275,11 +274,5 @@ fn qrels_that_list_only_relevant_documents_cannot_be_completed_and_nothing_is_wr
     assert!(!judged.exists());
     // With its non-relevant judgments back, the same task completes.
     write_tiny_text_task(&dir.path().join("task"));
-    run_ok([
-        "complete",
-        "--task",
-        task_arg,
-        "--out",
-        completed.to_str().unwrap(),
-    ]);
+    run_ok(complete);
 }
