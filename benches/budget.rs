@@ -2,7 +2,7 @@
 //! settings, measures map, P_10 and ndcg_cut_10) with the whole budget alone and with the budget
 //! fractions 0.25, 0.5, 0.75 and 1. The judging is the same for both (the fractions only cut
 //! its traces), so it is done once, timed, into a journal; criterion then times what differs,
-//! everything after the judging: `report::simulate` resuming from that journal (reading it,
+//! everything after the judging: `jobs::simulate::simulate` resuming from that journal (reading it,
 //! scoring every trial at every fraction, the statistics, every table, `report.md` and every
 //! figure). The bench prints the time of the first, whole study and the ratio of the whole
 //! studies, (that study − the rest with 1 fraction + the rest with 4) / that study, from the
@@ -14,32 +14,21 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use reusesim::collection::FeatureChoice;
-use reusesim::eval::parse_measures;
 use reusesim::io::task::Task;
-use reusesim::judge::resolve_features;
-use reusesim::judge::settings::JudgeSettings;
-use reusesim::report::simulate;
+use reusesim::jobs::simulate::{simulate, SimulateOptions};
 use reusesim::sim::lock::FolderAccess;
-use reusesim::sim::study::StudySettings;
 
 /// The default task's manifest.
 fn task_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage/task.toml")
 }
 
-/// The default study's settings with `budget_fractions`.
-fn settings(task: &Task, seeds: u64, budget_fractions: &[f64]) -> StudySettings {
-    StudySettings {
+/// The default study's options with `budget_fractions`.
+fn options(seeds: u64, budget_fractions: &[f64]) -> SimulateOptions {
+    SimulateOptions {
         seeds,
-        measures: parse_measures(&["map,P_10,ndcg_cut_10"]).unwrap(),
-        teams: None,
-        judge: JudgeSettings::hical(task.pool_depth),
-        budget: None,
-        keep_qrels: false,
         budget_fractions: budget_fractions.to_vec(),
-        strategies: Vec::new(),
-        assessor: reusesim::sim::settings::AssessorChoice::Official,
+        ..SimulateOptions::default()
     }
 }
 
@@ -62,33 +51,18 @@ fn budget_curve(criterion: &mut Criterion) {
         .and_then(|value| value.parse().ok())
         .unwrap_or(2);
     let task = Task::open(&task_path()).expect("the embedded task loads");
-    let use_text = resolve_features(
-        &task,
-        FeatureChoice::Auto,
-        JudgeSettings::hical(1).candidates,
-    )
-    .expect("the embedded task has text");
-    let whole = settings(&task, seeds, &[1.0]);
-    let curve = settings(&task, seeds, &[0.25, 0.5, 0.75, 1.0]);
+    let whole = options(seeds, &[1.0]);
+    let curve = options(seeds, &[0.25, 0.5, 0.75, 1.0]);
     let dir = tempfile::tempdir().expect("a temporary folder");
     let out = dir.path();
     let started = Instant::now();
-    simulate(
-        &task,
-        &whole,
-        use_text,
-        out,
-        FolderAccess::FRESH,
-        &|_, _| {},
-    )
-    .expect("the study runs");
+    simulate(&task, &whole, out, FolderAccess::FRESH, &|_, _| {}).expect("the study runs");
     let whole_study = started.elapsed().as_secs_f64();
     // From here on every study resumes every unit from the journal: no judging.
-    let after_judging = |settings: &StudySettings| {
+    let after_judging = |options: &SimulateOptions| {
         let report = simulate(
             &task,
-            settings,
-            use_text,
+            options,
             out,
             FolderAccess {
                 resume: true,

@@ -1,24 +1,19 @@
-//! The binary's side of each job: turn arguments into library calls, print results and
-//! warnings. The library never prints.
+//! The binary's side of each job: run it with the command's options on the requested threads,
+//! show its progress, and print its result and warnings. The jobs themselves, their defaults
+//! and their sequences of library calls, are the library's (`reusesim::jobs`).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
 use crate::cli::{
     AuditArgs, AuditFormat, BacktestArgs, CompleteArgs, EvalArgs, IndexArgs, JudgeCommandArgs,
-    MergeArgs, PlotArgs, SimulateArgs, SynthArgs,
+    MergeArgs, PlotArgs, SimulateArgs, SynthArgs, ThreadsArgs,
 };
-use reusesim::collection::{CandidateSource, Collection};
-use reusesim::eval::{self, format, Evaluator};
-use reusesim::io::task::Task;
-use reusesim::judge::cal;
-use reusesim::judge::settings::JudgeSettings;
-use reusesim::sim::analysis::files::{to_qrels, write_traces};
-use reusesim::sim::assessor::StudyAssessor;
+use reusesim::jobs;
+use reusesim::jobs::simulate::{SimulateOptions, StudyReport};
 use reusesim::sim::lock::{FolderAccess, WhenLocked};
-use reusesim::sim::settings::AssessorChoice;
 use reusesim::Warning;
 
 /// Prints a warning on stderr.
@@ -26,42 +21,42 @@ pub fn warn(warning: &Warning) {
     eprintln!("reusesim: warning: {warning}");
 }
 
+impl ThreadsArgs {
+    /// Runs `work` on a thread pool of the requested size (all cores by default).
+    pub fn run<T: Send>(self, work: impl FnOnce() -> T + Send) -> Result<T> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()
+            .context("starting worker threads")?;
+        Ok(pool.install(work))
+    }
+}
+
 /// `reusesim eval`.
 pub fn eval(args: EvalArgs) -> Result<()> {
-    let selection = args.selection()?;
-    let options = args.options(&selection)?;
+    use reusesim::eval::format;
     let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
     let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
-    let zscores = args
-        .zscores
-        .as_deref()
-        .map(reusesim::io::zscores::read_zscores)
-        .transpose()
-        .context("reading the z-score file")?;
-    format::check_distinct_keys(&runs, args.per_topic)?;
-    let evaluator = Evaluator::new(&qrels, options);
-    let mut evaluations = eval::evaluate_runs(&evaluator, &runs);
-    evaluations.iter().flat_map(|e| &e.warnings).for_each(warn);
-    if let Some(zscores) = &zscores {
-        for evaluation in &mut evaluations {
-            *evaluation = eval::zscores::standardize(evaluation, &selection.measures, zscores);
-        }
-    }
+    let options = args.options();
+    let evaluated = jobs::eval::evaluate(&qrels, &runs, &options, jobs::eval::Listing::TrecEval)?;
+    let selection = &evaluated.selection;
+    evaluated
+        .evaluations
+        .iter()
+        .flat_map(|e| &e.warnings)
+        .for_each(warn);
     let layout = format::Layout {
         measures: &selection.measures,
         per_topic: args.per_topic,
         summary: !args.no_summary,
         // trec_eval reads one run; with several, their blocks need the run's name to be told apart.
         runid: selection.runid || runs.len() > 1,
-        relstring: selection
-            .relstring
-            .as_ref()
-            .map(|relstring| relstring.name.as_str()),
-        zscored: zscores.is_some(),
+        relstring: (selection.relstring.as_ref()).map(|relstring| relstring.name.as_str()),
+        zscored: options.zscores.is_some(),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    format::write_evaluations(&mut out, args.format, &layout, &evaluations)?;
+    format::write_evaluations(&mut out, args.format, &layout, &evaluated.evaluations)?;
     out.flush()?;
     Ok(())
 }
@@ -89,97 +84,35 @@ pub fn measures() -> Result<()> {
     Ok(())
 }
 
-/// The embedded default task, relative to the working folder or, failing that, to the source
-/// tree the binary was built from.
-pub fn default_task_path() -> PathBuf {
-    let relative = Path::new("runs/synth-passage/task.toml");
-    if relative.exists() {
-        relative.to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
-    }
-}
-
-/// Opens the task named on the command line, or the embedded default one.
-pub fn open_task(task: Option<&Path>, feature_store: Option<&Path>) -> Result<Task> {
-    let path = task.map_or_else(default_task_path, Path::to_path_buf);
-    let mut task = Task::open(&path).with_context(|| format!("loading task {}", path.display()))?;
-    if let Some(store) = feature_store {
-        task.manifest.feature_store = Some(store.to_path_buf());
-    }
-    Ok(task)
-}
-
-/// Refuses, naming the file, a task whose qrels the relevance model cannot learn from (see
-/// [`reusesim::relevance_model::calibration::require_non_relevant`]), before any work.
-fn require_model_qrels(task: &Task) -> Result<()> {
-    let grades = (task.qrels.topics.values()).flat_map(|topic| topic.grades());
-    reusesim::relevance_model::calibration::require_non_relevant(
-        grades,
-        task.manifest.relevance_level,
-    )
-    .with_context(|| format!("{}", task.manifest.qrels.display()))
-}
-
-/// Runs `work` on a thread pool of the requested size (all cores by default).
-pub fn with_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .context("starting worker threads")?;
-    Ok(pool.install(work))
-}
-
 /// `reusesim judge`.
 pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let started = std::time::Instant::now();
-    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
-    let excluded_runs = reusesim::judge::excluded_runs(&task, &args.leave_out)?;
-    let (settings, use_text) = args.judge.settings(&task, args.seed)?;
-    if args.judge.assessor == AssessorChoice::Completed {
-        require_model_qrels(&task)?;
-    }
-    let budget = args.judge.budget;
+    let task = args.task.open()?;
     let spinner = spinner(&format!("judging {}", task.manifest.name));
-    let (collection, judgings) = with_threads(args.judge.threads, || -> Result<_> {
-        let collection = Collection::prepare(&task, &task.qrels, use_text)?;
-        let assessor = StudyAssessor::prepare(
-            &collection,
-            &args.judge.assessor,
-            settings.pool_depth,
-            &[args.seed],
-        )
-        .context("preparing the assessor")?;
-        let judgings = cal::judge_trial(
-            &collection,
-            &excluded_runs,
-            |topic| budget.unwrap_or(topic.grades.len()),
-            &settings,
-            &assessor.for_seed(&collection, args.seed),
-        )?;
-        Ok((collection, judgings))
-    })??;
+    let judging = args
+        .threads
+        .run(|| jobs::judge::judge(&task, &args.options(), &|_, _| {}))??;
     spinner.finish_and_clear();
-    let over_budget = judgings.iter().filter(|j| j.is_pool_over_budget).count();
-    if over_budget > 0 {
+    if judging.pools_over_budget > 0 {
         eprintln!(
-            "reusesim: warning: on {over_budget} topic(s) the pool alone exceeds the budget; \
-             the whole pool is kept"
+            "reusesim: warning: on {} topic(s) the pool alone exceeds the budget; the whole \
+             pool is kept",
+            judging.pools_over_budget
         );
     }
-    let qrels = to_qrels(&collection, &judgings);
-    reusesim::io::atomic::write_atomically(&args.out.join("qrels"), |out| qrels.write_trec(out))?;
-    let with_sources = !args.judge.assessor.is_official();
-    reusesim::io::atomic::write_atomically(&args.out.join("trace.tsv"), |out| {
-        write_traces(out, &collection, &judgings, with_sources)
+    reusesim::io::atomic::write_atomically(&args.out.join("qrels"), |out| {
+        judging.qrels.write_trec(out)
     })?;
-    let retrains: usize = judgings.iter().map(|j| j.retrains).sum();
-    let withheld: usize = judgings.iter().map(|j| j.withheld).sum();
+    reusesim::io::atomic::write_atomically(&args.out.join("trace.tsv"), |out| {
+        out.write_all(&judging.trace)
+    })?;
     eprintln!(
-        "reusesim: judged {} topics, {} judgments ({withheld} documents withheld), {retrains} \
-         retrains in {:.1} s; wrote {}",
-        judgings.len(),
-        qrels.len(),
+        "reusesim: judged {} topics, {} judgments ({} documents withheld), {} retrains in \
+         {:.1} s; wrote {}",
+        judging.topics,
+        judging.qrels.len(),
+        judging.withheld,
+        judging.retrains,
         started.elapsed().as_secs_f64(),
         args.out.display()
     );
@@ -189,16 +122,11 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
 /// `reusesim complete`.
 pub fn complete(args: CompleteArgs) -> Result<()> {
     let started = std::time::Instant::now();
-    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
-    let use_text =
-        reusesim::judge::resolve_features(&task, args.features, CandidateSource::Retrieved)?;
-    let pool_depth = args.pool_depth.unwrap_or(task.pool_depth);
-    require_model_qrels(&task)?;
+    let task = args.task.open()?;
     let spinner = spinner(&format!("completing {}", task.manifest.name));
-    let completed = with_threads(args.threads, || {
-        let collection = Collection::prepare(&task, &task.qrels, use_text)?;
-        reusesim::sim::assessor::completed_qrels(&collection, pool_depth, args.seed)
-    })??;
+    let completed = args
+        .threads
+        .run(|| jobs::complete::complete(&task, &args.options()))??;
     spinner.finish_and_clear();
     reusesim::io::atomic::write_atomically(&args.out, |out| completed.qrels.write_trec(out))?;
     eprintln!(
@@ -216,17 +144,8 @@ pub fn complete(args: CompleteArgs) -> Result<()> {
 
 /// `reusesim index`.
 pub fn index(args: IndexArgs) -> Result<()> {
-    use reusesim::features::store::{build_store, BuildOutcome, BuildProgress, FeatureStore};
+    use reusesim::features::store::{BuildOutcome, BuildProgress};
     let started = std::time::Instant::now();
-    let layout = reusesim::io::corpus::settings::CorpusSettings {
-        format: args.corpus_format,
-        id_fields: args.corpus_id_fields,
-        text_fields: args.corpus_text_fields,
-    }
-    .layout(true)
-    .map_err(|(setting, message)| {
-        anyhow::anyhow!("--{}: {message}", setting.name().replace('_', "-"))
-    })?;
     let spinner = spinner(&format!("indexing into {}", args.out.display()));
     let show = |progress: BuildProgress| {
         spinner.set_message(match progress {
@@ -239,19 +158,14 @@ pub fn index(args: IndexArgs) -> Result<()> {
             }
         });
     };
-    let outcome = with_threads(args.threads, || {
-        build_store(&args.corpus, &layout, &args.out, &show)
-    })?
-    .with_context(|| format!("indexing into {}", args.out.display()))?;
+    let indexed = args
+        .threads
+        .run(|| jobs::index::index(&args.corpus, &args.out, &args.options(), &show))??;
     spinner.finish_and_clear();
-    let store = FeatureStore::open(&args.out)?;
-    let header = store.header();
+    let header = indexed.store.header();
     let corpus_bytes: u64 = header.corpus.iter().map(|file| file.bytes).sum();
-    let store_bytes = std::fs::metadata(&args.out)
-        .with_context(|| format!("reading {}", args.out.display()))?
-        .len();
     let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
-    match outcome {
+    match indexed.outcome {
         BuildOutcome::UpToDate => eprintln!(
             "reusesim: {} is up to date: built from the same {} corpus files ({:.1} MiB), \
              read the same way",
@@ -269,7 +183,7 @@ pub fn index(args: IndexArgs) -> Result<()> {
             mib(corpus_bytes),
             started.elapsed().as_secs_f64(),
             args.out.display(),
-            mib(store_bytes)
+            mib(indexed.store_bytes)
         ),
     }
     Ok(())
@@ -305,17 +219,21 @@ fn spinner(message: &str) -> indicatif::ProgressBar {
 /// The exit status of a study stopped by `REUSESIM_TEST_STOP_AFTER_UNITS`.
 const STOPPED_FOR_TEST_EXIT_CODE: i32 = 3;
 
-/// `reusesim simulate`, and `reusesim` without a subcommand.
+/// `reusesim simulate`.
 pub fn simulate(args: SimulateArgs) -> Result<()> {
-    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
-    let (settings, use_text) = args.settings(&task)?;
-    if settings.assessor == AssessorChoice::Completed {
-        require_model_qrels(&task)?;
-    }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("results").join(&task.manifest.name));
+    let options = args.options();
+    study(&args, &options)
+}
+
+/// `reusesim` without a subcommand: the main job on the embedded task.
+pub fn main_job() -> Result<()> {
+    study(&SimulateArgs::default(), &jobs::simulate::main_job())
+}
+
+/// A study, or one shard of it, with the folder arguments of `args` and `options`.
+fn study(args: &SimulateArgs, options: &SimulateOptions) -> Result<()> {
+    let task = args.task.open()?;
+    let out = (args.out.out.clone()).unwrap_or_else(|| jobs::simulate::default_out(&task));
     let bar = progress_bar(&format!("simulating {}", task.manifest.name));
     let stop_after = reusesim::sim::runner::stop_after_units();
     let progress = |done: usize, total: usize| {
@@ -339,10 +257,8 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         on_wait: &on_wait,
     };
     if let Some(shard) = args.shard {
-        let report = with_threads(args.judge.threads, || {
-            reusesim::sim::runner::judge_shard(
-                &task, &settings, use_text, &out, shard, access, &progress,
-            )
+        let report = args.threads.run(|| {
+            jobs::simulate::simulate_shard(&task, options, &out, shard, access, &progress)
         })??;
         bar.finish_and_clear();
         report.warnings.iter().for_each(warn);
@@ -359,9 +275,9 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let report = with_threads(args.judge.threads, || {
-        reusesim::report::simulate(&task, &settings, use_text, &out, access, &progress)
-    })??;
+    let report = args
+        .threads
+        .run(|| jobs::simulate::simulate(&task, options, &out, access, &progress))??;
     bar.finish_and_clear();
     report.warnings.iter().for_each(warn);
     if args.resume {
@@ -376,14 +292,13 @@ pub fn simulate(args: SimulateArgs) -> Result<()> {
 
 /// `reusesim merge`.
 pub fn merge(args: MergeArgs) -> Result<()> {
-    let report = with_threads(args.threads, || {
-        reusesim::report::merge(
+    let report = args.threads.run(|| {
+        jobs::simulate::merge(
             &args.dir,
             args.task.as_deref(),
             args.feature_store.as_deref(),
         )
-    })?
-    .with_context(|| format!("merging the shards of {}", args.dir.display()))?;
+    })??;
     print_study(&report, &args.dir);
     Ok(())
 }
@@ -391,7 +306,7 @@ pub fn merge(args: MergeArgs) -> Result<()> {
 /// The closing lines of a study: per measure the paired statistics, which isolate the
 /// leave-out effect, with the control's distance from the official ranking (the noise floor),
 /// then the LOU ranking; and the work done.
-fn print_study(report: &reusesim::report::StudyReport, out: &Path) {
+fn print_study(report: &StudyReport, out: &Path) {
     let summary = &report.summary;
     let mean = |spread: &Option<reusesim::stats::Spread>| spread.as_ref().map(|s| s.mean);
     let max = |spread: &Option<reusesim::stats::Spread>| spread.as_ref().map(|s| s.max);
@@ -431,21 +346,7 @@ fn print_study(report: &reusesim::report::StudyReport, out: &Path) {
 /// `reusesim plot`.
 pub fn plot(args: PlotArgs) -> Result<()> {
     let started = std::time::Instant::now();
-    let written = match args.format.figures() {
-        Some(format) => {
-            let out = args
-                .out
-                .clone()
-                .unwrap_or_else(|| args.results.join("figures"));
-            reusesim::report::plots::plot_results(&args.results, &out, format)
-                .map(|written| (written, out))
-        }
-        None => {
-            let out = args.out.clone().unwrap_or_else(|| args.results.clone());
-            reusesim::report::write_results_page(&args.results, &out).map(|page| (vec![page], out))
-        }
-    };
-    let (written, out) = written.with_context(|| format!("plotting {}", args.results.display()))?;
+    let (written, out) = jobs::plot::plot(&args.results, &args.options())?;
     eprintln!(
         "reusesim: wrote {} files in {:.2} s into {}",
         written.len(),
@@ -457,39 +358,27 @@ pub fn plot(args: PlotArgs) -> Result<()> {
 
 /// `reusesim synth`.
 pub fn synth(args: SynthArgs) -> Result<()> {
-    use reusesim::collection::CandidateSource;
-    use reusesim::synth::write::TaskLayout;
     if args.corpus_only {
         return synth_corpus(&args);
     }
     let started = std::time::Instant::now();
-    let name = args.preset.params().name.to_string();
-    let (layout, task_dir) = if args.embedded {
-        (
-            TaskLayout::embedded(&name),
-            args.out.join("runs").join(&name),
-        )
-    } else {
-        (TaskLayout::standalone(&name), args.out.clone())
-    };
-    let judge = JudgeSettings {
-        seed: args.seed,
-        iterations: args.iterations,
-        candidates: CandidateSource::Corpus,
-        ..JudgeSettings::hical(args.preset.params().pool_depth)
-    }
-    .check()?;
-    let spinner = spinner(&format!("generating and judging {name}"));
-    let report = with_threads(args.threads, || {
-        reusesim::synth::build_task(args.preset, args.seed, &task_dir, &layout, &judge)
-    })??;
+    let options = args.options();
+    let spinner = spinner(&format!(
+        "generating and judging {}",
+        options.preset.params().name
+    ));
+    let written = args
+        .threads
+        .run(|| jobs::synth::synth(&options, &args.out))??;
     spinner.finish_and_clear();
+    let report = &written.report;
     let found: usize = report.relevant_found.iter().sum();
     let total: usize = report.relevant_total.iter().sum();
     eprintln!(
-        "reusesim: wrote task {name} to {} in {:.1} s: {} judgments over {} topics, {found} of \
+        "reusesim: wrote task {} to {} in {:.1} s: {} judgments over {} topics, {found} of \
          {total} truth-relevant documents judged ({} retrains)",
-        task_dir.display(),
+        written.name,
+        written.folder.display(),
         started.elapsed().as_secs_f64(),
         report.judgments.iter().sum::<usize>(),
         report.judgments.len(),
@@ -500,24 +389,20 @@ pub fn synth(args: SynthArgs) -> Result<()> {
 
 /// `reusesim synth --corpus-only`: the preset's corpus alone, extended to `--documents`.
 fn synth_corpus(args: &SynthArgs) -> Result<()> {
-    use reusesim::synth::{write_corpus_file, SynthCorpus};
     let started = std::time::Instant::now();
     let params = args.preset.params();
-    let documents = args.documents.unwrap_or(params.document_count);
-    let corpus = SynthCorpus::generate(args.preset, args.seed, documents).context("--documents")?;
-    let path = args.out.join("corpus.tsv.gz");
     let bar = progress_bar(&format!("writing the corpus of {}", params.name));
-    bar.set_length(documents as u64);
+    bar.set_length(args.documents.unwrap_or(params.document_count) as u64);
     let progress = |written: usize| bar.set_position(written as u64);
-    with_threads(args.threads, || {
-        write_corpus_file(&path, &corpus, &progress)
+    let documents = args.threads.run(|| {
+        jobs::synth::synth_corpus(args.preset, args.seed, args.documents, &args.out, &progress)
     })??;
     bar.finish_and_clear();
     eprintln!(
         "reusesim: wrote {documents} documents ({} of {}, then background) to {} in {:.1} s",
         params.document_count,
         params.name,
-        path.display(),
+        args.out.join("corpus.tsv.gz").display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -527,50 +412,17 @@ fn synth_corpus(args: &SynthArgs) -> Result<()> {
 /// written.
 pub fn audit(args: AuditArgs) -> Result<()> {
     use reusesim::audit;
-    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
+    let task = args.task.open()?;
     let runs = reusesim::io::run::read_runs(&args.run_files()?).context("reading the runs")?;
-    let settings = args.settings()?;
-    require_model_qrels(&task)?;
-    let judged = args
-        .judged
-        .as_deref()
-        .map(audit::read_judged)
-        .transpose()
-        .context("reading the returned judgments")?;
     let tags: Vec<&str> = runs.iter().map(|run| run.tag.as_str()).collect();
     let spinner = spinner(&format!("auditing {}", tags.join(", ")));
-    let audited_task = task.clone();
-    let (report, warnings) = with_threads(args.threads, || match &judged {
-        Some(judged) => audit::audit_with_judgments(
-            audited_task,
-            runs,
-            &settings,
-            (judged, args.override_official),
-        ),
-        None => audit::audit_runs(audited_task, runs, &settings),
-    })??;
+    let (report, warnings) = args
+        .threads
+        .run(|| jobs::audit::audit(task, runs, &args.options()))??;
     spinner.finish_and_clear();
     warnings.iter().for_each(warn);
     if let Some(judged) = &report.judged {
         note_judged(judged);
-    }
-    let texts = match &args.sheet {
-        Some(_) => {
-            let docids = report.to_judge.iter().map(|e| e.docid.as_str()).collect();
-            audit::DocumentTexts::read(&task, &docids).context("reading the documents' texts")?
-        }
-        None => audit::DocumentTexts::default(),
-    };
-    if let Some(path) = &args.emit_pool {
-        reusesim::io::atomic::write_atomically(path, |out| {
-            audit::write_pool(out, &report.to_judge)
-        })?;
-    }
-    if let Some(path) = &args.sheet {
-        let is_csv = audit::judged::is_csv(path);
-        reusesim::io::atomic::write_atomically(path, |out| {
-            audit::write_sheet(out, &report, &task, &texts, is_csv)
-        })?;
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -612,30 +464,20 @@ fn note_judged(judged: &reusesim::audit::JudgedComparison) {
 
 /// `reusesim backtest`.
 pub fn backtest(args: BacktestArgs) -> Result<()> {
-    let started = std::time::Instant::now();
-    let task = open_task(args.task.as_deref(), args.feature_store.as_deref())?;
-    let settings = args.settings(&task)?;
-    let out = args.out.clone().unwrap_or_else(|| {
-        Path::new("results")
-            .join(&task.manifest.name)
-            .join(format!("backtest-{}", settings.world))
-    });
+    let task = args.task.open()?;
+    let options = args.options();
+    let out =
+        (args.out.out.clone()).unwrap_or_else(|| jobs::backtest::default_out(&task, &options));
     let bar = progress_bar(&format!("backtesting the audit on {}", task.manifest.name));
     let progress = |what: &str, done: usize, total: usize| {
         bar.set_message(format!("backtest of {}: {what}", task.manifest.name));
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let outcome = with_threads(args.threads, || {
-        reusesim::backtest::run_backtest(&task, &settings, &progress)
-    })??;
+    let (summary, written) = args
+        .threads
+        .run(|| jobs::backtest::backtest(&task, &options, &out, &progress))??;
     bar.finish_and_clear();
-    let summary = reusesim::backtest::BacktestSummary::new(
-        &outcome,
-        &settings.rules,
-        started.elapsed().as_secs_f64(),
-    );
-    let written = reusesim::backtest::files::write_outputs(&out, &outcome, &summary, args.format)?;
     print!("{}", reusesim::backtest::files::summary_table(&summary));
     eprintln!(
         "reusesim: backtest of {} runs from {} teams in {:.1} s; wrote {} files to {}",

@@ -11,6 +11,7 @@ pub mod collection;
 pub mod eval;
 pub mod features;
 pub mod io;
+pub mod jobs;
 pub mod judge;
 pub mod relevance_model;
 pub mod report;

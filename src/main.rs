@@ -23,7 +23,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Plot(args)) => commands::plot(args),
         Some(Command::Audit(args)) => commands::audit(args),
         Some(Command::Backtest(args)) => commands::backtest(args),
-        None => commands::simulate(cli::SimulateArgs::main_job()),
+        None => commands::main_job(),
     }
 }
 

@@ -35,16 +35,35 @@ __all__ = [
     "simulate",
 ]
 
+#: Every job's default options, keyed by the job's name: the command line's defaults, which
+#: the keywords below take (a keyword left as ``None`` takes the job's default too).
+JOB_DEFAULTS = json.loads(_native.job_defaults())
 #: The measures :func:`evaluate` reports when none is named (as ``reusesim eval``).
 DEFAULT_MEASURES = _native.DEFAULT_MEASURES
 #: The measures a study compares rankings on by default (as ``reusesim simulate``).
-DEFAULT_STUDY_MEASURES = "map,P_10,ndcg_cut_10"
+DEFAULT_STUDY_MEASURES = _native.DEFAULT_STUDY_MEASURES
 
 Measures = Union[str, Sequence[str]]
 
 
 def _measure_list(measures: Measures) -> list[str]:
     return [measures] if isinstance(measures, str) else list(measures)
+
+
+def _options(**given) -> str:
+    """A job's options as the library reads them: JSON, the options given by name, paths as
+    strings; ``None`` leaves an option to the job's default."""
+
+    def plain(value):
+        if isinstance(value, os.PathLike):
+            return os.fspath(value)
+        if isinstance(value, dict):
+            return {name: plain(item) for name, item in value.items() if item is not None}
+        if isinstance(value, (list, tuple)):
+            return [plain(item) for item in value]
+        return value
+
+    return json.dumps(plain({name: value for name, value in given.items() if value is not None}))
 
 
 def _warn(messages: list[str]) -> None:
@@ -56,10 +75,12 @@ def evaluate(
     qrels,
     runs,
     measures: Measures = DEFAULT_MEASURES,
-    relevance_level: int = 1,
-    per_topic: bool = False,
-    complete: bool = False,
+    relevance_level: int = JOB_DEFAULTS["evaluate"]["relevance_level"],
+    per_topic: bool = JOB_DEFAULTS["evaluate"]["per_topic"],
+    complete: bool = JOB_DEFAULTS["evaluate"]["complete"],
     max_docs: Optional[int] = None,
+    zscores: Union[str, os.PathLike, None] = None,
+    trec_eval: Optional[str] = None,
 ) -> pd.DataFrame:
     """Scores runs exactly as trec_eval does.
 
@@ -67,7 +88,9 @@ def evaluate(
     ``P_10``, ``P.5,10``, ``ndcg_cut_10``, the nicknames ``official`` and ``all_trec``) and
     ir_measures spellings (``AP``, ``nDCG@10``, ``P(rel=2)@10``, ``Judged@10``), one string or
     a list; by default trec_eval's default set, ``official``, without ``runid`` and ``num_q``. ``relevance_level``, ``complete`` and
-    ``max_docs`` are trec_eval's ``-l``, ``-c`` and ``-M``.
+    ``max_docs`` are trec_eval's ``-l``, ``-c`` and ``-M``; ``zscores`` (a file of ``qid measure
+    mean stddev`` lines) gives z-scores as trec_eval's ``-Z``; ``trec_eval`` (``"9"``, the
+    default, or ``"10"``) is the release whose arithmetic to follow where releases differ.
 
     Returns a DataFrame with columns ``run_id measure query_id value``: one row per run and
     measure with ``query_id == "all"`` (the mean over topics; a sum for counts), preceded by
@@ -78,11 +101,15 @@ def evaluate(
     (run_ids, names, topics, values), messages = _native.evaluate(
         _inputs.qrels(qrels),
         _inputs.runs(runs),
-        _measure_list(measures),
-        relevance_level,
-        complete,
-        max_docs,
-        per_topic,
+        _options(
+            measures=_measure_list(measures),
+            relevance_level=relevance_level,
+            per_topic=per_topic,
+            complete=complete,
+            max_docs=max_docs,
+            zscores=zscores,
+            trec_eval=trec_eval,
+        ),
     )
     _warn(messages)
     return pd.DataFrame({"run_id": run_ids, "measure": names, "query_id": topics, "value": values})
@@ -257,7 +284,7 @@ _JUDGE_OPTIONS = (
 
 
 def _judge_options(arguments: dict) -> dict:
-    """The judge's options from a call's arguments (``None``: the library's default)."""
+    """The judge's options from a call's arguments (``None``: the job's default)."""
     return {name: arguments[name] for name in _JUDGE_OPTIONS}
 
 
@@ -327,23 +354,26 @@ class StudyResult:
                 _folder=folder,
             )
 
-    def plot(self, out_dir: Union[str, os.PathLike, None] = None, format: str = "both") -> list[Path]:
+    def plot(
+        self,
+        out_dir: Union[str, os.PathLike, None] = None,
+        format: str = JOB_DEFAULTS["plot"]["format"],
+    ) -> list[Path]:
         """Draws the study's figures (as ``reusesim plot``) into ``out_dir`` (default: the
         results' ``figures/``) as ``png``, ``svg`` or ``both``, or with ``html`` writes the
         study's page ``report.html`` (default: into the results folder); returns the files
         written."""
-        default = self.out_dir if format == "html" else self.out_dir / "figures"
-        target = Path(out_dir) if out_dir is not None else default
-        return [Path(p) for p in _native.plot(os.fspath(self.out_dir), os.fspath(target), format)]
+        options = _options(out=out_dir, format=format)
+        return [Path(p) for p in _native.plot(os.fspath(self.out_dir), options)]
 
 
 def simulate(
     task,
-    seeds: int = 10,
+    seeds: int = JOB_DEFAULTS["simulate"]["seeds"],
     *,
     measures: Measures = DEFAULT_STUDY_MEASURES,
     teams: Optional[Sequence[str]] = None,
-    keep_qrels: bool = False,
+    keep_qrels: bool = JOB_DEFAULTS["simulate"]["keep_qrels"],
     out_dir: Union[str, os.PathLike, None] = None,
     features: Optional[str] = None,
     learner: Optional[str] = None,
@@ -383,26 +413,22 @@ def simulate(
     left as ``None`` takes the command line's default (HiCAL's settings, the task's pool depth).
     ``progress`` shows a tqdm bar (default: when tqdm is installed).
     """
-    options = _judge_options(locals())
+    options = _options(
+        seeds=seeds,
+        measures=_measure_list(measures),
+        teams=None if teams is None else list(teams),
+        keep_qrels=keep_qrels,
+        budget_fractions=None if budget_fractions is None else [float(f) for f in budget_fractions],
+        strategies=None if strategies is None else [str(s) for s in strategies],
+        judge=_judge_options(locals()),
+    )
     native_task = _task(task)._task
     folder = None
     if out_dir is None:
         folder = tempfile.TemporaryDirectory(prefix="reusesim-study-")
         out_dir = folder.name
     with _ProgressBar(f"simulating {native_task.name}", "unit", progress) as bar:
-        _native.simulate(
-            native_task,
-            os.fspath(out_dir),
-            seeds,
-            _measure_list(measures),
-            None if teams is None else list(teams),
-            keep_qrels,
-            options,
-            threads,
-            bar.callback(),
-            None if budget_fractions is None else [float(f) for f in budget_fractions],
-            None if strategies is None else [str(s) for s in strategies],
-        )
+        _native.simulate(native_task, os.fspath(out_dir), options, threads, bar.callback())
     return StudyResult.read(out_dir, folder)
 
 
@@ -424,7 +450,7 @@ class Judging:
 
 def judge(
     task,
-    seed: int = 1,
+    seed: int = JOB_DEFAULTS["judge"]["seed"],
     leave_out: Sequence[str] = (),
     *,
     features: Optional[str] = None,
@@ -446,11 +472,11 @@ def judge(
     """Replays the judging of ``task`` once: the pool (without the teams of ``leave_out``),
     then HiCAL-like continuous active learning up to each topic's official number of
     judgments (or ``budget``). The keywords are :func:`simulate`'s judge options."""
-    options = _judge_options(locals())
+    options = _options(seed=seed, leave_out=list(leave_out), judge=_judge_options(locals()))
     native_task = _task(task)._task
     with _ProgressBar(f"judging {native_task.name}", "topic", progress) as bar:
         qrels, trace, over_budget, retrains = _native.judge(
-            native_task, seed, list(leave_out), options, threads, bar.callback()
+            native_task, options, threads, bar.callback()
         )
     trace_frame = pd.read_csv(
         io.StringIO(trace), sep="\t", dtype={"topic": str, "docid": str}, keep_default_na=False
@@ -460,7 +486,7 @@ def judge(
 
 def complete(
     task,
-    seed: int = 1,
+    seed: int = JOB_DEFAULTS["complete"]["seed"],
     *,
     features: Optional[str] = None,
     pool_depth: Optional[int] = None,
@@ -473,7 +499,8 @@ def complete(
     its calibration's (default: the task's). Returns ``query_id doc_id relevance source``
     (``official`` or ``drawn``)."""
     native_task = _task(task)._task
-    qrels, sources = _native.complete(native_task, seed, features, pool_depth, threads)
+    options = _options(seed=seed, features=features, pool_depth=pool_depth)
+    qrels, sources = _native.complete(native_task, options, threads)
     frame = _qrels_frame(qrels)
     frame["source"] = sources
     return frame
@@ -509,13 +536,20 @@ def audit(
     *,
     runs=None,
     judged: Union[str, os.PathLike, None] = None,
-    override_official: bool = False,
+    override_official: bool = JOB_DEFAULTS["audit"]["override_official"],
     measures: Measures = _native.DEFAULT_AUDIT_MEASURES,
     features: Optional[str] = None,
     budget: Optional[int] = None,
     study_seeds: Optional[int] = None,
     results: Union[str, os.PathLike, None] = None,
     evidence: Optional[str] = None,
+    beyond_pool: Optional[str] = None,
+    list_per_topic: Optional[int] = None,
+    risk_threshold: Optional[float] = None,
+    settle_threshold: Optional[float] = None,
+    rank_margin: Optional[float] = None,
+    emit_pool: Union[str, os.PathLike, None] = None,
+    sheet: Union[str, os.PathLike, None] = None,
     threads: Optional[int] = None,
 ) -> AuditResult:
     """Audits new runs against ``task`` as ``reusesim audit`` does: ``run`` (any input
@@ -528,23 +562,32 @@ def audit(
     folder for the leave-team-out comparison; without it a short study runs on the spot
     (``study_seeds``, 0 for none). ``evidence`` is what the calibration learns a team's absence
     loses from: ``"pool"`` (the default) or ``"trials"``, the leave-out trials kept in
-    ``results`` (``simulate(..., keep_qrels=True)``)."""
+    ``results`` (``simulate(..., keep_qrels=True)``). ``beyond_pool`` (``"extrapolate"``, the
+    default, or ``"non-relevant"``), ``list_per_topic`` (0: no cap), ``risk_threshold``,
+    ``settle_threshold`` and ``rank_margin`` are the verdict's rules; ``emit_pool`` and ``sheet``
+    write the documents to judge as pool lines and as the assessment sheet. Every option left
+    as ``None`` takes ``reusesim audit``'s default (``JOB_DEFAULTS["audit"]``)."""
     if (run is None) == (runs is None):
         raise ValueError("expected either run or runs, found " + ("both" if run is not None else "neither"))
     inputs = _inputs.runs(run if run is not None else list(runs))
-    report_json, messages = _native.audit(
-        _task(task)._task,
-        inputs,
-        _measure_list(measures),
-        features,
-        budget,
-        study_seeds,
-        None if results is None else os.fspath(results),
-        evidence,
-        None if judged is None else os.fspath(judged),
-        override_official,
-        threads,
+    options = _options(
+        measures=_measure_list(measures),
+        features=features,
+        budget=budget,
+        study_seeds=study_seeds,
+        results=results,
+        evidence=evidence,
+        judged=judged,
+        override_official=override_official,
+        beyond_pool=beyond_pool,
+        list_per_topic=list_per_topic,
+        risk_threshold=risk_threshold,
+        settle_threshold=settle_threshold,
+        rank_margin=rank_margin,
+        emit_pool=emit_pool,
+        sheet=sheet,
     )
+    report_json, messages = _native.audit(_task(task)._task, inputs, options, threads)
     _warn(messages)
     report = json.loads(report_json)
     measures_rows = [
@@ -590,16 +633,22 @@ def backtest(
     task,
     out_dir: Union[str, os.PathLike],
     *,
-    world: str = "classic",
+    world: str = JOB_DEFAULTS["backtest"]["world"],
     results: Union[str, os.PathLike, None] = None,
-    seed: int = 1,
-    iterations: int = 200_000,
+    seed: int = JOB_DEFAULTS["backtest"]["seed"],
+    iterations: int = JOB_DEFAULTS["backtest"]["iterations"],
     measures: Measures = _native.DEFAULT_AUDIT_MEASURES,
     teams: Optional[Iterable[str]] = None,
     features: Optional[str] = None,
     evidence: Optional[str] = None,
     truth_qrels: Union[str, os.PathLike, None] = None,
     runs: Optional[Iterable[str]] = None,
+    beyond_pool: Optional[str] = None,
+    list_per_topic: Optional[int] = None,
+    risk_threshold: Optional[float] = None,
+    settle_threshold: Optional[float] = None,
+    rank_margin: Optional[float] = None,
+    format: Optional[str] = None,
     threads: Optional[int] = None,
     progress: bool = True,
 ) -> BacktestResult:
@@ -610,26 +659,31 @@ def backtest(
     from, ``"pool"`` or ``"trials"`` (default: pool in the classic world, trials in the
     simulated one). ``world="deeper"`` audits the task's unpooled runs (or ``runs``) against
     the official qrels and completes each run's truth from ``truth_qrels`` (for example later
-    rounds' judgments of the same topics). Writes ``backtest.tsv``, ``backtest.json`` and the
-    figures into ``out_dir``."""
+    rounds' judgments of the same topics). ``beyond_pool``, ``list_per_topic`` and the
+    thresholds are :func:`audit`'s (``beyond_pool`` defaults to the world's own rule);
+    ``format`` (``png``, ``svg``, ``both``) chooses the figure files. Writes ``backtest.tsv``,
+    ``backtest.json`` and the figures into ``out_dir``."""
     native_task = _task(task)._task
     with _ProgressBar(f"backtesting {native_task.name}", "step", progress) as bar:
-        summary_json = _native.backtest(
-            native_task,
-            os.fspath(out_dir),
-            world,
-            None if results is None else os.fspath(results),
-            seed,
-            iterations,
-            _measure_list(measures),
-            None if teams is None else list(teams),
-            features,
-            evidence,
-            None if truth_qrels is None else os.fspath(truth_qrels),
-            None if runs is None else list(runs),
-            threads,
-            bar.callback(),
+        options = _options(
+            world=world,
+            results=results,
+            seed=seed,
+            iterations=iterations,
+            measures=_measure_list(measures),
+            teams=None if teams is None else list(teams),
+            features=features,
+            evidence=evidence,
+            truth_qrels=truth_qrels,
+            runs=None if runs is None else list(runs),
+            beyond_pool=beyond_pool,
+            list_per_topic=list_per_topic,
+            risk_threshold=risk_threshold,
+            settle_threshold=settle_threshold,
+            rank_margin=rank_margin,
+            format=format,
         )
+        summary_json = _native.backtest(native_task, os.fspath(out_dir), options, threads, bar.callback())
     rows = pd.read_csv(
         Path(out_dir) / "backtest.tsv",
         sep="\t",

@@ -28,7 +28,8 @@ pub fn message(error: &reusesim::Error) -> String {
 /// The Python exception for a library error.
 pub fn to_py_err(error: reusesim::Error) -> PyErr {
     let text = message(&error);
-    match error {
+    // A job's step adds what it was doing; the error under it decides the class.
+    match error.root() {
         reusesim::Error::Parse(reusesim::ParseError {
             kind: reusesim::ParseErrorKind::Io(io),
             ..
@@ -107,6 +108,20 @@ mod tests {
             assert_eq!(class, expected_class, "{text}");
             assert!(text.ends_with("the disk said no"), "{text}");
         }
+    }
+
+    #[test]
+    fn a_failed_step_of_a_job_keeps_the_class_of_its_cause_and_says_what_it_was_doing() {
+        let error = Error::Context {
+            context: "reading the returned judgments".to_string(),
+            source: Box::new(unreadable(ErrorKind::NotFound)),
+        };
+        let (class, text) = raised(error);
+        assert_eq!(class, "FileNotFoundError");
+        assert!(
+            text.starts_with("reading the returned judgments: a.qrels: "),
+            "{text}"
+        );
     }
 
     #[test]

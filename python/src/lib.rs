@@ -21,6 +21,10 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     jobs::register(module)?;
     module.add("DEFAULT_MEASURES", reusesim::eval::DEFAULT_MEASURES)?;
     module.add(
+        "DEFAULT_STUDY_MEASURES",
+        reusesim::jobs::simulate::DEFAULT_STUDY_MEASURES,
+    )?;
+    module.add(
         "DEFAULT_AUDIT_MEASURES",
         reusesim::audit::DEFAULT_AUDIT_MEASURES,
     )?;

@@ -65,7 +65,7 @@ macro_rules! choice_enum {
                         .map(|choice| $crate::base::choice::Choice::name(*choice))
                         .collect();
                     serde::de::Error::custom(format!(
-                        "expected one of {}, found `{name}`",
+                        "expected one of {}, found {name:?}",
                         names.join(", ")
                     ))
                 })
@@ -107,7 +107,7 @@ mod tests {
         assert!(
             error
                 .to_string()
-                .contains("expected one of red, dark-blue, found `green`"),
+                .contains("expected one of red, dark-blue, found \"green\""),
             "{error}"
         );
     }

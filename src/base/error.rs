@@ -128,6 +128,43 @@ pub enum Error {
     /// A statistic could not be computed from its inputs.
     #[error(transparent)]
     Stats(#[from] StatsError),
+    /// A step of a job failed: what the step was doing, then (as the source) why.
+    #[error("{context}")]
+    Context {
+        /// What the step was doing, e.g. `reading the runs`.
+        context: String,
+        /// Why it failed.
+        #[source]
+        source: Box<Error>,
+    },
+}
+
+impl Error {
+    /// The error under every [`Error::Context`] layer: what decides the kind of failure.
+    pub fn root(&self) -> &Error {
+        match self {
+            Self::Context { source, .. } => source.root(),
+            other => other,
+        }
+    }
+}
+
+/// Adds what a step was doing to its error, as the first line of the chain.
+pub trait Context<T> {
+    /// The error, if any, under the context `context()`.
+    ///
+    /// # Errors
+    /// The original error, wrapped in [`Error::Context`].
+    fn with_context<C: Into<String>>(self, context: impl FnOnce() -> C) -> Result<T>;
+}
+
+impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
+    fn with_context<C: Into<String>>(self, context: impl FnOnce() -> C) -> Result<T> {
+        self.map_err(|error| Error::Context {
+            context: context().into(),
+            source: Box::new(error.into()),
+        })
+    }
 }
 
 /// The crate's result type.

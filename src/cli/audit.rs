@@ -1,15 +1,17 @@
-//! The arguments of `reusesim audit`: one run or several, the assessment sheet and the
-//! returned judgments.
+//! The arguments of `reusesim audit` (one run or several, the assessment sheet and the
+//! returned judgments) and of `reusesim backtest`, which audits the runs of every team left out.
 
 use std::path::PathBuf;
 
-use reusesim::audit::{AuditRules, AuditSettings, StudySource};
+use reusesim::backtest::World;
 use reusesim::collection::FeatureChoice;
-use reusesim::eval;
+use reusesim::jobs::audit::AuditOptions;
+use reusesim::jobs::backtest::BacktestOptions;
 use reusesim::relevance_model::reach::BeyondPool;
 use reusesim::relevance_model::trials::Evidence;
+use reusesim::report::plots::FigureFormat;
 
-use super::choice;
+use super::{choice, OutDirArgs, TaskArgs, ThreadsArgs};
 
 /// The audit report's layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,16 +24,35 @@ pub enum AuditFormat {
     Html,
 }
 
+/// The audit's verdict rules, shared by `audit` and `backtest`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RulesArgs {
+    /// At most this many documents of one topic in the (merged) list to judge (0: no cap).
+    #[arg(long, value_name = "K", default_value_t = AuditOptions::default().list_per_topic)]
+    pub list_per_topic: usize,
+    /// A measure is at risk when the probability that the run's rank moves exceeds this.
+    #[arg(long, value_name = "P", default_value_t = AuditOptions::default().risk_threshold)]
+    pub risk_threshold: f64,
+    /// The list of documents to judge stops once the remaining probability is at most this.
+    #[arg(long, value_name = "P", default_value_t = AuditOptions::default().settle_threshold)]
+    pub settle_threshold: f64,
+    /// A rank moves when it changes by at least this many places.
+    #[arg(long, value_name = "R", default_value_t = AuditOptions::default().rank_margin)]
+    pub rank_margin: f64,
+    /// Measures (comma-separated; trec_eval or ir_measures spellings).
+    #[arg(long, value_name = "LIST", default_value = reusesim::audit::DEFAULT_AUDIT_MEASURES)]
+    pub measures: String,
+    /// Features of the audit's judge model: text (needs a corpus and topics), runs, or auto.
+    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = AuditOptions::default().features)]
+    pub features: FeatureChoice,
+}
+
 /// Arguments of `reusesim audit`.
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
-    /// The task manifest (default: the embedded task runs/synth-passage/task.toml).
-    #[arg(long, value_name = "TASK")]
-    pub task: Option<PathBuf>,
-    /// The corpus's feature store (written by `reusesim index`), read in place of the corpus
-    /// (default: the task's `feature_store`, if any).
-    #[arg(long, value_name = "STORE")]
-    pub feature_store: Option<PathBuf>,
+    /// The task.
+    #[command(flatten)]
+    pub task: TaskArgs,
     /// A run file to audit (`qid Q0 docid rank score tag`, plain or gzip); give it once per
     /// run to audit several together.
     #[arg(long, value_name = "RUN", required_unless_present = "runs")]
@@ -44,22 +65,19 @@ pub struct AuditArgs {
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
     /// Seeds of the study run on the spot when --results is not given (0: no study).
-    #[arg(long, value_name = "N", default_value_t = reusesim::audit::SPOT_STUDY_SEEDS)]
+    #[arg(long, value_name = "N", default_value_t = AuditOptions::default().study_seeds)]
     pub study_seeds: u64,
     /// What the calibration learns a team's absence loses from: pool (the documents only that
     /// team pooled, for a pooled collection) or trials (the leave-out trials that the study of
     /// --results kept with --keep-qrels, for a collection judged by active learning).
-    #[arg(long, value_parser = choice::<Evidence>(), default_value_t = Evidence::Pool)]
+    #[arg(long, value_parser = choice::<Evidence>(), default_value_t = AuditOptions::default().evidence)]
     pub evidence: Evidence,
     /// How documents beyond the pool's reach (below the pool depth in every pooled run, the
     /// audited run counting as pooled) are treated: extrapolate (relevant with the probability
     /// the calibration extrapolates; what deeper judging would find) or non-relevant (as the
     /// collection presumes them; what the collection's own judging would have said).
-    #[arg(long, value_parser = choice::<BeyondPool>(), default_value_t = BeyondPool::Extrapolated)]
+    #[arg(long, value_parser = choice::<BeyondPool>(), default_value_t = AuditOptions::default().beyond_pool)]
     pub beyond_pool: BeyondPool,
-    /// At most this many documents of one topic in the (merged) list to judge (0: no cap).
-    #[arg(long, value_name = "K", default_value_t = reusesim::audit::LIST_PER_TOPIC)]
-    pub list_per_topic: usize,
     /// Write the documents to judge as `qid docid probability` lines, in priority order.
     #[arg(long, value_name = "FILE")]
     pub emit_pool: Option<PathBuf>,
@@ -77,27 +95,15 @@ pub struct AuditArgs {
     /// Propose at most N documents to judge.
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
-    /// A measure is at risk when the probability that the run's rank moves exceeds this.
-    #[arg(long, value_name = "P", default_value_t = reusesim::audit::RISK_THRESHOLD)]
-    pub risk_threshold: f64,
-    /// The list of documents to judge stops once the remaining probability is at most this.
-    #[arg(long, value_name = "P", default_value_t = reusesim::audit::SETTLE_THRESHOLD)]
-    pub settle_threshold: f64,
-    /// A rank moves when it changes by at least this many places.
-    #[arg(long, value_name = "R", default_value_t = reusesim::audit::RANK_MARGIN)]
-    pub rank_margin: f64,
-    /// Measures to give intervals for (comma-separated; trec_eval or ir_measures spellings).
-    #[arg(long, value_name = "LIST", default_value = reusesim::audit::DEFAULT_AUDIT_MEASURES)]
-    pub measures: String,
-    /// Features of the judge model: text (needs a corpus and topics), runs, or auto.
-    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = FeatureChoice::Auto)]
-    pub features: FeatureChoice,
+    /// The verdict's rules, the measures and the features.
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// Output layout.
     #[arg(long, value_enum, default_value_t = AuditFormat::Md)]
     pub format: AuditFormat,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// The worker threads.
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 impl AuditArgs {
@@ -111,27 +117,104 @@ impl AuditArgs {
         Ok(reusesim::io::run::run_files(&inputs)?)
     }
 
-    /// The audit settings.
-    pub fn settings(&self) -> reusesim::Result<AuditSettings> {
-        let study = match (&self.results, self.study_seeds) {
-            (Some(dir), _) => StudySource::Results(dir.clone()),
-            (None, 0) => StudySource::Skip,
-            (None, seeds) => StudySource::OnTheSpot { seeds },
-        };
-        Ok(AuditSettings {
-            measures: eval::parse_measures(&[self.measures.as_str()])?,
-            features: self.features,
-            rules: AuditRules {
-                risk_threshold: self.risk_threshold,
-                settle_threshold: self.settle_threshold,
-                rank_margin: self.rank_margin,
-                budget: self.budget,
-                beyond_pool: self.beyond_pool,
-                list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
-            }
-            .check()?,
-            study,
+    /// The audit's options.
+    pub fn options(&self) -> AuditOptions {
+        AuditOptions {
+            measures: vec![self.rules.measures.clone()],
+            features: self.rules.features,
+            beyond_pool: self.beyond_pool,
+            list_per_topic: self.rules.list_per_topic,
+            budget: self.budget,
+            risk_threshold: self.rules.risk_threshold,
+            settle_threshold: self.rules.settle_threshold,
+            rank_margin: self.rules.rank_margin,
+            results: self.results.clone(),
+            study_seeds: self.study_seeds,
             evidence: self.evidence,
-        })
+            judged: self.judged.clone(),
+            override_official: self.override_official,
+            emit_pool: self.emit_pool.clone(),
+            sheet: self.sheet.clone(),
+        }
+    }
+}
+
+/// Arguments of `reusesim backtest`.
+#[derive(Debug, clap::Args)]
+pub struct BacktestArgs {
+    /// The task.
+    #[command(flatten)]
+    pub task: TaskArgs,
+    /// The collection without a team: classic (the official qrels less its unique documents)
+    /// or simulated (its leave-out trial's qrels); or deeper (the official qrels, each audited
+    /// run's truth completed from --truth-qrels).
+    #[arg(long, value_parser = choice::<World>(), default_value_t = BacktestOptions::default().world)]
+    pub world: World,
+    /// With --world deeper: the qrels whose grades complete each run's truth (for example
+    /// later rounds' judgments of the same topics). A document it lacks counts as non-relevant.
+    #[arg(long, value_name = "FILE")]
+    pub truth_qrels: Option<PathBuf>,
+    /// With --world deeper: the runs to audit (comma-separated; default: the task's runs that
+    /// were not pooled).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub runs: Option<Vec<String>>,
+    /// How the audit treats documents beyond the pool's reach: extrapolate or non-relevant
+    /// (default: non-relevant in the classic and simulated worlds, whose truths presume it;
+    /// extrapolate in the deeper world).
+    #[arg(long, value_parser = choice::<BeyondPool>())]
+    pub beyond_pool: Option<BeyondPool>,
+    /// With --world simulated: a `simulate --withhold uniques --keep-qrels --out DIR` folder
+    /// whose trial qrels are the worlds (default: judge a 1-seed study here).
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// With --results: the seed whose trials are the worlds.
+    #[arg(long, value_name = "N", default_value_t = BacktestOptions::default().seed)]
+    pub seed: u64,
+    /// With --world simulated and no --results: Pegasos iterations per retrain of the study.
+    #[arg(long, default_value_t = BacktestOptions::default().iterations)]
+    pub iterations: usize,
+    /// Leave out only these teams (comma-separated; default: every team with a pooled run).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub teams: Option<Vec<String>>,
+    /// What the audit's calibration learns a team's absence loses from: pool or trials (the
+    /// other teams' trials; simulated world only). Default: pool in the classic world, trials
+    /// in the simulated one.
+    #[arg(long, value_parser = choice::<Evidence>())]
+    pub evidence: Option<Evidence>,
+    /// The audit's verdict rules, the measures and the features.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The output folder.
+    #[command(flatten)]
+    pub out: OutDirArgs,
+    /// Which files to write for each figure.
+    #[arg(long, value_parser = choice::<FigureFormat>(), default_value_t = BacktestOptions::default().format)]
+    pub format: FigureFormat,
+    /// The worker threads.
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
+}
+
+impl BacktestArgs {
+    /// The backtest's options.
+    pub fn options(&self) -> BacktestOptions {
+        BacktestOptions {
+            world: self.world,
+            truth_qrels: self.truth_qrels.clone(),
+            runs: self.runs.clone(),
+            beyond_pool: self.beyond_pool,
+            list_per_topic: self.rules.list_per_topic,
+            results: self.results.clone(),
+            seed: self.seed,
+            iterations: self.iterations,
+            measures: vec![self.rules.measures.clone()],
+            teams: self.teams.clone(),
+            features: self.rules.features,
+            evidence: self.evidence,
+            risk_threshold: self.rules.risk_threshold,
+            settle_threshold: self.rules.settle_threshold,
+            rank_margin: self.rules.rank_margin,
+            format: self.format,
+        }
     }
 }

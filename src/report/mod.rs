@@ -1,7 +1,8 @@
 //! Rendering a study: `summary.json` (serde), `report.md`, `report.html` and the figures; the
 //! tables, kept qrels and traces are written through [`crate::sim::analysis::files`], which
 //! owns their columns. Both reports render one [`document::Document`] built by
-//! [`content::study_document`]. Every file is written atomically.
+//! [`content::study_document`]. Every file is written atomically. Running a study is a job
+//! (`jobs::simulate`, above this layer); this module only renders its results.
 
 pub mod budget;
 pub mod content;
@@ -12,135 +13,21 @@ pub mod strategies;
 
 use std::path::{Path, PathBuf};
 
-use std::time::Instant;
-
 use serde::Serialize;
 
 use crate::base::choice::choice_enum;
-use crate::base::error::{ParseError, ParseErrorKind, Result, Warning};
+use crate::base::error::{ParseError, ParseErrorKind, Result};
 use crate::io::atomic::write_atomically;
-use crate::io::task::Task;
-use crate::judge::cal::TopicJudging;
 use crate::sim::analysis::files::{to_qrels, write_table, write_traces, CONTROL};
-use crate::sim::analysis::{SettingsSummary, StudyResults, StudySummary};
+use crate::sim::analysis::{StudyResults, StudySummary};
 use crate::sim::fingerprint::Fingerprint;
-use crate::sim::journal::JOURNAL_FILE;
-use crate::sim::lock::{FolderAccess, FolderLock};
-use crate::sim::runner::{read_shards, Study};
-use crate::sim::study::{StudyOutcome, StudySettings};
-
-/// A finished study: its summary and the figure files drawn.
-#[derive(Debug)]
-pub struct StudyReport {
-    /// The statistics, as written to `summary.json` and the tables.
-    pub summary: StudySummary,
-    /// The figure files written, in order.
-    pub figures: Vec<PathBuf>,
-    /// The study's page, `report.html`.
-    pub page: PathBuf,
-    /// Judged units taken from a journal (`--resume`) or from shards (`merge`).
-    pub resumed: usize,
-    /// Problems met on the way (a torn journal tail dropped).
-    pub warnings: Vec<Warning>,
-}
-
-/// Runs the leave-team-out study of `task` and writes every output and figure into `out`.
-/// `use_text` chooses text features (see [`crate::judge::resolve_features`]); `progress(done,
-/// total)` is called as judging units start and finish. Each finished unit goes to the journal
-/// `out/units.journal`; with `access.resume`, the units already there are not judged again.
-/// The folder is locked for the whole run ([`crate::sim::lock`]).
-///
-/// # Errors
-/// Unknown held-out teams, corpus and learner errors, a journal of another study, and write
-/// errors.
-pub fn simulate(
-    task: &Task,
-    settings: &StudySettings,
-    use_text: bool,
-    out: &Path,
-    access: FolderAccess<'_>,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<StudyReport> {
-    let started = Instant::now();
-    let mut lock = FolderLock::open(out)?;
-    let _held = lock.hold(access.when_locked, access.on_wait)?;
-    let study = Study::prepare(task, settings, use_text)?;
-    let judged = study.judge_journalled(
-        &study.all_units(),
-        &out.join(JOURNAL_FILE),
-        None,
-        access.resume,
-        progress,
-    )?;
-    let judgings = judged.judgings.into_values().collect();
-    let mut report = render(&study, judgings, out, started)?;
-    report.resumed = judged.resumed;
-    report.warnings = judged.warnings;
-    Ok(report)
-}
-
-/// `merge`: reads the N finished shards in `out/shards/` (made by `simulate --shard I/N`),
-/// checks that every unit is there exactly once and that all were made from the task's
-/// current inputs and the same settings, then computes and writes the study's outputs as
-/// [`simulate`] does: byte for byte the same files, `elapsed_seconds` aside. `task` replaces
-/// the task manifest path the shards recorded (a task moved since), and `feature_store` the
-/// task's feature store.
-///
-/// # Errors
-/// Missing, unfinished or inconsistent shards, a fingerprint mismatch (naming what differs),
-/// and the errors of [`simulate`].
-pub fn merge(out: &Path, task: Option<&Path>, feature_store: Option<&Path>) -> Result<StudyReport> {
-    let started = Instant::now();
-    let shards = read_shards(out)?;
-    let mut task = Task::open(task.unwrap_or(shards.task()))?;
-    if let Some(store) = feature_store {
-        task.manifest.feature_store = Some(store.to_path_buf());
-    }
-    let (settings, use_text) = shards.fingerprint().settings.settings()?;
-    let study = Study::prepare(&task, &settings, use_text)?;
-    study
-        .fingerprint
-        .check(shards.fingerprint(), &shards.first_manifest())?;
-    let judgings = study.shard_judgings(&shards)?;
-    let mut report = render(&study, judgings, out, started)?;
-    report.resumed = study.plan.units.len();
-    Ok(report)
-}
-
-/// The statistics of `study` from its judgings (in unit order), written with the figures.
-fn render(
-    study: &Study,
-    judgings: Vec<TopicJudging>,
-    out: &Path,
-    started: Instant,
-) -> Result<StudyReport> {
-    let outcome = study.outcome(judgings);
-    let summary = StudySummary::new(
-        &study.task.manifest.name,
-        SettingsSummary::new(study.task, &study.settings, &outcome),
-        &outcome,
-        started.elapsed().as_secs_f64(),
-    );
-    write_study(out, &summary, &study.fingerprint, &outcome)?;
-    let results = StudyResults::read(out)?;
-    let figures = plots::draw_figures(&results, &out.join("figures"), plots::FigureFormat::Both)?;
-    let rows = content::ReportRows {
-        runs: &summary.runs,
-        ranks: &summary.ranks,
-        strategies: &summary.strategy_rows,
-    };
-    let page = write_page(out, &summary, rows, &results)?;
-    Ok(StudyReport {
-        summary,
-        figures,
-        page,
-        resumed: 0,
-        warnings: Vec::new(),
-    })
-}
+use crate::sim::study::StudyOutcome;
 
 /// Writes `report.html` into `dir`. Returns its path.
-fn write_page(
+///
+/// # Errors
+/// [`crate::base::error::Error::Plot`] when a figure cannot be drawn, or a write error.
+pub fn write_page(
     dir: &Path,
     summary: &StudySummary,
     rows: content::ReportRows<'_>,

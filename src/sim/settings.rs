@@ -75,6 +75,24 @@ impl std::fmt::Display for AssessorChoice {
     }
 }
 
+impl serde::Serialize for AssessorChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AssessorChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        if text.is_empty() {
+            return Err(serde::de::Error::custom(
+                "expected official, completed or the path of a qrels file, found \"\"",
+            ));
+        }
+        Ok(Self::parse(&text))
+    }
+}
+
 /// The default budget fractions: the whole budget alone, no budget curve.
 pub const OFFICIAL_BUDGET_ONLY: [f64; 1] = [1.0];
 

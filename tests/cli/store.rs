@@ -288,9 +288,8 @@ fn a_bad_corpus_line_names_its_file_and_line_and_leaves_no_store() {
     let output = run(args);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&output.stderr).contains(
-            "--corpus-format: expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found \"xml\""
-        ),
+        String::from_utf8_lossy(&output.stderr)
+            .contains("expected corpus_format \"tsv\", \"jsonl\" or \"auto\", found \"xml\""),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );

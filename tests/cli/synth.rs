@@ -249,7 +249,7 @@ fn corpus_only_refuses_what_it_cannot_write() {
     assert!(without_mode.contains("--corpus-only"), "{without_mode}");
     let too_few = synth_failure(&["--corpus-only", "--documents", "19999"]);
     assert!(
-        too_few.contains("--documents: expected at least the default preset's 20000 documents")
+        too_few.contains("expected at least the default preset's 20000 documents")
             && too_few.contains("found 19999"),
         "{too_few}"
     );

@@ -1,0 +1,163 @@
+//! `audit`: one run or several audited together against a task, with the returned judgments
+//! when given, and the files the documents to judge are written to (the pool lines, the
+//! assessment sheet).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::{
+    self, AuditRules, AuditSettings, DocumentTexts, StudySource, TeamAuditReport,
+    DEFAULT_AUDIT_MEASURES, LIST_PER_TOPIC, RANK_MARGIN, RISK_THRESHOLD, SETTLE_THRESHOLD,
+    SPOT_STUDY_SEEDS,
+};
+use crate::base::error::{Context, Result, Warning};
+use crate::collection::FeatureChoice;
+use crate::eval;
+use crate::io::atomic::write_atomically;
+use crate::io::run::Run;
+use crate::io::task::Task;
+use crate::relevance_model::reach::BeyondPool;
+use crate::relevance_model::trials::Evidence;
+
+use super::task::require_model_qrels;
+
+/// The options of `audit`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditOptions {
+    /// Measures to give intervals for (each a list, trec_eval or ir_measures spellings).
+    pub measures: Vec<String>,
+    /// Features of the judge model: text, runs, or auto.
+    pub features: FeatureChoice,
+    /// How documents beyond the pool's reach are treated.
+    pub beyond_pool: BeyondPool,
+    /// At most this many documents of one topic in the list to judge (0: no cap).
+    pub list_per_topic: usize,
+    /// Propose at most this many documents to judge.
+    pub budget: Option<usize>,
+    /// A measure is at risk when the probability that the run's rank moves exceeds this.
+    pub risk_threshold: f64,
+    /// The list stops once the remaining probability is at most this.
+    pub settle_threshold: f64,
+    /// A rank moves when it changes by at least this many places.
+    pub rank_margin: f64,
+    /// A study's results folder for the leave-team-out comparison.
+    pub results: Option<PathBuf>,
+    /// Seeds of the study run on the spot without `results` (0: no study).
+    pub study_seeds: u64,
+    /// What the calibration learns a team's absence loses from.
+    pub evidence: Evidence,
+    /// Returned judgments (a qrels file or the filled sheet), added for this audit only.
+    pub judged: Option<PathBuf>,
+    /// Let a returned grade replace a different official one.
+    pub override_official: bool,
+    /// Write the documents to judge as `qid docid probability` lines, in priority order.
+    pub emit_pool: Option<PathBuf>,
+    /// Write the assessment sheet (tab-separated; comma-separated for `.csv`).
+    pub sheet: Option<PathBuf>,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        Self {
+            measures: vec![DEFAULT_AUDIT_MEASURES.to_string()],
+            features: FeatureChoice::Auto,
+            beyond_pool: BeyondPool::Extrapolated,
+            list_per_topic: LIST_PER_TOPIC,
+            budget: None,
+            risk_threshold: RISK_THRESHOLD,
+            settle_threshold: SETTLE_THRESHOLD,
+            rank_margin: RANK_MARGIN,
+            results: None,
+            study_seeds: SPOT_STUDY_SEEDS,
+            evidence: Evidence::Pool,
+            judged: None,
+            override_official: false,
+            emit_pool: None,
+            sheet: None,
+        }
+    }
+}
+
+impl AuditOptions {
+    /// The audit's settings.
+    ///
+    /// # Errors
+    /// Unknown measures and invalid rules.
+    pub fn settings(&self) -> Result<AuditSettings> {
+        let study = match (&self.results, self.study_seeds) {
+            (Some(dir), _) => StudySource::Results(dir.clone()),
+            (None, 0) => StudySource::Skip,
+            (None, seeds) => StudySource::OnTheSpot { seeds },
+        };
+        Ok(AuditSettings {
+            measures: eval::parse_measures(&self.measures)?,
+            features: self.features,
+            rules: AuditRules {
+                risk_threshold: self.risk_threshold,
+                settle_threshold: self.settle_threshold,
+                rank_margin: self.rank_margin,
+                budget: self.budget,
+                beyond_pool: self.beyond_pool,
+                list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
+            }
+            .check()?,
+            study,
+            evidence: self.evidence,
+        })
+    }
+}
+
+/// Audits `runs` together against `task` (and again with the returned judgments of
+/// `options.judged`), then writes the pool lines and the sheet that `options` asks for: every
+/// input is read and checked, and the audit done, before any file is written. Runs on the
+/// current rayon pool.
+///
+/// # Errors
+/// Invalid options, qrels the relevance model cannot learn from, malformed returned
+/// judgments, the audit's errors, and write errors.
+pub fn audit(
+    task: Task,
+    runs: Vec<Run>,
+    options: &AuditOptions,
+) -> Result<(TeamAuditReport, Vec<Warning>)> {
+    let settings = options.settings()?;
+    require_model_qrels(&task)?;
+    let judged = (options.judged.as_deref())
+        .map(audit::read_judged)
+        .transpose()
+        .with_context(|| "reading the returned judgments")?;
+    let (report, warnings) = match &judged {
+        Some(judged) => audit::audit_with_judgments(
+            task.clone(),
+            runs,
+            &settings,
+            (judged, options.override_official),
+        )?,
+        None => audit::audit_runs(task.clone(), runs, &settings)?,
+    };
+    write_lists(&task, &report, options)?;
+    Ok((report, warnings))
+}
+
+/// Writes the documents to judge as pool lines and as the assessment sheet, where asked.
+fn write_lists(task: &Task, report: &TeamAuditReport, options: &AuditOptions) -> Result<()> {
+    let texts = match &options.sheet {
+        Some(_) => {
+            let docids = report.to_judge.iter().map(|e| e.docid.as_str()).collect();
+            DocumentTexts::read(task, &docids).with_context(|| "reading the documents' texts")?
+        }
+        None => DocumentTexts::default(),
+    };
+    if let Some(path) = &options.emit_pool {
+        write_atomically(path, |out| audit::write_pool(out, &report.to_judge))?;
+    }
+    if let Some(path) = &options.sheet {
+        let is_csv = audit::judged::is_csv(path);
+        write_atomically(path, |out| {
+            audit::write_sheet(out, report, task, &texts, is_csv)
+        })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,151 @@
+//! `backtest`: how far the audit can be trusted on a task; run, summarised and written.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::{
+    AuditRules, DEFAULT_AUDIT_MEASURES, LIST_PER_TOPIC, RANK_MARGIN, RISK_THRESHOLD,
+    SETTLE_THRESHOLD,
+};
+use crate::backtest::{BacktestSettings, BacktestSummary, TrialSource, World};
+use crate::base::error::Result;
+use crate::collection::FeatureChoice;
+use crate::eval;
+use crate::io::task::Task;
+use crate::judge::pegasos::DEFAULT_ITERATIONS;
+use crate::judge::settings::JudgeSettings;
+use crate::relevance_model::reach::BeyondPool;
+use crate::relevance_model::trials::Evidence;
+use crate::report::plots::FigureFormat;
+
+/// The options of `backtest`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BacktestOptions {
+    /// The collection without a team: classic, simulated or deeper.
+    pub world: World,
+    /// With the deeper world: the qrels whose grades complete each run's truth.
+    pub truth_qrels: Option<PathBuf>,
+    /// With the deeper world: the runs to audit (`None`: the task's runs that were not pooled).
+    pub runs: Option<Vec<String>>,
+    /// How the audit treats documents beyond the pool's reach (`None`: the world's own rule).
+    pub beyond_pool: Option<BeyondPool>,
+    /// At most this many documents of one topic in the list to judge (0: no cap).
+    pub list_per_topic: usize,
+    /// With the simulated world: a study's results folder whose trial qrels are the worlds
+    /// (`None`: judge a 1-seed study here).
+    pub results: Option<PathBuf>,
+    /// With `results`: the seed whose trials are the worlds.
+    pub seed: u64,
+    /// With the simulated world and no `results`: Pegasos iterations per retrain of the study.
+    pub iterations: usize,
+    /// Measures (each a list, trec_eval or ir_measures spellings).
+    pub measures: Vec<String>,
+    /// Leave out only these teams (`None`: every team with a pooled run).
+    pub teams: Option<Vec<String>>,
+    /// Features of the audit's judge model (and of the study's judge).
+    pub features: FeatureChoice,
+    /// What the calibration learns a team's absence loses from (`None`: the world's own).
+    pub evidence: Option<Evidence>,
+    /// The audit's risk threshold.
+    pub risk_threshold: f64,
+    /// The audit's settle threshold.
+    pub settle_threshold: f64,
+    /// The audit's rank margin.
+    pub rank_margin: f64,
+    /// Which files to write for each figure.
+    pub format: FigureFormat,
+}
+
+impl Default for BacktestOptions {
+    fn default() -> Self {
+        Self {
+            world: World::Classic,
+            truth_qrels: None,
+            runs: None,
+            beyond_pool: None,
+            list_per_topic: LIST_PER_TOPIC,
+            results: None,
+            seed: 1,
+            iterations: DEFAULT_ITERATIONS,
+            measures: vec![DEFAULT_AUDIT_MEASURES.to_string()],
+            teams: None,
+            features: FeatureChoice::Auto,
+            evidence: None,
+            risk_threshold: RISK_THRESHOLD,
+            settle_threshold: SETTLE_THRESHOLD,
+            rank_margin: RANK_MARGIN,
+            format: FigureFormat::Both,
+        }
+    }
+}
+
+impl BacktestOptions {
+    /// The backtest settings for `task`.
+    ///
+    /// # Errors
+    /// Unknown measures, invalid rules, and the checks of [`BacktestSettings::check`].
+    pub fn settings(&self, task: &Task) -> Result<BacktestSettings> {
+        let trials = match &self.results {
+            Some(dir) => TrialSource::Results {
+                dir: dir.clone(),
+                seed: self.seed,
+            },
+            None => TrialSource::Study(
+                JudgeSettings {
+                    iterations: self.iterations,
+                    ..JudgeSettings::hical(task.pool_depth)
+                }
+                .check()?,
+            ),
+        };
+        BacktestSettings {
+            world: self.world,
+            measures: eval::parse_measures(&self.measures)?,
+            features: self.features,
+            rules: AuditRules {
+                risk_threshold: self.risk_threshold,
+                settle_threshold: self.settle_threshold,
+                rank_margin: self.rank_margin,
+                budget: None,
+                beyond_pool: self.beyond_pool.unwrap_or(self.world.beyond_pool()),
+                list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
+            }
+            .check()?,
+            teams: self.teams.clone(),
+            trials,
+            evidence: self.evidence.unwrap_or(self.world.default_evidence()),
+            truth_qrels: self.truth_qrels.clone(),
+            runs: self.runs.clone(),
+        }
+        .check()
+    }
+}
+
+/// Where a backtest of `task` writes by default: `results/<task name>/backtest-<world>`.
+pub fn default_out(task: &Task, options: &BacktestOptions) -> PathBuf {
+    Path::new("results")
+        .join(&task.manifest.name)
+        .join(format!("backtest-{}", options.world))
+}
+
+/// Backtests the audit on `task` and writes `backtest.tsv`, `backtest.json`, the page and the
+/// figures into `out`. `progress(stage, done, total)` is called as the work advances. Runs on
+/// the current rayon pool. Returns the summary and the files written.
+///
+/// # Errors
+/// Invalid options, the backtest's errors, and write errors.
+pub fn backtest(
+    task: &Task,
+    options: &BacktestOptions,
+    out: &Path,
+    progress: &(dyn Fn(&str, usize, usize) + Sync),
+) -> Result<(BacktestSummary, Vec<PathBuf>)> {
+    let started = std::time::Instant::now();
+    let settings = options.settings(task)?;
+    let outcome = crate::backtest::run_backtest(task, &settings, progress)?;
+    let summary = BacktestSummary::new(&outcome, &settings.rules, started.elapsed().as_secs_f64());
+    let written = crate::backtest::files::write_outputs(out, &outcome, &summary, options.format)?;
+    Ok((summary, written))
+}
