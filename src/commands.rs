@@ -35,10 +35,11 @@ impl ThreadsArgs {
 /// `reusesim eval`.
 pub fn eval(args: EvalArgs) -> Result<()> {
     use reusesim::eval::format;
+    let options = args.options();
+    let plan = options.plan(jobs::eval::Listing::TrecEval)?;
     let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
     let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
-    let options = args.options();
-    let evaluated = jobs::eval::evaluate(&qrels, &runs, &options, jobs::eval::Listing::TrecEval)?;
+    let evaluated = plan.evaluate(&qrels, &runs)?;
     let selection = &evaluated.selection;
     evaluated
         .evaluations

@@ -34,15 +34,9 @@ fn evaluate(
     options: &str,
 ) -> PyResult<(EvaluationColumns, Vec<String>)> {
     let options: jobs::eval::EvaluateOptions = from_json(options).map_err(to_py_err)?;
+    let plan = (options.plan(jobs::eval::Listing::Scores)).map_err(to_py_err)?;
     let evaluated = py
-        .detach(|| {
-            jobs::eval::evaluate(
-                &qrels.qrels,
-                &runs.runs,
-                &options,
-                jobs::eval::Listing::Scores,
-            )
-        })
+        .detach(|| plan.evaluate(&qrels.qrels, &runs.runs))
         .map_err(to_py_err)?;
     let names: Vec<String> = (evaluated.selection.measures.iter())
         .map(ToString::to_string)

@@ -66,49 +66,69 @@ pub struct Evaluated {
     pub evaluations: Vec<RunEvaluation>,
 }
 
-/// Scores `runs` against `qrels` with `options`, the measures listed as `listing` says. Runs on
-/// the current rayon pool.
-///
-/// # Errors
-/// Unknown measures, an invalid relevance level, two runs with one tag (or a topic called
-/// `all` with per-topic values), and an unreadable z-score file.
-pub fn evaluate(
-    qrels: &Qrels,
-    runs: &[Run],
-    options: &EvaluateOptions,
-    listing: Listing,
-) -> Result<Evaluated> {
-    let selection = match listing {
-        Listing::TrecEval => {
-            Selection::parse(&options.measures, options.trec_eval)?.in_trec_eval_order()
-        }
-        Listing::Scores => Selection {
-            measures: parse_measures(&options.measures)?,
-            runid: false,
-            relstring: None,
-        },
-    };
-    let eval_options = EvalOptions {
-        measures: selection.measures.clone(),
-        relevance_level: crate::base::relevance::check_relevance_level(options.relevance_level)?,
-        complete: options.complete,
-        max_docs: options.max_docs,
-        relstring: (selection.relstring.as_ref()).map(|relstring| relstring.length),
-    };
-    let zscores = (options.zscores.as_deref())
-        .map(crate::io::zscores::read_zscores)
-        .transpose()
-        .with_context(|| "reading the z-score file")?;
-    check_distinct_keys(runs, options.per_topic)?;
-    let evaluator = Evaluator::new(qrels, eval_options);
-    let mut evaluations = evaluate_runs(&evaluator, runs);
-    if let Some(zscores) = &zscores {
-        for evaluation in &mut evaluations {
-            *evaluation = zscores::standardize(evaluation, &selection.measures, zscores);
-        }
+/// An evaluation checked before any input is read: its measures and trec_eval's options.
+#[derive(Debug)]
+pub struct EvaluationPlan {
+    selection: Selection,
+    eval_options: EvalOptions,
+    per_topic: bool,
+    zscores: Option<PathBuf>,
+}
+
+impl EvaluateOptions {
+    /// Checks the options, the measures listed as `listing` says.
+    ///
+    /// # Errors
+    /// Unknown measures and an invalid relevance level.
+    pub fn plan(&self, listing: Listing) -> Result<EvaluationPlan> {
+        let selection = match listing {
+            Listing::TrecEval => {
+                Selection::parse(&self.measures, self.trec_eval)?.in_trec_eval_order()
+            }
+            Listing::Scores => Selection {
+                measures: parse_measures(&self.measures)?,
+                runid: false,
+                relstring: None,
+            },
+        };
+        let eval_options = EvalOptions {
+            measures: selection.measures.clone(),
+            relevance_level: crate::base::relevance::check_relevance_level(self.relevance_level)?,
+            complete: self.complete,
+            max_docs: self.max_docs,
+            relstring: (selection.relstring.as_ref()).map(|relstring| relstring.length),
+        };
+        Ok(EvaluationPlan {
+            selection,
+            eval_options,
+            per_topic: self.per_topic,
+            zscores: self.zscores.clone(),
+        })
     }
-    Ok(Evaluated {
-        selection,
-        evaluations,
-    })
+}
+
+impl EvaluationPlan {
+    /// Scores `runs` against `qrels`. Runs on the current rayon pool.
+    ///
+    /// # Errors
+    /// Two runs with one tag (or a topic called `all` with per-topic values), and an
+    /// unreadable z-score file.
+    pub fn evaluate(self, qrels: &Qrels, runs: &[Run]) -> Result<Evaluated> {
+        let zscores = (self.zscores.as_deref())
+            .map(crate::io::zscores::read_zscores)
+            .transpose()
+            .with_context(|| "reading the z-score file")?;
+        check_distinct_keys(runs, self.per_topic)?;
+        let evaluator = Evaluator::new(qrels, self.eval_options);
+        let mut evaluations = evaluate_runs(&evaluator, runs);
+        if let Some(zscores) = &zscores {
+            for evaluation in &mut evaluations {
+                *evaluation = zscores::standardize(evaluation, &self.selection.measures, zscores);
+            }
+        }
+        Ok(Evaluated {
+            selection: self.selection,
+            evaluations,
+        })
+    }
 }

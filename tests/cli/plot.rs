@@ -293,7 +293,7 @@ fn plot_html_names_the_line_of_a_malformed_summary() {
         stderr.contains(&format!("summary.json:{line}:")),
         "{stderr}"
     );
-    assert!(stderr.contains("`weekly`"), "{stderr}");
+    assert!(stderr.contains("\"weekly\""), "{stderr}");
     assert!(!copy.path().join("report.html").exists());
 }
 
