@@ -104,9 +104,15 @@ mod tests {
     fn options_left_out_take_the_jobs_defaults() {
         let options: SimulateOptions =
             from_json(r#"{"seeds": 2, "judge": {"iterations": 7}}"#).expect("valid options");
-        let mut expected = SimulateOptions::default();
-        expected.seeds = 2;
-        expected.judge.iterations = 7;
+        let defaults = SimulateOptions::default();
+        let expected = SimulateOptions {
+            seeds: 2,
+            judge: crate::jobs::judge::JudgeOptions {
+                iterations: 7,
+                ..defaults.judge.clone()
+            },
+            ..defaults
+        };
         assert_eq!(options, expected);
         assert_eq!(
             from_json::<SimulateOptions>("{}").unwrap(),
