@@ -376,7 +376,7 @@ impl<'c> AuditBasis<'c> {
 /// of the sample's bootstrap replicate ([`Calibration::run_effect_sds`]), from a ChaCha8 stream seeded by ([`super::AUDIT_SEED`],
 /// the run's tag), so that a run's samples do not depend on the other runs audited beside it.
 fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
-    let mut rng = crate::base::seed::topic_rng(super::AUDIT_SEED, tag);
+    let mut rng = crate::base::seed::keyed_rng(super::AUDIT_SEED, tag);
     let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
     (0..super::SAMPLES)
         .map(|sample| {

@@ -294,7 +294,7 @@ impl<'m> TopicScenarios<'m> {
         topic_sd: f64,
         grades: &[(Grade, f64)],
     ) -> (Vec<Vec<f64>>, Vec<Vec<u8>>, Vec<f64>) {
-        let mut rng = crate::base::seed::topic_rng(AUDIT_SEED, topic_id);
+        let mut rng = crate::base::seed::keyed_rng(AUDIT_SEED, topic_id);
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
         let mut mean_probabilities = vec![0.0; drawn.len()];
         let mut all_draws = Vec::with_capacity(SAMPLES);
