@@ -12,7 +12,7 @@ use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::eval::format::Format;
 use reusesim::eval::{self, EvalOptions, Selection, TrecEvalVersion};
 use reusesim::io::task::Task;
-use reusesim::judge::pegasos::Precision;
+use reusesim::judge::pegasos::GramPrecision;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::{
     Carried, JudgeSettings, LearnerChoice, Withhold, DEFAULT_CARRIED, DEFAULT_WITHHOLD,
@@ -209,8 +209,8 @@ pub struct JudgeArgs {
     pub iterations: usize,
     /// Pegasos Gram matrix precision: f32 (twice as fast, as close to exact as HiCAL's own f32
     /// classifier) or f64.
-    #[arg(long, value_parser = choice::<Precision>(), default_value_t = Precision::F32)]
-    pub precision: Precision,
+    #[arg(long, value_parser = choice::<GramPrecision>(), default_value_t = GramPrecision::F32)]
+    pub precision: GramPrecision,
     /// Batch schedule: bmi (batches grow by ceil(B/10)) or one (retrain after every judgment).
     #[arg(long, value_parser = choice::<Schedule>(), default_value_t = Schedule::Bmi)]
     pub schedule: Schedule,

@@ -21,7 +21,7 @@ use crate::base::error::{Error, Result};
 use crate::base::Grade;
 use crate::collection::CandidateSource;
 use crate::io::task::Task;
-use crate::judge::pegasos::Precision;
+use crate::judge::pegasos::GramPrecision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::strategies::Strategy;
@@ -191,7 +191,7 @@ impl StudyRecipe {
             seed: 0,
             learner: named::<LearnerChoice>("learner", &self.learner)?,
             iterations: self.iterations,
-            precision: named::<Precision>("precision", &self.precision)?,
+            precision: named::<GramPrecision>("precision", &self.precision)?,
             schedule: named::<Schedule>("schedule", &self.schedule)?,
             candidates: named::<CandidateSource>("candidate source", &self.candidates)?,
             pool_depth: self.pool_depth,
