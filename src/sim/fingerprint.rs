@@ -28,7 +28,6 @@ use crate::judge::strategies::Strategy;
 use crate::sim::settings::{
     check_budget_fractions, check_strategies, AssessorChoice, StudySettings, OFFICIAL_BUDGET_ONLY,
 };
-use crate::sim::unit::hex;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
 /// (the trial seed aside: the study sets it), whether text features are used, and the task's
@@ -333,10 +332,13 @@ impl Fingerprint {
             inputs.insert("assessor".to_string(), file_sha256(&path)?);
         }
         let reusesim = env!("CARGO_PKG_VERSION").to_string();
-        let sha256 = hex(&Sha256::digest(
-            serde_json::to_vec(&(&reusesim, &inputs, &recipe.judging()))
-                .expect("strings, numbers and maps always serialize"),
-        ));
+        let sha256 = format!(
+            "{:x}",
+            Sha256::digest(
+                serde_json::to_vec(&(&reusesim, &inputs, &recipe.judging()))
+                    .expect("strings, numbers and maps always serialize"),
+            )
+        );
         Ok(Self {
             sha256,
             reusesim,

@@ -1,5 +1,6 @@
 //! The identity of a distinct (trial, topic) judging unit, [`UnitId`], which the study's plan,
-//! its shards and its journal share; and [`hex`], the spelling of every digest on disk.
+//! its shards and its journal share. Digests on disk are spelled in lower-case hex, the
+//! `{:x}` format of sha2's digest output.
 //!
 //! A unit's id is a sha256 over what makes its judging what it is: the topic's id, the trial
 //! seed, the pool's and the withheld documents' names (sorted), and the held-out team when run
@@ -111,17 +112,8 @@ impl UnitId {
 
 impl std::fmt::Display for UnitId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&hex(&self.0))
+        write!(f, "{:x}", sha2::digest::Output::<Sha256>::from(self.0))
     }
-}
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::new(), |mut text, byte| {
-        write!(text, "{byte:02x}").expect("writing to a String cannot fail");
-        text
-    })
 }
 
 #[cfg(test)]
