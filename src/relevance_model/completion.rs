@@ -36,7 +36,7 @@ use super::reach::{BestPooledRanks, BeyondPool};
 use super::MODEL_DEPTH;
 use crate::base::error::Result;
 use crate::base::seed::{document_uniforms, keyed_rng};
-use crate::base::{DocId, Grade};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::{Collection, UniqueRule};
 use crate::judge::assessor::{Assessment, Assessor, GradeSource};
 
@@ -76,7 +76,7 @@ impl CompletionModel {
     /// # Errors
     /// When a logistic fit fails.
     pub fn fit(collection: &Collection, pool_depth: usize) -> Result<Self> {
-        let judgments: Vec<FxHashMap<DocId, Grade>> =
+        let judgments: Vec<DocumentGrades> =
             collection.topics.iter().map(|t| t.grades.clone()).collect();
         let models = (collection.topics.par_iter())
             .zip(&judgments)
