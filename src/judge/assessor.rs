@@ -27,13 +27,6 @@ choice_enum! {
     }
 }
 
-impl GradeSource {
-    /// Whether the grade came from beyond the collection's own qrels.
-    pub fn is_beyond_official(self) -> bool {
-        self != Self::Official
-    }
-}
-
 /// A grade and where it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Assessment {
