@@ -9,8 +9,8 @@
 //! - [`seed`]: the fixed mixing functions that seed every random stream;
 //! - [`recycle_refs`]: a buffer of references reused across borrows.
 //!
-//! Layers above: io → eval, features → collection → judge → sim → report → audit → cli (the
-//! table in docs/architecture.md, which a test checks every import against).
+//! The layers above, and what each may import, are the table in docs/architecture.md, which a
+//! test checks every import against.
 
 pub mod choice;
 pub mod error;
