@@ -17,7 +17,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reusesim::base::sparse::SparseVec;
-use reusesim::judge::pegasos::{PegasosParams, Precision, Solver};
+use reusesim::judge::pegasos::{GramPrecision, PegasosParams, Solver};
 use reusesim::judge::{Scorer, TrainingSet};
 
 const SEED: u64 = 2024;
@@ -64,10 +64,10 @@ fn fit(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(ITERATIONS as u64));
     for (name, solver, precision) in [
-        ("auto", Solver::Auto, Precision::F32),
-        ("dual", Solver::Dual, Precision::F32),
-        ("dual_f64", Solver::Dual, Precision::F64),
-        ("primal", Solver::Primal, Precision::F32),
+        ("auto", Solver::Auto, GramPrecision::F32),
+        ("dual", Solver::Dual, GramPrecision::F32),
+        ("dual_f64", Solver::Dual, GramPrecision::F64),
+        ("primal", Solver::Primal, GramPrecision::F32),
     ] {
         let params = PegasosParams::new()
             .solver(solver)

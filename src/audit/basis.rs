@@ -5,7 +5,6 @@
 
 use rand::Rng;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use super::others::{OtherRuns, TopicShifts};
 use super::report::{MeasureAudit, PoolEntry};
@@ -15,7 +14,7 @@ use super::topic::{
 };
 use super::AuditRules;
 use crate::base::error::Result;
-use crate::base::{DocId, Grade};
+use crate::base::{DocId, DocumentGrades};
 use crate::collection::Collection;
 use crate::eval::Measure;
 use crate::relevance_model::calibration::{
@@ -79,10 +78,7 @@ pub struct RunAudit {
 }
 
 /// `judgments` as the in-memory scorer takes them.
-pub fn judgments_grades(
-    collection: &Collection,
-    judgments: &[FxHashMap<DocId, Grade>],
-) -> QrelsGrades {
+pub fn judgments_grades(collection: &Collection, judgments: &[DocumentGrades]) -> QrelsGrades {
     collection
         .topics
         .iter()
@@ -376,7 +372,7 @@ impl<'c> AuditBasis<'c> {
 /// of the sample's bootstrap replicate ([`Calibration::run_effect_sds`]), from a ChaCha8 stream seeded by ([`super::AUDIT_SEED`],
 /// the run's tag), so that a run's samples do not depend on the other runs audited beside it.
 fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
-    let mut rng = crate::base::seed::topic_rng(super::AUDIT_SEED, tag);
+    let mut rng = crate::base::seed::keyed_rng(super::AUDIT_SEED, tag);
     let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
     (0..super::SAMPLES)
         .map(|sample| {

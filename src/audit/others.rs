@@ -7,10 +7,8 @@
 //! audited document drawn relevant in that sample (that document alone judged relevant with its
 //! drawn grade; the changes of several documents add up).
 
-use rustc_hash::FxHashMap;
-
 use super::topic::TopicOutcome;
-use crate::base::{DocId, Grade};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::TopicData;
 use crate::eval::{score_topic, GradeCounts, JudgedRanking, Measure};
 use crate::sim::scoring::ScoreTable;
@@ -120,7 +118,7 @@ impl OtherRuns {
     pub(super) fn topic_shifts(
         &self,
         topic: &TopicData,
-        judgments: &FxHashMap<DocId, Grade>,
+        judgments: &DocumentGrades,
         unjudged: &[DocId],
         grades: &[(Grade, f64)],
         (measures, level): (&[Measure], Grade),
@@ -252,7 +250,7 @@ pub(super) mod tests {
             hits: hits.into_values().collect(),
             pool_rankings: rankings.clone(),
             rankings,
-            grades: FxHashMap::default(),
+            grades: DocumentGrades::default(),
             text_seed: None,
         }
     }
@@ -260,7 +258,7 @@ pub(super) mod tests {
     /// The score table of one topic's `rankings` on `judgments` (relevance level 1).
     pub(in crate::audit) fn table(
         rankings: &[Vec<DocId>],
-        judgments: &FxHashMap<DocId, Grade>,
+        judgments: &DocumentGrades,
         measures: &[Measure],
     ) -> ScoreTable {
         let counts = GradeCounts::from_grades(judgments.values().copied());
@@ -294,8 +292,7 @@ pub(super) mod tests {
             vec![5, 4, 6, 7],
         ];
         let topic = topic(rankings.clone());
-        let judgments: FxHashMap<DocId, Grade> =
-            [(4, 1), (5, 0), (6, 2), (3, 1)].into_iter().collect();
+        let judgments: DocumentGrades = [(4, 1), (5, 0), (6, 2), (3, 1)].into_iter().collect();
         let measures = [
             Measure::new(Family::AveragePrecision, None),
             Measure::new(Family::Precision, Some(2)),

@@ -389,9 +389,8 @@ mod tests {
     use super::*;
     use crate::audit::others::tests::{table, topic};
     use crate::audit::topic::{TopicAudit, UnjudgedDoc};
-    use crate::base::{DocId, Grade};
+    use crate::base::{DocId, DocumentGrades};
     use crate::eval::{Family, Measure};
-    use rustc_hash::FxHashMap;
 
     /// One topic whose first ranking is the audited run's, with `unjudged` its unjudged
     /// documents (ranked first, each with probability 0.5 and one relevant grade, drawn as
@@ -399,7 +398,7 @@ mod tests {
     /// them.
     fn one_topic(
         rankings: Vec<Vec<DocId>>,
-        judgments: &FxHashMap<DocId, Grade>,
+        judgments: &DocumentGrades,
         measure: Measure,
         unjudged: &[DocId],
         (draws, gain): (Vec<Vec<u8>>, f64),
@@ -447,7 +446,7 @@ mod tests {
     /// runs' sampled scores.
     fn p1_risk(rivals_first: DocId) -> (MeasureRisk, Vec<Vec<f64>>) {
         const NEW: DocId = 9;
-        let judgments: FxHashMap<DocId, Grade> = [(1, 1), (2, 0)].into_iter().collect();
+        let judgments: DocumentGrades = [(1, 1), (2, 0)].into_iter().collect();
         let rankings: Vec<Vec<DocId>> = vec![
             vec![NEW, 2],
             vec![1, 2],
@@ -471,8 +470,7 @@ mod tests {
     /// of them first too, and the task's two best runs rank judged relevant documents.
     #[test]
     fn the_list_puts_a_document_the_nearby_runs_share_after_one_only_the_run_ranks() {
-        let judgments: FxHashMap<DocId, Grade> =
-            [(1, 1), (2, 0), (3, 1), (4, 0)].into_iter().collect();
+        let judgments: DocumentGrades = [(1, 1), (2, 0), (3, 1), (4, 0)].into_iter().collect();
         let rankings: Vec<Vec<DocId>> = vec![
             vec![8, 9, 2],
             vec![1, 3, 2],

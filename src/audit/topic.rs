@@ -4,11 +4,10 @@
 //! (the rules are in the [`super`] module docs).
 
 use rand::Rng;
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
-use crate::base::{DocId, Grade};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::TopicData;
 use crate::eval::{score_topic, Family, GradeCounts, JudgedRanking, Measure};
 use crate::relevance_model::effects::sigmoid;
@@ -152,7 +151,7 @@ struct TopicScenarios<'m> {
 
 impl<'m> TopicScenarios<'m> {
     fn new(
-        judgments: &FxHashMap<DocId, Grade>,
+        judgments: &DocumentGrades,
         ranking: &[DocId],
         measures: &'m [Measure],
         level: Grade,
@@ -294,7 +293,7 @@ impl<'m> TopicScenarios<'m> {
         topic_sd: f64,
         grades: &[(Grade, f64)],
     ) -> (Vec<Vec<f64>>, Vec<Vec<u8>>, Vec<f64>) {
-        let mut rng = crate::base::seed::topic_rng(AUDIT_SEED, topic_id);
+        let mut rng = crate::base::seed::keyed_rng(AUDIT_SEED, topic_id);
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
         let mut mean_probabilities = vec![0.0; drawn.len()];
         let mut all_draws = Vec::with_capacity(SAMPLES);
@@ -340,7 +339,7 @@ pub(super) struct TopicInput<'a> {
     /// The topic.
     pub(super) topic: &'a TopicData,
     /// The judgments.
-    pub(super) judgments: &'a FxHashMap<DocId, Grade>,
+    pub(super) judgments: &'a DocumentGrades,
     /// The audited run's ranking of the topic.
     pub(super) ranking: &'a [DocId],
     /// A grade >= this is relevant.
@@ -507,8 +506,8 @@ pub(super) fn quantile(sorted: &[f64], q: f64) -> f64 {
 mod tests {
     use super::*;
 
-    fn topic(ranking: &[DocId], grades: &[(DocId, Grade)]) -> (TopicData, FxHashMap<DocId, Grade>) {
-        let judgments: FxHashMap<DocId, Grade> = grades.iter().copied().collect();
+    fn topic(ranking: &[DocId], grades: &[(DocId, Grade)]) -> (TopicData, DocumentGrades) {
+        let judgments: DocumentGrades = grades.iter().copied().collect();
         let data = TopicData {
             id: "1".into(),
             retrieved: ranking.to_vec(),

@@ -22,12 +22,11 @@ pub mod summary;
 mod worlds;
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::audit::{rank_among, AuditBasis, RunAudit, AUDIT_DEPTH};
 use crate::base::error::Result;
-use crate::base::{DocId, Grade};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::{CandidateSource, Collection, UniqueRule};
 use crate::eval::Family;
 use crate::io::task::Task;
@@ -238,8 +237,8 @@ pub fn run_backtest(
 /// The judgments `world` plus the official grade of each of `docs` (0 for a document the
 /// official qrels lack).
 fn with_official(
-    world: &[FxHashMap<DocId, Grade>],
-    official: &[FxHashMap<DocId, Grade>],
+    world: &[DocumentGrades],
+    official: &[DocumentGrades],
     docs: &[Vec<DocId>],
 ) -> Judgments {
     world
@@ -533,8 +532,8 @@ mod tests {
         // Ranks 1..=6 hold documents 10..=15; 10 is judged in the world, 11 is non-relevant
         // in the truth, 14 is absent from it, 12 (rank 3, grade 1), 13 (rank 4, grade 2) and
         // 15 (rank 6, grade 1) are relevant: by gain, 13 (2 / log2 5) comes before 12.
-        let world: Judgments = vec![FxHashMap::from_iter([(10, 1)])];
-        let truth: Judgments = vec![FxHashMap::from_iter([
+        let world: Judgments = vec![DocumentGrades::from_iter([(10, 1)])];
+        let truth: Judgments = vec![DocumentGrades::from_iter([
             (10, 1),
             (11, 0),
             (12, 1),

@@ -3,13 +3,14 @@
 //! - [`choice`]: settings with a fixed list of names, spelled once for CLI, JSON and reports;
 //! - [`error`]: the crate's error types (file and line for bad input, learner errors, warnings);
 //! - [`ids`]: interned names and the document id;
-//! - [`relevance`]: grades and the one rule that decides relevance;
+//! - [`relevance`]: grades, a topic's grades by document, and the one rule that decides
+//!   relevance;
 //! - [`sparse`]: the sparse document vector the features build and the learners read;
 //! - [`seed`]: the fixed mixing functions that seed every random stream;
 //! - [`recycle_refs`]: a buffer of references reused across borrows.
 //!
-//! Layers above: io → eval, features → collection → judge → sim → report → audit → cli (the
-//! table in docs/architecture.md, which a test checks every import against).
+//! The layers above, and what each may import, are the table in docs/architecture.md, which a
+//! test checks every import against.
 
 pub mod choice;
 pub mod error;
@@ -21,7 +22,7 @@ pub mod seed;
 pub mod sparse;
 
 pub use ids::DocId;
-pub use relevance::{is_relevant, Grade};
+pub use relevance::{is_relevant, DocumentGrades, Grade};
 
 /// `buffer` emptied, as a buffer of references of another lifetime, keeping its allocation: the
 /// loops that build a list of borrowed vectors at every retrain keep one buffer for all of them.

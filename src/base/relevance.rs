@@ -1,10 +1,16 @@
 //! Relevance grades and the one rule that turns a grade into "relevant", used by the evaluation,
 //! the judge, the study's statistics and the audit alike.
 
+use rustc_hash::FxHashMap;
+
 use crate::base::error::{Error, Result};
+use crate::base::ids::DocId;
 
 /// A relevance grade. Negative grades mean "judged, unusable" and are never relevant.
 pub type Grade = i32;
+
+/// One topic's judgments: the grade of each judged document.
+pub type DocumentGrades = FxHashMap<DocId, Grade>;
 
 /// The lowest relevance level allowed: a level below 1 would make grade-0 ("judged
 /// non-relevant") documents relevant.

@@ -1,10 +1,11 @@
-//! Seeding: every random stream of a simulation comes from a `ChaCha8Rng` whose seed is mixed
-//! from (trial seed, topic id) by a fixed function, so results never depend on the number of
-//! threads or on scheduling, and never on std's randomly keyed hasher.
+//! Seeding: every random stream comes from a `ChaCha8Rng` whose seed is mixed from (trial seed,
+//! key) by a fixed function, so results never depend on the number of threads or on scheduling,
+//! and never on std's randomly keyed hasher. The key names the stream: a topic id, a run tag, a
+//! bootstrap replicate's index.
 //!
-//! The mixing function: the topic id's bytes are hashed with 64-bit FNV-1a, then
-//! `splitmix64(splitmix64(trial_seed) ^ topic_hash)` is the 64-bit seed given to
-//! `ChaCha8Rng::seed_from_u64`; retrain i of the judge uses that generator's stream i
+//! The mixing function: the key's bytes are hashed with 64-bit FNV-1a, then
+//! `splitmix64(splitmix64(trial_seed) ^ key_hash)` is the 64-bit seed given to
+//! `ChaCha8Rng::seed_from_u64`; retrain i of the judge uses the topic's generator's stream i
 //! ([`iteration_rng`]). It is part of the output format: changing it changes every simulated
 //! qrels.
 
@@ -26,31 +27,34 @@ pub fn splitmix64(value: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The seed of one (trial seed, topic) stream.
-pub fn topic_seed(trial_seed: u64, topic: &str) -> u64 {
-    splitmix64(splitmix64(trial_seed) ^ fnv1a(topic.as_bytes()))
+/// The seed of the (trial seed, key) stream: `splitmix64(splitmix64(trial_seed) ^ fnv1a(key))`.
+pub fn keyed_seed(trial_seed: u64, key: &str) -> u64 {
+    splitmix64(splitmix64(trial_seed) ^ fnv1a(key.as_bytes()))
 }
 
-/// The random stream of one (trial seed, topic).
-pub fn topic_rng(trial_seed: u64, topic: &str) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(topic_seed(trial_seed, topic))
+/// The random stream keyed by (trial seed, key): a `ChaCha8Rng` seeded from
+/// [`keyed_seed`]`(trial_seed, key)` by `seed_from_u64`. Keys are topic ids, run tags, replicate
+/// indexes or fixed stream names; equal keys give equal streams.
+pub fn keyed_rng(trial_seed: u64, key: &str) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(keyed_seed(trial_seed, key))
 }
 
 /// The random stream of retrain number `retrain` of one (trial seed, topic): stream `retrain`
-/// of the ChaCha8 generator keyed by [`topic_seed`]. Two trials of one seed draw the same
-/// numbers at the same retrain, however differently their earlier retrains consumed theirs.
+/// of the generator keyed by (trial seed, topic id) ([`keyed_rng`]). Two trials of one seed
+/// draw the same numbers at the same retrain, however differently their earlier retrains
+/// consumed theirs.
 pub fn iteration_rng(trial_seed: u64, topic: &str, retrain: usize) -> ChaCha8Rng {
-    let mut rng = topic_rng(trial_seed, topic);
+    let mut rng = keyed_rng(trial_seed, topic);
     rng.set_stream(retrain as u64);
     rng
 }
 
 /// Two uniforms in [0, 1) keyed by (trial seed, topic id, document id): the first 53 bits of
-/// `h = splitmix64(topic_seed(trial_seed, topic) ^ fnv1a(document))`, then of `splitmix64(h)`.
+/// `h = splitmix64(keyed_seed(trial_seed, topic) ^ fnv1a(document))`, then of `splitmix64(h)`.
 /// Any process, trial or strategy asking for the same key gets the same numbers (the completed
 /// assessor's draws).
 pub fn document_uniforms(trial_seed: u64, topic: &str, document: &str) -> [f64; 2] {
-    let first = splitmix64(topic_seed(trial_seed, topic) ^ fnv1a(document.as_bytes()));
+    let first = splitmix64(keyed_seed(trial_seed, topic) ^ fnv1a(document.as_bytes()));
     let second = splitmix64(first);
     [first, second].map(|bits| (bits >> 11) as f64 / (1u64 << 53) as f64)
 }
@@ -65,8 +69,8 @@ mod tests {
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
         // SplitMix64 from state 0: the first output is 0xe220a8397b1dcdaf.
         assert_eq!(splitmix64(0), 0xe220_a839_7b1d_cdaf);
-        assert_ne!(topic_seed(1, "301"), topic_seed(2, "301"));
-        assert_ne!(topic_seed(1, "301"), topic_seed(1, "302"));
+        assert_ne!(keyed_seed(1, "301"), keyed_seed(2, "301"));
+        assert_ne!(keyed_seed(1, "301"), keyed_seed(1, "302"));
     }
 
     #[test]
@@ -75,6 +79,6 @@ mod tests {
         let draw = |retrain| iteration_rng(3, "301", retrain).random::<u64>();
         assert_eq!(draw(4), draw(4));
         assert_ne!(draw(4), draw(5));
-        assert_ne!(draw(1), topic_rng(3, "301").random::<u64>());
+        assert_ne!(draw(1), keyed_rng(3, "301").random::<u64>());
     }
 }

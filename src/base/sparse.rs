@@ -97,12 +97,6 @@ impl SparseVec {
         Self::from_valid_entries(entries)
     }
 
-    /// The number of stored (non-zero) entries.
-    #[inline]
-    pub fn nnz(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Whether the vector has no non-zero entry.
     #[inline]
     pub fn is_empty(&self) -> bool {
@@ -165,18 +159,6 @@ impl SparseVec {
     #[inline]
     pub fn dot_dense_f64(&self, dense: &[f64]) -> f64 {
         dot_dense_f64(&self.entries, dense)
-    }
-
-    /// The vector as a dense `Vec<f32>` of length `dimension`, for tests and small problems.
-    ///
-    /// # Panics
-    /// When a feature index is at or beyond `dimension`.
-    pub fn to_dense(&self, dimension: usize) -> Vec<f32> {
-        let mut dense = vec![0.0; dimension];
-        for &(feature, value) in &self.entries {
-            dense[feature as usize] = value;
-        }
-        dense
     }
 }
 
@@ -263,7 +245,7 @@ mod tests {
         ])
         .expect("finite values");
         assert_eq!(vector.as_pairs(), &[(2, 3.0), (5, 3.0)]);
-        assert_eq!(vector.nnz(), 2);
+        assert_eq!(vector.iter().len(), 2);
         assert_abs_diff_eq!(vector.squared_norm(), 18.0);
         assert_eq!(vector.max_feature(), Some(5));
     }
@@ -307,7 +289,10 @@ mod tests {
         proptest::collection::vec((0..dimension as u32, -10.0_f32..10.0), 0..40).prop_map(
             move |pairs| {
                 let vector = SparseVec::from_pairs(pairs).expect("finite values");
-                let dense = vector.to_dense(dimension);
+                let mut dense = vec![0.0; dimension];
+                for (feature, value) in vector.iter() {
+                    dense[feature as usize] = value;
+                }
                 (vector, dense)
             },
         )
@@ -339,7 +324,7 @@ mod tests {
             dense in proptest::collection::vec(-10.0_f32..10.0, 64),
         ) {
             let expected = dense_dot(&dense_vector, &dense);
-            let tolerance = 1e-4 * (1.0 + expected.abs() + vector.nnz() as f64 * 100.0 * 1e-3);
+            let tolerance = 1e-4 * (1.0 + expected.abs() + vector.iter().len() as f64 * 100.0 * 1e-3);
             prop_assert!((f64::from(vector.dot_dense(&dense)) - expected).abs() <= tolerance);
             let dense_f64: Vec<f64> = dense.iter().map(|&v| f64::from(v)).collect();
             prop_assert!((vector.dot_dense_f64(&dense_f64) - expected).abs() <= 1e-9 * (1.0 + expected.abs()));

@@ -11,7 +11,7 @@ use crate::base::error::{Error, Result};
 use crate::base::ids::Interner;
 use crate::base::sparse::SparseVec;
 use crate::base::DocId;
-use crate::base::Grade;
+use crate::base::{DocumentGrades, Grade};
 use std::path::Path;
 
 use crate::features::store::FeatureStore;
@@ -84,7 +84,7 @@ pub struct TopicData {
     /// and leave-out-uniques are taken in.
     pub pool_rankings: Vec<Vec<DocId>>,
     /// The assessor's grades.
-    pub grades: FxHashMap<DocId, Grade>,
+    pub grades: DocumentGrades,
     /// The text seed (the topic text's vector), in text mode.
     pub text_seed: Option<SparseVec>,
 }
@@ -172,7 +172,7 @@ pub struct SoleTeams<'c> {
 
 impl<'c> SoleTeams<'c> {
     /// The judged documents of `grades` that are `team`'s unique documents, sorted.
-    pub fn unique_documents(&self, team: &str, grades: &FxHashMap<DocId, Grade>) -> Vec<DocId> {
+    pub fn unique_documents(&self, team: &str, grades: &DocumentGrades) -> Vec<DocId> {
         let mut unique: Vec<DocId> = self
             .sole_team
             .iter()

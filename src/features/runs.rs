@@ -70,6 +70,6 @@ mod tests {
         let only_held_out = run_feature_vector(&[(1, 3)], |run| run != 1, 3, 4);
         assert!(only_held_out.is_empty());
         let seed = pseudo_positive(|run| run != 1, 3, 4);
-        assert_eq!(seed.nnz(), 4);
+        assert_eq!(seed.iter().len(), 4);
     }
 }

@@ -40,13 +40,8 @@ impl RawDigest {
 
     /// The sha256 of the bytes read, in lower-case hex.
     pub fn sha256_hex(&self) -> String {
-        hex(&self.hasher.clone().finalize())
+        format!("{:x}", self.hasher.clone().finalize())
     }
-}
-
-/// Lower-case hex of `bytes`.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// A reader that feeds every byte it reads into a shared [`RawDigest`].
@@ -96,7 +91,7 @@ pub fn file_digest(path: &Path) -> Result<(String, u64), ParseError> {
     let mut file = File::open(path).map_err(io_error)?;
     let mut hasher = Sha256::new();
     let bytes = std::io::copy(&mut file, &mut hasher).map_err(io_error)?;
-    Ok((hex(&hasher.finalize()), bytes))
+    Ok((format!("{:x}", hasher.finalize()), bytes))
 }
 
 /// `raw` (the bytes of `path` as stored) buffered, and gunzipped when it starts with gzip's

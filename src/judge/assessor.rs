@@ -8,10 +8,8 @@
 //! grades). The completed assessor, which draws the grades of never-judged documents from the
 //! relevance model, lives in [`crate::relevance_model::completion`].
 
-use rustc_hash::FxHashMap;
-
 use crate::base::choice::choice_enum;
-use crate::base::{DocId, Grade};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::Collection;
 
 choice_enum! {
@@ -26,13 +24,6 @@ choice_enum! {
         Drawn = "drawn",
         /// Nobody judged it and nothing could be drawn: presumed non-relevant (grade 0).
         Presumed = "presumed",
-    }
-}
-
-impl GradeSource {
-    /// Whether the grade came from beyond the collection's own qrels.
-    pub fn is_beyond_official(self) -> bool {
-        self != Self::Official
     }
 }
 
@@ -99,12 +90,12 @@ fn official_assessment(collection: &Collection, topic: usize, doc: DocId) -> Ass
 pub struct FullerAssessor<'c> {
     collection: &'c Collection,
     /// Per topic (collection order), the file's grades of the collection's documents.
-    file: &'c [FxHashMap<DocId, Grade>],
+    file: &'c [DocumentGrades],
 }
 
 impl<'c> FullerAssessor<'c> {
     /// The assessor that answers from `file` (per topic of `collection`, its grades) first.
-    pub fn new(collection: &'c Collection, file: &'c [FxHashMap<DocId, Grade>]) -> Self {
+    pub fn new(collection: &'c Collection, file: &'c [DocumentGrades]) -> Self {
         assert_eq!(
             file.len(),
             collection.topics.len(),

@@ -304,7 +304,7 @@ impl<'c> TopicState<'c> {
 pub struct TrialTopic<'a> {
     /// The topic's index in the collection.
     pub topic: usize,
-    /// excluded_runs[run]: whether the trial excludes the run.
+    /// `excluded_runs[run]`: whether the trial excludes the run.
     pub excluded_runs: &'a [bool],
     /// The documents withheld, sorted, as [`withheld_documents`] gives them for the trial.
     pub withheld: &'a [DocId],

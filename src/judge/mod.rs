@@ -1,16 +1,18 @@
-//! The judge's learners: sparse document vectors and the models that rank candidates for a
-//! simulated HiCAL-like continuous-active-learning assessor.
+//! The judge: a simulated HiCAL-like continuous-active-learning assessor, its learners and the
+//! judging strategies without learning.
 //!
-//! This module owns the vector type ([`sparse::SparseVec`]), the default learner
-//! ([`pegasos`], HiCAL's Sofia-ML logistic Pegasos in a pairwise ROC loop) and the dense
-//! alternative ([`logistic`], L2-regularised logistic regression fitted by argmin's L-BFGS on
-//! linfa-logistic's objective; linfa-logistic itself is the tests' oracle). Both
-//! learners train on a [`TrainingSet`] of documents owned elsewhere and produce a model that
-//! implements [`Scorer`].
+//! The learners are the default ([`pegasos`], HiCAL's Sofia-ML logistic Pegasos in a pairwise
+//! ROC loop) and the dense alternative ([`logistic`], L2-regularised logistic regression fitted
+//! by argmin's L-BFGS on linfa-logistic's objective; linfa-logistic itself is the tests'
+//! oracle). Both train on a [`TrainingSet`] of documents owned elsewhere and produce a model
+//! that implements [`Scorer`].
 //!
 //! It also holds the CAL loop ([`cal`]), what it may propose ([`candidates`]), the batch
-//! schedules ([`schedule`]) and the task as the judge sees it ([`collection`]); feature
-//! extraction lives in [`crate::features`].
+//! schedules ([`schedule`]), the strategies without learning ([`strategies`]), the simulated
+//! assessor's trait with the official and fuller-file assessors ([`assessor`]) and the judge's
+//! settings ([`settings`]). The task as the judge sees it is [`crate::collection`]'s; the
+//! document vectors are [`crate::base::sparse`]'s and feature extraction lives in
+//! [`crate::features`].
 
 pub mod assessor;
 pub mod cal;

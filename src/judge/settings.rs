@@ -5,7 +5,7 @@ use crate::base::choice::choice_enum;
 use crate::base::error::Result;
 use crate::base::Grade;
 use crate::collection::CandidateSource;
-use crate::judge::pegasos::Precision;
+use crate::judge::pegasos::GramPrecision;
 use crate::judge::schedule::Schedule;
 
 /// The number of presumed non-relevant documents drawn afresh for every retrain (HiCAL's).
@@ -71,7 +71,7 @@ pub struct JudgeSettings {
     /// Pegasos iterations per retrain.
     pub iterations: usize,
     /// The precision of the Pegasos Gram matrix.
-    pub precision: Precision,
+    pub precision: GramPrecision,
     /// The batch schedule.
     pub schedule: Schedule,
     /// Where candidates come from.
@@ -102,7 +102,7 @@ impl JudgeSettings {
             seed: 0,
             learner: LearnerChoice::Pegasos,
             iterations: crate::judge::pegasos::DEFAULT_ITERATIONS,
-            precision: Precision::F32,
+            precision: GramPrecision::F32,
             schedule: Schedule::Bmi,
             candidates: CandidateSource::Retrieved,
             pool_depth,

@@ -59,7 +59,7 @@ pub fn replicate_fits(
     let fits = (0..REPLICATES)
         .into_par_iter()
         .map(|replicate| {
-            let mut rng = crate::base::seed::topic_rng(BOOTSTRAP_SEED, &replicate.to_string());
+            let mut rng = crate::base::seed::keyed_rng(BOOTSTRAP_SEED, &replicate.to_string());
             let mut times = vec![0usize; rows.clusters];
             for _ in 0..rows.clusters {
                 times[rng.random_range(0..rows.clusters)] += 1;

@@ -29,7 +29,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use super::bootstrap::{replicate_fits, ClusteredRows};
@@ -39,7 +39,7 @@ use super::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
 use super::trials::TrialJudgments;
 use crate::base::error::{Error, Result};
 use crate::base::sparse::SparseVec;
-use crate::base::{is_relevant, DocId, Grade};
+use crate::base::{is_relevant, DocId, DocumentGrades, Grade};
 use crate::collection::{Collection, TopicData, UniqueRule};
 use crate::judge::logistic::{fit_logistic, LogisticModel};
 use crate::judge::TrainingSet;
@@ -377,7 +377,7 @@ pub struct CalibrationInput<'a> {
     /// The collection.
     pub collection: &'a Collection,
     /// The judgments the audit is made against (collection topic order).
-    pub grades: &'a [FxHashMap<DocId, Grade>],
+    pub grades: &'a [DocumentGrades],
     /// One judge model per topic.
     pub models: &'a [TopicModel],
     /// The depth the judgments' pool was taken to.

@@ -339,7 +339,7 @@ fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
     let best_ranks: Vec<BestPooledRanks> = (collection.topics.iter())
         .map(|topic| BestPooledRanks::new(collection, topic))
         .collect();
-    let nothing_judged = vec![FxHashMap::default(); collection.topics.len()];
+    let nothing_judged = vec![DocumentGrades::default(); collection.topics.len()];
     let trials: TrialJudgments = ["A", "B"]
         .map(|team| (team.to_string(), vec![nothing_judged.clone()]))
         .into();

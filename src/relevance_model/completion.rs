@@ -35,8 +35,8 @@ use super::model::{fit_topic_scoring, TopicModel};
 use super::reach::{BestPooledRanks, BeyondPool};
 use super::MODEL_DEPTH;
 use crate::base::error::Result;
-use crate::base::seed::{document_uniforms, topic_rng};
-use crate::base::{DocId, Grade};
+use crate::base::seed::{document_uniforms, keyed_rng};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::{Collection, UniqueRule};
 use crate::judge::assessor::{Assessment, Assessor, GradeSource};
 
@@ -76,7 +76,7 @@ impl CompletionModel {
     /// # Errors
     /// When a logistic fit fails.
     pub fn fit(collection: &Collection, pool_depth: usize) -> Result<Self> {
-        let judgments: Vec<FxHashMap<DocId, Grade>> =
+        let judgments: Vec<DocumentGrades> =
             collection.topics.iter().map(|t| t.grades.clone()).collect();
         let models = (collection.topics.par_iter())
             .zip(&judgments)
@@ -276,7 +276,7 @@ impl SeedEffects {
     /// truth), and a study's few seeds would each stand in a different world.
     fn draw(model: &CompletionModel, collection: &Collection, seed: u64) -> Self {
         let calibration = &model.calibration;
-        let mut rng = topic_rng(seed, EFFECTS_STREAM);
+        let mut rng = keyed_rng(seed, EFFECTS_STREAM);
         let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
         let topic_shifts = (calibration.topic_sd.iter())
             .map(|sd| sd * normal())

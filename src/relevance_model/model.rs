@@ -26,7 +26,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
-use crate::base::{is_relevant, DocId, Grade};
+use crate::base::{is_relevant, DocId, DocumentGrades};
 use crate::collection::{Collection, TopicData, Vectors};
 use crate::features::runs::run_feature_vector;
 use crate::judge::logistic::{fit_logistic, DEFAULT_MAX_ITERATIONS};
@@ -155,11 +155,7 @@ fn compact(vectors: &[SparseVec]) -> Result<(Vec<SparseVec>, usize)> {
 
 /// The unjudged documents of the tops of `runs` (collection run indices) for `topic`: the
 /// documents the audit asks about, which its model must not presume non-relevant.
-pub fn questions(
-    topic: &TopicData,
-    grades: &FxHashMap<DocId, Grade>,
-    runs: &[usize],
-) -> FxHashSet<DocId> {
+pub fn questions(topic: &TopicData, grades: &DocumentGrades, runs: &[usize]) -> FxHashSet<DocId> {
     runs.iter()
         .flat_map(|&run| topic.rankings[run].iter().take(super::MODEL_DEPTH))
         .filter(|doc| !grades.contains_key(doc))
@@ -178,7 +174,7 @@ pub fn questions(
 pub fn fit_topic(
     collection: &Collection,
     topic: &TopicData,
-    grades: &FxHashMap<DocId, Grade>,
+    grades: &DocumentGrades,
     questions: &FxHashSet<DocId>,
 ) -> Result<TopicModel> {
     fit_topic_scoring(collection, topic, grades, questions, &[])
@@ -192,7 +188,7 @@ pub fn fit_topic(
 pub fn fit_topic_scoring(
     collection: &Collection,
     topic: &TopicData,
-    grades: &FxHashMap<DocId, Grade>,
+    grades: &DocumentGrades,
     questions: &FxHashSet<DocId>,
     beyond_tops: &[DocId],
 ) -> Result<TopicModel> {
@@ -329,7 +325,7 @@ mod tests {
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
         let topic = &collection.topics[collection.topic_index("1").unwrap()];
         let level = collection.relevance_level;
-        let keep = |relevant: bool| -> FxHashMap<DocId, Grade> {
+        let keep = |relevant: bool| -> DocumentGrades {
             (topic.grades.iter())
                 .filter(|(_, &grade)| is_relevant(grade, level) == relevant)
                 .map(|(&doc, &grade)| (doc, grade))

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use crate::base::choice::choice_enum;
 use crate::base::error::{Error, Result};
-use crate::base::{DocId, Grade};
+use crate::base::DocumentGrades;
 use crate::collection::Collection;
 use crate::io::qrels::read_qrels;
 
@@ -24,7 +24,7 @@ choice_enum! {
 }
 
 /// The judgments of every topic of a collection (collection topic order).
-pub type Judgments = Vec<FxHashMap<DocId, Grade>>;
+pub type Judgments = Vec<DocumentGrades>;
 
 /// Each team's kept leave-out trials: team name to its trials' judgments, one per seed.
 pub type TrialJudgments = BTreeMap<String, Vec<Judgments>>;

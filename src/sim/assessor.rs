@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use crate::base::error::Result;
-use crate::base::{DocId, Grade};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::Collection;
 use crate::io::qrels::{read_qrels_of, Qrels};
 use crate::judge::assessor::{Assessment, Assessor, FullerAssessor, OfficialAssessor};
@@ -28,7 +27,7 @@ pub enum StudyAssessor {
         /// The file as read.
         qrels: Qrels,
         /// Per topic (collection order), the file's grades of the collection's documents.
-        grades: Vec<FxHashMap<DocId, Grade>>,
+        grades: Vec<DocumentGrades>,
     },
     /// The official qrels completed by the relevance model.
     Completed {
@@ -216,7 +215,7 @@ fn topic_list(collection: &Collection) -> String {
 
 /// Per topic of `collection`, the grades `qrels` gives the collection's documents (a document
 /// no run retrieved and the official qrels never judged cannot be judged, so it is left out).
-fn file_grades(collection: &Collection, qrels: &Qrels) -> Vec<FxHashMap<DocId, Grade>> {
+fn file_grades(collection: &Collection, qrels: &Qrels) -> Vec<DocumentGrades> {
     (collection.topics.iter())
         .map(|topic| {
             let judged = qrels

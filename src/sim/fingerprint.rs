@@ -21,14 +21,13 @@ use crate::base::error::{Error, Result};
 use crate::base::Grade;
 use crate::collection::CandidateSource;
 use crate::io::task::Task;
-use crate::judge::pegasos::Precision;
+use crate::judge::pegasos::GramPrecision;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::strategies::Strategy;
 use crate::sim::settings::{
     check_budget_fractions, check_strategies, AssessorChoice, StudySettings, OFFICIAL_BUDGET_ONLY,
 };
-use crate::sim::unit::hex;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
 /// (the trial seed aside: the study sets it), whether text features are used, and the task's
@@ -191,7 +190,7 @@ impl StudyRecipe {
             seed: 0,
             learner: named::<LearnerChoice>("learner", &self.learner)?,
             iterations: self.iterations,
-            precision: named::<Precision>("precision", &self.precision)?,
+            precision: named::<GramPrecision>("precision", &self.precision)?,
             schedule: named::<Schedule>("schedule", &self.schedule)?,
             candidates: named::<CandidateSource>("candidate source", &self.candidates)?,
             pool_depth: self.pool_depth,
@@ -333,10 +332,13 @@ impl Fingerprint {
             inputs.insert("assessor".to_string(), file_sha256(&path)?);
         }
         let reusesim = env!("CARGO_PKG_VERSION").to_string();
-        let sha256 = hex(&Sha256::digest(
-            serde_json::to_vec(&(&reusesim, &inputs, &recipe.judging()))
-                .expect("strings, numbers and maps always serialize"),
-        ));
+        let sha256 = format!(
+            "{:x}",
+            Sha256::digest(
+                serde_json::to_vec(&(&reusesim, &inputs, &recipe.judging()))
+                    .expect("strings, numbers and maps always serialize"),
+            )
+        );
         Ok(Self {
             sha256,
             reusesim,

@@ -1,4 +1,7 @@
-//! Simulation plumbing shared by the judge and the leave-team-out study.
+//! The leave-team-out study: its trials and their distinct judging units, the judging (in
+//! shards, journaled so a study resumes), the simulated assessor, scoring every run on every
+//! trial, and the study's results (statistics, result rows and their files). The files' order
+//! is in docs/architecture.md.
 
 pub mod agreement;
 pub mod analysis;

@@ -28,7 +28,7 @@ use crate::sim::shard::{shard_folders, ShardManifest, ShardSpec, MANIFEST_FILE, 
 use crate::sim::study::{
     held_out_teams, judge_units, prepare_assessor, study_outcome, StudyOutcome, StudyPlan,
 };
-use crate::sim::unit::{hex, UnitId};
+use crate::sim::unit::UnitId;
 
 /// A study ready to judge: its task, settings, collection, plan and fingerprint.
 #[derive(Debug)]
@@ -237,7 +237,7 @@ impl<'t> Study<'t> {
             let path = shard.folder.join(JOURNAL_FILE);
             let bytes = std::fs::read(&path)
                 .map_err(|error| ParseError::file(&path, ParseErrorKind::Io(error)))?;
-            let sha256 = hex(&Sha256::digest(&bytes));
+            let sha256 = format!("{:x}", Sha256::digest(&bytes));
             let manifest = &shard.manifest;
             if bytes.len() as u64 != manifest.journal_bytes || sha256 != manifest.journal_sha256 {
                 return Err(invalid_file(

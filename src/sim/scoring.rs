@@ -87,7 +87,7 @@ pub fn qrels_grades(collection: &Collection, qrels: &Qrels) -> QrelsGrades {
 /// Scores runs on qrels given as [`QrelsGrades`].
 #[derive(Debug)]
 pub struct RunScorer {
-    /// positions[run][topic]: the run's ranking as positions in the topic's retrieved list;
+    /// `positions[run][topic]`: the run's ranking as positions in the topic's retrieved list;
     /// `None` when the run has no ranking for the topic.
     positions: Vec<Vec<Option<Vec<u32>>>>,
     measures: Vec<Measure>,
@@ -97,9 +97,9 @@ pub struct RunScorer {
 /// Every run's scores on one qrels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreTable {
-    /// summary[run][measure]: the mean over the run's evaluated topics (sum for counts).
+    /// `summary[run][measure]`: the mean over the run's evaluated topics (sum for counts).
     pub summary: Vec<Vec<f64>>,
-    /// per_topic[run][topic]: the values per measure, `None` when the run has no ranking for
+    /// `per_topic[run][topic]`: the values per measure, `None` when the run has no ranking for
     /// the topic (the topic is then not part of its mean, as in trec_eval).
     pub per_topic: Vec<Vec<Option<Vec<f64>>>>,
 }

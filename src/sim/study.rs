@@ -130,7 +130,7 @@ pub struct PlannedUnit {
 pub struct StrategyUnits {
     /// The strategy.
     pub strategy: Strategy,
-    /// unit_of[trial][topic]: the distinct unit that judges the trial's topic this way.
+    /// `unit_of[trial][topic]`: the distinct unit that judges the trial's topic this way.
     pub unit_of: Vec<Vec<usize>>,
 }
 
@@ -144,12 +144,12 @@ pub struct StudyPlan {
     pub units: Vec<PlannedUnit>,
     /// Each distinct unit's stable id (its home shard's key).
     pub ids: Vec<UnitId>,
-    /// unit_of[trial][topic]: the distinct `hical` unit that trial's topic shares.
+    /// `unit_of[trial][topic]`: the distinct `hical` unit that trial's topic shares.
     pub unit_of: Vec<Vec<usize>>,
     /// The strategies compared, in the order asked, with their units (`hical`'s are
     /// `unit_of`).
     pub compared: Vec<StrategyUnits>,
-    /// withheld[trial][topic]: the documents the trial withholds from the simulated assessor on
+    /// `withheld[trial][topic]`: the documents the trial withholds from the simulated assessor on
     /// the topic, sorted (the same for every strategy, and for the trial's scoring).
     pub withheld: Vec<Vec<Vec<DocId>>>,
 }
@@ -249,7 +249,7 @@ impl StudyPlan {
     }
 }
 
-/// withheld[trial][topic]: the documents each trial withholds from `assessor` on each topic,
+/// `withheld[trial][topic]`: the documents each trial withholds from `assessor` on each topic,
 /// found in parallel, trial by trial.
 fn withheld_by_trial(
     collection: &Collection,

@@ -26,7 +26,7 @@ pub struct Trial {
     pub seed: u64,
     /// The held-out team; `None` for the control trial.
     pub held_out: Option<String>,
-    /// excluded_runs[run]: whether the run belongs to the held-out team.
+    /// `excluded_runs[run]`: whether the run belongs to the held-out team.
     pub excluded_runs: Vec<bool>,
 }
 
@@ -161,7 +161,7 @@ pub(crate) struct TrialScoring<'a> {
     pub(crate) settings: &'a StudySettings,
     pub(crate) scorer: &'a RunScorer,
     pub(crate) trials: &'a [Trial],
-    /// withheld[trial][topic]: the documents each trial withholds on each topic, sorted.
+    /// `withheld[trial][topic]`: the documents each trial withholds on each topic, sorted.
     pub(crate) withheld: &'a [Vec<Vec<DocId>>],
     /// With an assessor other than the official one: per seed, its relevant documents within
     /// the judging's reach, over all topics.
@@ -199,7 +199,7 @@ pub(crate) fn reachable_relevant(
 /// fraction of each topic's budget.
 #[derive(Debug, Clone, Copy)]
 struct QrelsSource<'p> {
-    /// unit_of[trial][topic]: the distinct unit that judged each trial's topic.
+    /// `unit_of[trial][topic]`: the distinct unit that judged each trial's topic.
     unit_of: &'p [Vec<usize>],
     /// The fraction of each topic's budget the judgings are cut to; `None`: whole, each trial's
     /// judgings kept in its outcome when the study keeps qrels.

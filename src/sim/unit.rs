@@ -1,5 +1,6 @@
 //! The identity of a distinct (trial, topic) judging unit, [`UnitId`], which the study's plan,
-//! its shards and its journal share; and [`hex`], the spelling of every digest on disk.
+//! its shards and its journal share. Digests on disk are spelled in lower-case hex, the
+//! `{:x}` format of sha2's digest output.
 //!
 //! A unit's id is a sha256 over what makes its judging what it is: the topic's id, the trial
 //! seed, the pool's and the withheld documents' names (sorted), and the held-out team when run
@@ -31,25 +32,18 @@ impl UnitId {
         withheld: &[DocId],
         feature_variant: Option<&str>,
     ) -> Self {
-        let mut hasher = Sha256::new();
-        let mut text = |bytes: &[u8]| {
-            hasher.update((bytes.len() as u64).to_le_bytes());
-            hasher.update(bytes);
-        };
-        text(b"reusesim unit 1");
-        text(collection.topics[topic].id.as_bytes());
-        text(&seed.to_le_bytes());
+        let mut hasher = UnitHasher(Sha256::new());
+        hasher.text(b"reusesim unit 1");
+        hasher.text(collection.topics[topic].id.as_bytes());
+        hasher.text(&seed.to_le_bytes());
         for docs in [pool, withheld] {
-            let mut names: Vec<&str> = docs.iter().map(|&doc| collection.docs.name(doc)).collect();
-            names.sort_unstable();
-            text(&(names.len() as u64).to_le_bytes());
-            names.iter().for_each(|name| text(name.as_bytes()));
+            hasher.names(docs.iter().map(|&doc| collection.docs.name(doc)).collect());
         }
         match feature_variant {
-            None => text(b"-"),
-            Some(team) => text(format!("+{team}").as_bytes()),
+            None => hasher.text(b"-"),
+            Some(team) => hasher.text(format!("+{team}").as_bytes()),
         }
-        Self(hasher.finalize().into())
+        hasher.finish()
     }
 
     /// The id of judging topic `topic` of `collection` with the strategy called `strategy`
@@ -62,29 +56,21 @@ impl UnitId {
         drawn_runs: &[&str],
         withheld: &[DocId],
     ) -> Self {
-        let mut hasher = Sha256::new();
-        let mut text = |bytes: &[u8]| {
-            hasher.update((bytes.len() as u64).to_le_bytes());
-            hasher.update(bytes);
-        };
-        text(b"reusesim strategy unit 1");
-        text(strategy.as_bytes());
-        text(collection.topics[topic].id.as_bytes());
-        let mut runs = drawn_runs.to_vec();
-        runs.sort_unstable();
-        let mut withheld_names: Vec<&str> = withheld
-            .iter()
-            .map(|&doc| collection.docs.name(doc))
-            .collect();
-        withheld_names.sort_unstable();
-        for names in [runs, withheld_names] {
-            text(&(names.len() as u64).to_le_bytes());
-            names.iter().for_each(|name| text(name.as_bytes()));
-        }
+        let mut hasher = UnitHasher(Sha256::new());
+        hasher.text(b"reusesim strategy unit 1");
+        hasher.text(strategy.as_bytes());
+        hasher.text(collection.topics[topic].id.as_bytes());
+        hasher.names(drawn_runs.to_vec());
+        hasher.names(
+            withheld
+                .iter()
+                .map(|&doc| collection.docs.name(doc))
+                .collect(),
+        );
         if let Some(seed) = seed {
-            text(&seed.to_le_bytes());
+            hasher.text(&seed.to_le_bytes());
         }
-        Self(hasher.finalize().into())
+        hasher.finish()
     }
 
     /// The shard of `count` that judges this unit: the id's first 8 bytes (big-endian) mod
@@ -109,19 +95,33 @@ impl UnitId {
     }
 }
 
-impl std::fmt::Display for UnitId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&hex(&self.0))
+/// The sha256 of a unit's parts, each preceded by its length so that no two lists of parts
+/// hash alike.
+struct UnitHasher(Sha256);
+
+impl UnitHasher {
+    /// Hashes one part.
+    fn text(&mut self, bytes: &[u8]) {
+        self.0.update((bytes.len() as u64).to_le_bytes());
+        self.0.update(bytes);
+    }
+
+    /// Hashes a set of names: their count, then each in sorted order.
+    fn names(&mut self, mut names: Vec<&str>) {
+        names.sort_unstable();
+        self.text(&(names.len() as u64).to_le_bytes());
+        names.iter().for_each(|name| self.text(name.as_bytes()));
+    }
+
+    fn finish(self) -> UnitId {
+        UnitId(self.0.finalize().into())
     }
 }
 
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::new(), |mut text, byte| {
-        write!(text, "{byte:02x}").expect("writing to a String cannot fail");
-        text
-    })
+impl std::fmt::Display for UnitId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:x}", sha2::digest::Output::<Sha256>::from(self.0))
+    }
 }
 
 #[cfg(test)]

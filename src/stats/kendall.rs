@@ -2,9 +2,9 @@
 //! `scipy.stats.kendalltau`) and Yilmaz, Aslam and Robertson's AP correlation tau_ap, which
 //! weighs disagreements near the top of the ranking more.
 //!
-//! Both are O(n²) pair counts: the collections compared here have about 150 runs, where the
-//! quadratic loop takes tens of microseconds (see `benches/stats.rs`), so the O(n log n) Knight
-//! algorithm is not worth its complexity.
+//! Both are O(n²) pair counts: the collections compared here have a few hundred runs at most,
+//! where the quadratic loop is a small share of a study (`benches/stats.rs` measures it), so the
+//! O(n log n) Knight algorithm is not worth its complexity.
 //!
 //! Worked example used by the tests. Reference (official) scores
 //! `a = [.30, .25, .28, .10, .22, .22]`, scores under test `b = [.29, .27, .26, .12, .20, .23]`.

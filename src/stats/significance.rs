@@ -13,8 +13,8 @@ use crate::base::error::StatsError;
 
 /// Number of random sign flips [`randomization_test`] callers use unless told otherwise. With
 /// 10,000 samples the standard error of a p-value near 0.05 is about 0.002. Smucker et al. (2007)
-/// used 100,000; at 10,000 one pair of runs over 43 topics takes about 1.7 ms
-/// (`benches/stats.rs`), so testing all 11,175 pairs of 150 runs takes about 20 s on one core.
+/// used 100,000; the cost grows with samples × topics per pair of runs, and with the square of
+/// the number of runs when every pair is tested (`benches/stats.rs` measures it).
 pub const DEFAULT_RANDOMIZATION_PERMUTATIONS: usize = 10_000;
 
 /// Relative tolerance when comparing a permuted statistic with the observed one: sums that are

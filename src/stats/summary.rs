@@ -268,6 +268,14 @@ mod tests {
         );
     }
 
+    /// Small whole-number scores, which tie often, as two scorings of the same runs.
+    fn two_scorings(scores: Vec<(u8, u8)>) -> (Vec<f64>, Vec<f64>) {
+        scores
+            .into_iter()
+            .map(|(left, right)| (f64::from(left), f64::from(right)))
+            .unzip()
+    }
+
     proptest! {
         #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
@@ -275,10 +283,7 @@ mod tests {
             scores in prop::collection::vec((0u8..6, 0u8..6), 2..30),
         ) {
             // Against a naive count of the pairs that are strictly discordant, the D of tau_b.
-            let (official, other): (Vec<f64>, Vec<f64>) = scores
-                .into_iter()
-                .map(|(left, right)| (f64::from(left), f64::from(right)))
-                .unzip();
+            let (official, other) = two_scorings(scores);
             let pairs = swapped_pairs(&official, &other).unwrap();
             let mut expected = 0;
             for first in 0..official.len() {
@@ -307,10 +312,7 @@ mod tests {
             scores in prop::collection::vec((0u8..6, 0u8..6), 0..30),
         ) {
             // Both rankings use ranks 1..=n (averaged), so the changes cancel out.
-            let (official, other): (Vec<f64>, Vec<f64>) = scores
-                .into_iter()
-                .map(|(left, right)| (f64::from(left), f64::from(right)))
-                .unzip();
+            let (official, other) = two_scorings(scores);
             let comparison = RankComparison::new(&official, &other).unwrap();
             let total: f64 = comparison.runs.iter().map(|run| run.rank_change).sum();
             prop_assert_eq!(total, 0.0);

@@ -329,19 +329,15 @@ impl Corpus {
                     push_word(&mut words, distinct, word, times);
                 }
             }
-            let expansion_count = rng
-                .random_range(mix.expansion_words.clone())
-                .min(topic_words.expansion.len());
-            for pos in sample(&mut rng, topic_words.expansion.len(), expansion_count) {
-                let times = rng.random_range(1..=2);
-                push_word(&mut words, distinct, topic_words.expansion[pos], times);
-            }
-            let distractor_count = rng
-                .random_range(mix.distractor_words.clone())
-                .min(topic_words.distractor.len());
-            for pos in sample(&mut rng, topic_words.distractor.len(), distractor_count) {
-                let times = rng.random_range(1..=2);
-                push_word(&mut words, distinct, topic_words.distractor[pos], times);
+            for (count_range, topic_list) in [
+                (&mix.expansion_words, &topic_words.expansion),
+                (&mix.distractor_words, &topic_words.distractor),
+            ] {
+                let count = rng.random_range(count_range.clone()).min(topic_list.len());
+                for pos in sample(&mut rng, topic_list.len(), count) {
+                    let times = rng.random_range(1..=2);
+                    push_word(&mut words, distinct, topic_list[pos], times);
+                }
             }
             // A document written for a topic names it at least once: a distractor by a query
             // word (that is what makes it a distractor), a relevant one by any topical word.

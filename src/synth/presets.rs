@@ -1,7 +1,7 @@
 //! The shapes of synthetic collections: the named presets and the numbers each one fixes.
 //!
-//! `default` is passage-like and small (a 10-seed leave-team-out study of it with HiCAL's
-//! settings fits in about 2 minutes on 2 cores); `dl19` has the shape of the TREC Deep Learning
+//! `default` is passage-like and small enough for quick leave-team-out studies with HiCAL's
+//! settings; `dl19` has the shape of the TREC Deep Learning
 //! 2019 document task (43 topics, 11 teams, 38 runs, 150 to 600 judgments per topic) and is
 //! meant for benchmarks. This module holds numbers only; [`super::generate`] uses them.
 

@@ -168,7 +168,7 @@ fn only_kept_documents_have_vectors() {
         |name| name != "d2",
     );
     assert_eq!(features.document_count(), 3);
-    assert_eq!(features.kept_document_count(), 2);
+    assert_eq!(features.documents().count(), 2);
     assert!(features.vector("d2").is_none());
     assert!(features.vector("d9").is_none());
     // d2 still counts towards df: cat has df 2 and is a feature.
@@ -215,7 +215,7 @@ fn plain_and_gzip_corpora_give_identical_features() {
     let from_plain = TextFeatures::from_corpus(&plain, &CorpusLayout::default(), keep).unwrap();
     let from_gzip = TextFeatures::from_corpus(&compressed, &CorpusLayout::default(), keep).unwrap();
     assert_eq!(from_plain.document_count(), 500);
-    assert_eq!(from_plain.kept_document_count(), 50);
+    assert_eq!(from_plain.documents().count(), 50);
     assert_eq!(from_plain.feature_count(), from_gzip.feature_count());
     assert!(from_plain.documents().eq(from_gzip.documents()));
 }
@@ -492,7 +492,7 @@ proptest! {
             builder.add_document(name, text).unwrap();
         }
         let features = builder.finish().unwrap();
-        prop_assert_eq!(features.kept_document_count(), documents.len());
+        prop_assert_eq!(features.documents().count(), documents.len());
         for (_, vector) in features.documents() {
             prop_assert!(vector.windows(2).all(|pair| pair[0].0 < pair[1].0));
             let feature_count = features.feature_count();

@@ -137,11 +137,6 @@ impl TextFeatures {
         self.document_frequencies.get(feature as usize).copied()
     }
 
-    /// How many documents were kept (have a vector).
-    pub fn kept_document_count(&self) -> usize {
-        self.vectors.len()
-    }
-
     /// The vector of a kept document; `None` for a document that was not kept or not in the
     /// corpus. A kept document without any vocabulary term has an empty vector.
     pub fn vector(&self, name: &str) -> Option<&[(u32, f32)]> {

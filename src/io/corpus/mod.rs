@@ -265,28 +265,6 @@ where
     Ok(())
 }
 
-/// Calls [`for_each_document`]'s `visit` for every document read from `reader`, which is
-/// already open and decompressed (for in-memory corpora and tests); `path` only names the
-/// source in errors.
-///
-/// # Errors
-/// As [`for_each_document`], except for opening the file.
-pub fn for_each_document_in<R, F>(
-    reader: R,
-    path: &Path,
-    layout: &CorpusLayout,
-    mut visit: F,
-) -> Result<()>
-where
-    R: BufRead,
-    F: FnMut(Place<'_>, &str, &str) -> Result<()>,
-{
-    if read_documents(reader, path, layout, &mut visit)? == 0 {
-        return Err(ParseError::file(path, ParseErrorKind::Empty).into());
-    }
-    Ok(())
-}
-
 /// The format of one file's lines, decided.
 #[derive(Debug, Clone, Copy)]
 enum LineFormat {

@@ -1,7 +1,7 @@
 //! The dual solver: one coefficient per training document and the Gram matrix of their pairwise
 //! dot products, so that a step is one contiguous pass over two Gram rows.
 //!
-//! The Gram entries are stored as `f32` ([`Precision::F32`], the default) or `f64`; they are
+//! The Gram entries are stored as `f32` ([`GramPrecision::F32`], the default) or `f64`; they are
 //! computed in `f64` either way, and coefficients and scores are `f64`, with the last few
 //! steps' updates of the scores kept apart in the entries' type ([`DualWeights`]). With `f32`
 //! entries the step loop moves half the bytes and does twice the lanes per instruction, and the
@@ -18,7 +18,7 @@ use super::kernels::{update_rows, GramEntry, VectorLevel};
 use super::memory::{flat, flat_mut, Block, DualBuffers, DualBuffersOf, FitMemory, LANES};
 use super::LinearModel;
 use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
-use super::{FitReport, PegasosValidParams, Precision, Solver, SCALE_FOLD_THRESHOLD};
+use super::{FitReport, GramPrecision, PegasosValidParams, Solver, SCALE_FOLD_THRESHOLD};
 use crate::base::recycle_refs;
 use crate::base::sparse::SparseVec;
 use crate::judge::TrainingSet;
@@ -207,8 +207,8 @@ pub(super) fn fit_dual(
     level: VectorLevel,
 ) -> FitReport {
     match params.precision {
-        Precision::F32 => fit_dual_with::<f32>(params, training, keys, memory, rng, level),
-        Precision::F64 => fit_dual_with::<f64>(params, training, keys, memory, rng, level),
+        GramPrecision::F32 => fit_dual_with::<f32>(params, training, keys, memory, rng, level),
+        GramPrecision::F64 => fit_dual_with::<f64>(params, training, keys, memory, rng, level),
     }
 }
 

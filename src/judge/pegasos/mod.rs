@@ -22,7 +22,7 @@
 //! pairwise step adds `eta * loss * (a − b)`, in which it cancels, so its weight stays 0 and the
 //! model is the same without it. Scalars, stored weights, dual coefficients and scores are `f64`
 //! here where Sofia-ML uses `f32`; the dual solver's Gram entries, its step sizes and the last
-//! few steps' score updates are `f32` by default ([`Precision`]), and the fitted model's weights
+//! few steps' score updates are `f32` by default ([`GramPrecision`]), and the fitted model's weights
 //! are `f32`, as in Sofia-ML.
 //!
 //! Two implementations compute the same iterates, chosen by the size of the training set (see
@@ -87,7 +87,7 @@ pub enum Solver {
 choice_enum! {
     /// The precision of the dual solver's Gram matrix (the primal solver always computes in
     /// `f64`).
-    pub enum Precision {
+    pub enum GramPrecision {
         /// `f32` entries, computed in `f64` and rounded, and `f32` steps and recent score
         /// updates: half the memory traffic of the step loop and twice its vector lanes, with
         /// iterates as close to the exact ones as HiCAL's own `f32` classifier is.
@@ -107,7 +107,7 @@ pub struct PegasosValidParams {
     lambda: f64,
     iterations: usize,
     solver: Solver,
-    precision: Precision,
+    precision: GramPrecision,
 }
 
 impl Default for PegasosParams {
@@ -124,7 +124,7 @@ impl PegasosParams {
             lambda: DEFAULT_LAMBDA,
             iterations: DEFAULT_ITERATIONS,
             solver: Solver::Auto,
-            precision: Precision::F32,
+            precision: GramPrecision::F32,
         })
     }
 
@@ -147,8 +147,8 @@ impl PegasosParams {
         self
     }
 
-    /// Sets the precision of the dual solver's Gram matrix; defaults to [`Precision::F32`].
-    pub fn precision(mut self, precision: Precision) -> Self {
+    /// Sets the precision of the dual solver's Gram matrix; defaults to [`GramPrecision::F32`].
+    pub fn precision(mut self, precision: GramPrecision) -> Self {
         self.0.precision = precision;
         self
     }
@@ -200,7 +200,7 @@ impl PegasosValidParams {
     }
 
     /// The precision of the dual solver's Gram matrix.
-    pub fn precision(&self) -> Precision {
+    pub fn precision(&self) -> GramPrecision {
         self.precision
     }
 

@@ -134,7 +134,7 @@ fn params(lambda: f64, iterations: usize, solver: Solver) -> PegasosValidParams 
         .lambda(lambda)
         .iterations(iterations)
         .solver(solver)
-        .precision(Precision::F64)
+        .precision(GramPrecision::F64)
         .check()
         .expect("valid params")
 }
@@ -157,7 +157,7 @@ fn check_rejects_invalid_settings() {
     assert_eq!(valid.lambda(), DEFAULT_LAMBDA);
     assert_eq!(valid.iterations(), DEFAULT_ITERATIONS);
     assert_eq!(valid.solver(), Solver::Auto);
-    assert_eq!(valid.precision(), Precision::F32);
+    assert_eq!(valid.precision(), GramPrecision::F32);
 }
 
 #[test]
@@ -238,7 +238,7 @@ fn every_vector_level_gives_the_same_dual_fit() {
         negatives.iter().collect(),
         dimension,
     );
-    for precision in [Precision::F32, Precision::F64] {
+    for precision in [GramPrecision::F32, GramPrecision::F64] {
         let params = PegasosParams::new()
             .iterations(30_000)
             .precision(precision)
@@ -618,7 +618,7 @@ proptest! {
         let positives = random_documents(document_count, nnz, dimension, true, &mut data_rng);
         let negatives = random_documents(document_count, nnz, dimension, false, &mut data_rng);
         let mut memory = FitMemory::new();
-        for precision in [Precision::F32, Precision::F64] {
+        for precision in [GramPrecision::F32, GramPrecision::F64] {
             let params = PegasosParams::new()
                 .iterations(500)
                 .precision(precision)

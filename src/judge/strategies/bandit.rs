@@ -15,9 +15,9 @@ pub const DISCOUNT: f64 = 0.9;
 /// Per arm, its discounted counts of relevant and non-relevant documents.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MaxMeanNonStationary {
-    /// relevant[arm]: the discounted number of relevant documents judged from the arm.
+    /// `relevant[arm]`: the discounted number of relevant documents judged from the arm.
     pub relevant: Vec<f64>,
-    /// non_relevant[arm]: the discounted number of non-relevant ones.
+    /// `non_relevant[arm]`: the discounted number of non-relevant ones.
     pub non_relevant: Vec<f64>,
 }
 

@@ -10,7 +10,7 @@ use super::{OpenRun, RunChooser};
 /// Per run, its priority: minus the number of non-relevant documents judged from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveToFront {
-    /// priority[arm]
+    /// `priority[arm]`
     pub priority: Vec<i64>,
 }
 

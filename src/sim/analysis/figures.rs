@@ -10,6 +10,7 @@ use super::{
 };
 use crate::sim::scoring::ScoreTable;
 use crate::sim::study::StudyOutcome;
+use crate::sim::trials::TrialOutcome;
 use crate::stats::{
     dominant_rank, official_ranks, paired_t_test, randomization_test, swapped_pairs,
     RankComparison, Spread, DEFAULT_RANDOMIZATION_PERMUTATIONS,
@@ -71,13 +72,17 @@ impl<'o> MeasureFigures<'o> {
         RankComparison::new(&self.official, other).expect("one score per run on both sides")
     }
 
-    pub(super) fn summary(&self, trials: &[TrialRow], held_out: &[HeldOutRow]) -> MeasureSummary {
-        let controls: Vec<_> = self
-            .outcome
+    /// The control trials (nothing held out).
+    fn controls(&self) -> Vec<&'o TrialOutcome> {
+        self.outcome
             .trials
             .iter()
             .filter(|t| t.trial.held_out.is_none())
-            .collect();
+            .collect()
+    }
+
+    pub(super) fn summary(&self, trials: &[TrialRow], held_out: &[HeldOutRow]) -> MeasureSummary {
+        let controls = self.controls();
         let classic = self.compare(&self.outcome.classic_lou.measure(self.measure));
         let truth = self.outcome.truth.as_ref().map(|truth| {
             let truth_scores = truth.measure(self.measure);
@@ -146,12 +151,7 @@ impl<'o> MeasureFigures<'o> {
 
     /// The control trials against the official qrels and ranking.
     pub(super) fn control_summary(&self) -> ControlSummary {
-        let controls: Vec<_> = self
-            .outcome
-            .trials
-            .iter()
-            .filter(|t| t.trial.held_out.is_none())
-            .collect();
+        let controls = self.controls();
         ControlSummary {
             overlap: spread(controls.iter().map(|t| t.agreement.overlap)),
             recall: spread(controls.iter().map(|t| t.agreement.recall)),

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::Deserialize;
+
 use super::table::read_text;
 use super::{
     read_numbered_table, read_table, BudgetRow, LouRow, RankRow, RunRow, StrategyRow, TableRow,
@@ -174,9 +176,26 @@ fn header_column(path: &Path, name: &str) -> usize {
     })
 }
 
+/// The fields of `summary.json` the figures read; the others are ignored.
+#[derive(Deserialize)]
+struct SummaryHead {
+    task: String,
+    settings: SummarySettings,
+}
+
+/// The fields of `summary.json`'s settings the figures read.
+#[derive(Deserialize)]
+struct SummarySettings {
+    seeds: Vec<u64>,
+    held_out_teams: Vec<String>,
+    measures: Vec<String>,
+}
+
 /// Task name, seeds, held-out teams and measures from `summary.json` (no table rows yet).
 fn read_summary(path: &Path) -> Result<StudyResults> {
     let text = read_text(path)?;
+    // Read through a `Value`: a repeated key keeps its last value, and a list is refused where
+    // an object is expected (a derived struct would also read its fields from a list).
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
         ParseError::new(
             path,
@@ -184,43 +203,25 @@ fn read_summary(path: &Path) -> Result<StudyResults> {
             ParseErrorKind::Invalid(format!("expected JSON, found an error: {error}")),
         )
     })?;
-    let missing = |field: &str, expected: &str| {
+    let invalid = |found: String| {
         ParseError::file(
             path,
-            ParseErrorKind::Invalid(format!("expected {field} to be {expected}")),
+            ParseErrorKind::Invalid(format!(
+                "expected an object with task and settings (seeds, held_out_teams, measures), \
+                 found {found}"
+            )),
         )
     };
-    let task = value["task"]
-        .as_str()
-        .ok_or_else(|| missing("task", "a string"))?
-        .to_string();
-    let seeds = value["settings"]["seeds"]
-        .as_array()
-        .and_then(|seeds| {
-            seeds
-                .iter()
-                .map(serde_json::Value::as_u64)
-                .collect::<Option<Vec<u64>>>()
-        })
-        .ok_or_else(|| missing("settings.seeds", "a list of whole numbers"))?;
-    let strings = |field: &str| -> Result<Vec<String>> {
-        let list = value["settings"][field]
-            .as_array()
-            .ok_or_else(|| missing(&format!("settings.{field}"), "a list of strings"))?;
-        list.iter()
-            .map(|item| {
-                item.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| missing(&format!("settings.{field}"), "a list of strings"))
-            })
-            .collect::<std::result::Result<_, _>>()
-            .map_err(Into::into)
-    };
+    if !(value.is_object() && value["settings"].is_object()) {
+        return Err(invalid("another shape".to_string()).into());
+    }
+    let summary: SummaryHead =
+        serde_json::from_value(value).map_err(|error| invalid(format!("an error: {error}")))?;
     Ok(StudyResults {
-        task,
-        seeds,
-        held_out_teams: strings("held_out_teams")?,
-        measures: strings("measures")?,
+        task: summary.task,
+        seeds: summary.settings.seeds,
+        held_out_teams: summary.settings.held_out_teams,
+        measures: summary.settings.measures,
         runs: Vec::new(),
         lou: Vec::new(),
         trials: Vec::new(),
