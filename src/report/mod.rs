@@ -3,12 +3,10 @@
 //! owns their columns. Both reports render one [`document::Document`] built by
 //! [`content::study_document`]. Every file is written atomically.
 
-pub mod budget;
 pub mod content;
 pub mod document;
 pub mod html;
 pub mod plots;
-pub mod strategies;
 
 use std::path::{Path, PathBuf};
 
