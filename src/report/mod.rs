@@ -4,12 +4,10 @@
 //! [`content::study_document`]. Every file is written atomically. Running a study is a job
 //! (`jobs::simulate`, above this layer); this module only renders its results.
 
-pub mod budget;
 pub mod content;
 pub mod document;
 pub mod html;
 pub mod plots;
-pub mod strategies;
 
 use std::path::{Path, PathBuf};
 

@@ -8,14 +8,14 @@
 
 use std::collections::BTreeMap;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::tau::THRESHOLD_COLOUR;
-use super::PALETTE;
-use super::{caption, draw_axes, draw_legend, layout, Axes, DrawResult, LegendEntry, Mark};
+use super::chart::fraction_chart;
+use super::legend::{Legend, LegendEntry, Mark};
+use super::style::{PALETTE, THRESHOLD_COLOUR};
+use super::{Canvas, DrawingResult};
 use crate::sim::analysis::budget::EQUIVALENT_TAU_B;
-use crate::sim::analysis::{BudgetRow, StudyResults};
+use crate::sim::analysis::BudgetRow;
 
 /// The whole budget's line.
 const WHOLE_BUDGET_COLOUR: RGBColor = RGBColor(100, 100, 100);
@@ -23,11 +23,8 @@ const WHOLE_BUDGET_COLOUR: RGBColor = RGBColor(100, 100, 100);
 /// One curve: per fraction (ascending), the mean, lowest and highest value over seeds.
 type Curve = Vec<(f64, [f64; 3])>;
 
-pub(super) fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    results: &StudyResults,
-    measure: &str,
-) -> DrawResult<DB> {
+pub(super) fn draw<DB: DrawingBackend>(canvas: &Canvas<'_, DB>) -> DrawingResult<DB, Legend> {
+    let (results, measure) = (canvas.results, canvas.measure);
     let rows: Vec<&BudgetRow> = results
         .budget
         .iter()
@@ -60,33 +57,13 @@ pub(super) fn draw<DB: DrawingBackend>(
         .flat_map(|(_, _, curve)| curve.iter().map(|(_, [_, min, _])| *min))
         .fold(EQUIVALENT_TAU_B, f64::min);
     let y_min = ((lowest - 0.02) * 20.0).floor() / 20.0;
-
-    let (plot, legend) = layout(
-        root,
-        &caption(results, measure, "tau_b and recall against the budget"),
+    let mut chart = fraction_chart(
+        canvas.plot,
+        format!("tau_b ({measure}) or recall"),
+        y_min..1.005,
+        EQUIVALENT_TAU_B,
     )?;
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(12)
-        .x_label_area_size(60)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0.0..1.05, y_min..1.005)?;
-    draw_axes(
-        &mut chart,
-        &Axes {
-            x_title: "fraction of each topic's budget N_t".to_string(),
-            y_title: format!("tau_b ({measure}) or recall"),
-            x_ticks: 11,
-            y_ticks: 10,
-            x_format: &|x| format!("{x:.1}"),
-            y_format: &|y| format!("{y:.2}"),
-        },
-    )?;
-    chart.draw_series(DashedLineSeries::new(
-        [(0.0, EQUIVALENT_TAU_B), (1.05, EQUIVALENT_TAU_B)],
-        8,
-        5,
-        THRESHOLD_COLOUR.stroke_width(2),
-    ))?;
+    // The whole budget's line, dashed finer than the limit's.
     chart.draw_series(DashedLineSeries::new(
         [(1.0, y_min), (1.0, 1.005)],
         4,
@@ -129,7 +106,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         LegendEntry::new("tau_b = 0.9", THRESHOLD_COLOUR, Mark::Dashed),
         LegendEntry::new("whole budget", WHOLE_BUDGET_COLOUR, Mark::Dashed),
     ]);
-    draw_legend(&legend, "", &entries)
+    Ok(Legend::untitled(entries))
 }
 
 /// The curve of `value` over `rows`: per fraction, each seed's mean value (rows whose value is

@@ -6,10 +6,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{
-    draw_axes, draw_legend, layout, Axes, DrawResult, Drawing, LegendEntry, Mark, NumberChart,
-    RunSpot, PALETTE,
-};
+use super::chart::{draw_framed, square_chart, NumberChart, TickLabels};
+use super::legend::{Legend, LegendEntry, Mark};
+use super::style::palette_colour;
+use super::{DrawResult, Drawing, RunSpot};
 
 /// One estimator's points: (truth, estimate), such as (true score, estimated score).
 #[derive(Debug, Clone, PartialEq)]
@@ -70,41 +70,20 @@ impl Drawing for EstimatesFigure {
         root: &DrawingArea<DB, Shift>,
         _spots: &mut Vec<RunSpot>,
     ) -> DrawResult<DB> {
-        root.fill(&WHITE)?;
-        let (plot, legend) = layout(root, &self.caption)?;
-        let (low, high) = span(self);
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .x_label_area_size(60)
-            .y_label_area_size(80)
-            .build_cartesian_2d(low..high, low..high)?;
-        draw_axes(
-            &mut chart,
-            &Axes {
-                x_title: self.x_title.clone(),
-                y_title: self.y_title.clone(),
-                x_ticks: 10,
-                y_ticks: 10,
-                x_format: &|v| format!("{v:.3}"),
-                y_format: &|v| format!("{v:.3}"),
-            },
-        )?;
-        chart.draw_series(DashedLineSeries::new(
-            [(low, low), (high, high)],
-            8,
-            5,
-            BLACK.mix(0.6).stroke_width(2),
-        ))?;
-        let mut entries = vec![LegendEntry::new("estimate = truth", BLACK, Mark::Dashed)];
-        if let Some(ranges) = &self.ranges {
-            let colour = PALETTE[ranges.series % PALETTE.len()];
-            chart.draw_series(ranges.bars.iter().map(|&(x, low, high)| {
-                PathElement::new(vec![(x, low), (x, high)], colour.mix(0.35).stroke_width(2))
-            }))?;
-            entries.push(LegendEntry::new(ranges.name.clone(), colour, Mark::Bar));
-        }
-        draw_dots(&mut chart, &self.series, &mut entries)?;
-        draw_legend(&legend, "", &entries)
+        draw_framed(root, &self.caption, |plot| {
+            let titles = (self.x_title.clone(), self.y_title.clone());
+            let mut chart = square_chart(plot, titles, span(self), TickLabels::Decimals(3))?;
+            let mut entries = vec![LegendEntry::new("estimate = truth", BLACK, Mark::Dashed)];
+            if let Some(ranges) = &self.ranges {
+                let colour = palette_colour(ranges.series);
+                chart.draw_series(ranges.bars.iter().map(|&(x, low, high)| {
+                    PathElement::new(vec![(x, low), (x, high)], colour.mix(0.35).stroke_width(2))
+                }))?;
+                entries.push(LegendEntry::new(ranges.name.clone(), colour, Mark::Bar));
+            }
+            draw_dots(&mut chart, &self.series, &mut entries)?;
+            Ok(Legend::untitled(entries))
+        })
     }
 }
 
@@ -115,7 +94,7 @@ pub(super) fn draw_dots<DB: DrawingBackend>(
     entries: &mut Vec<LegendEntry>,
 ) -> DrawResult<DB> {
     for (index, series) in series.iter().enumerate() {
-        let colour = PALETTE[index % PALETTE.len()];
+        let colour = palette_colour(index);
         chart.draw_series(
             series
                 .points

@@ -8,35 +8,43 @@
 //! - `scores_<measure>`: official score against LOU score per run, with the diagonal.
 //! - `truth_<measure>` (tasks with a truth file): the official and LOU rankings against the
 //!   ranking under the complete truth.
+//! - `rank_spread_<measure>`: every run's rank over all trials, the dominant one ringed.
 //! - `budget_<measure>` (studies with budget fractions): the control's and the paired tau_b and
 //!   the control's recall against the fraction of the budget.
+//! - `strategies_<measure>` (studies comparing judging strategies): each strategy's paired rank
+//!   change and tau_b against the fraction of the budget.
 //!
-//! Each figure is written as PNG and/or SVG, atomically, with the embedded DejaVu Sans font
-//! ([`font`]). This module reads files and writes files; it never prints and does not compute
+//! Every figure is drawn on the same frame (caption, plot area, legend column) and axes; each
+//! figure's file draws its own marks and says what its legend holds. Each figure is written as
+//! PNG and/or SVG, atomically, with the embedded DejaVu Sans font ([`font`]). This module reads files and writes files; it never prints and does not compute
 //! the study's statistics (those are in [`crate::sim::analysis`] and on disk).
 
 mod bitmap;
 mod budget;
+mod chart;
 pub mod estimates;
 pub mod font;
+mod legend;
+mod output;
 mod rank_change;
 mod rank_spread;
 mod run_axis;
 mod scatter;
 mod strategies;
+mod style;
 mod tau;
 mod truth;
 pub mod verdict;
 
-use crate::base::choice::choice_enum;
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::base::error::{Error, Result};
-use crate::io::atomic::write_atomically;
+use self::chart::draw_framed;
+use self::output::{render_svg, write_drawing};
+use crate::base::choice::choice_enum;
+use crate::base::error::Result;
 use crate::sim::analysis::StudyResults;
 
 /// Width of every figure, in pixels (SVG user units).
@@ -113,7 +121,7 @@ pub struct SvgFigure {
 /// Draws one figure of `results` as SVG, with the places of its runs' marks.
 ///
 /// # Errors
-/// [`Error::Plot`] when the figure cannot be drawn.
+/// [`Error::Plot`](crate::base::error::Error::Plot) when the figure cannot be drawn.
 pub fn svg_figure(results: &StudyResults, kind: FigureKind, measure: &str) -> Result<SvgFigure> {
     font::register()?;
     let figure = StudyFigure {
@@ -153,6 +161,19 @@ impl FigureKind {
             Self::RankSpread => "rank_spread",
             Self::Budget => "budget",
             Self::Strategies => "strategies",
+        }
+    }
+
+    /// What the figure shows, as its caption says it.
+    fn subject(self) -> &'static str {
+        match self {
+            Self::RankChange => "rank change, leave-one-team-out (LOU)",
+            Self::TauB => "tau_b of each trial vs official",
+            Self::Scores => "official score vs LOU score",
+            Self::Truth => "rankings vs the complete truth",
+            Self::RankSpread => "rank of every run in every trial",
+            Self::Budget => "tau_b and recall against the budget",
+            Self::Strategies => "judging strategies against the budget",
         }
     }
 }
@@ -213,7 +234,8 @@ pub fn figure_list(
 ///
 /// # Errors
 /// A [`crate::base::error::ParseError`] naming file and line when the results are malformed;
-/// [`Error::Plot`] or [`Error::Write`] when a figure cannot be drawn or written.
+/// [`Error::Plot`](crate::base::error::Error::Plot) or
+/// [`Error::Write`](crate::base::error::Error::Write) when a figure cannot be drawn or written.
 pub fn plot_results(results_dir: &Path, out: &Path, format: FigureFormat) -> Result<Vec<PathBuf>> {
     let results = StudyResults::read(results_dir)?;
     draw_figures(&results, out, format)
@@ -222,8 +244,8 @@ pub fn plot_results(results_dir: &Path, out: &Path, format: FigureFormat) -> Res
 /// Draws every figure of `results` into `out`. Returns the files written, in order.
 ///
 /// # Errors
-/// [`Error::Plot`] when a figure cannot be drawn or encoded, [`Error::Write`] when a file
-/// cannot be written.
+/// [`Error::Plot`](crate::base::error::Error::Plot) when a figure cannot be drawn or encoded,
+/// [`Error::Write`](crate::base::error::Error::Write) when a file cannot be written.
 pub fn draw_figures(
     results: &StudyResults,
     out: &Path,
@@ -302,83 +324,22 @@ pub fn write_standalone_figure(
     write_drawing(figure, stem, out, format)
 }
 
-/// Writes `drawing` as `out/<stem>.png` and/or `.svg`, atomically. Returns the files written.
-fn write_drawing(
-    drawing: &impl Drawing,
-    stem: &str,
-    out: &Path,
-    format: FigureFormat,
-) -> Result<Vec<PathBuf>> {
-    let plot_error = |message: String| Error::Plot {
-        figure: stem.to_string(),
-        message,
-    };
-    let mut written = Vec::new();
-    if format.has_png() {
-        let mut pixels = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
-        {
-            let root = bitmap::Bitmap(BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)))
-                .into_drawing_area();
-            drawing
-                .draw(&root, &mut Vec::new())
-                .and_then(|()| root.present())
-                .map_err(|error| plot_error(error.to_string()))?;
-        }
-        let png = encode_png(&pixels).map_err(|error| plot_error(error.to_string()))?;
-        let path = out.join(format!("{stem}.png"));
-        write_atomically(&path, |file| file.write_all(&png))?;
-        written.push(path);
-    }
-    if format.has_svg() {
-        let figure = render_svg(drawing, stem)?;
-        let path = out.join(format!("{stem}.svg"));
-        write_atomically(&path, |file| file.write_all(figure.svg.as_bytes()))?;
-        written.push(path);
-    }
-    Ok(written)
-}
-
-/// Draws `drawing` as SVG, collecting the places of its run marks.
-fn render_svg(drawing: &impl Drawing, stem: &str) -> Result<SvgFigure> {
-    let mut svg = String::new();
-    let mut spots = Vec::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        drawing
-            .draw(&root, &mut spots)
-            .and_then(|()| root.present())
-            .map_err(|error| Error::Plot {
-                figure: stem.to_string(),
-                message: error.to_string(),
-            })?;
-    }
-    Ok(SvgFigure { svg, spots })
-}
-
-/// Encodes an RGB buffer of `WIDTH` x `HEIGHT` pixels as PNG.
-fn encode_png(pixels: &[u8]) -> std::result::Result<Vec<u8>, png::EncodingError> {
-    let mut bytes = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut bytes, WIDTH, HEIGHT);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header()?;
-        writer.write_image_data(pixels)?;
-        writer.finish()?;
-    }
-    Ok(bytes)
-}
-
 /// A value computed while drawing on a backend, or the backend's error.
 type DrawingResult<DB, T> =
     std::result::Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// The plot area and the legend column of a figure.
-type AreaPair<DB> = (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>);
-
 /// The result of drawing on a backend.
 type DrawResult<DB> =
     std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// What a study figure draws on and from: the whole figure (for labels outside the plot),
+/// the plot area, the results and the measure.
+struct Canvas<'a, DB: DrawingBackend> {
+    root: &'a DrawingArea<DB, Shift>,
+    plot: &'a DrawingArea<DB, Shift>,
+    results: &'a StudyResults,
+    measure: &'a str,
+}
 
 fn draw_figure<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -387,271 +348,40 @@ fn draw_figure<DB: DrawingBackend>(
     measure: &str,
     spots: &mut Vec<RunSpot>,
 ) -> DrawResult<DB> {
-    root.fill(&WHITE)?;
-    match kind {
-        FigureKind::RankChange => rank_change::draw(root, results, measure, spots),
-        FigureKind::TauB => tau::draw(root, results, measure),
-        FigureKind::Scores => scatter::draw(root, results, measure, spots),
-        FigureKind::Truth => truth::draw(root, results, measure, spots),
-        FigureKind::RankSpread => rank_spread::draw(root, results, measure, spots),
-        FigureKind::Budget => budget::draw(root, results, measure),
-        FigureKind::Strategies => strategies::draw(root, results, measure),
-    }
+    draw_framed(root, &caption(results, measure, kind.subject()), |plot| {
+        let canvas = Canvas {
+            root,
+            plot,
+            results,
+            measure,
+        };
+        match kind {
+            FigureKind::RankChange => rank_change::draw(&canvas, spots),
+            FigureKind::TauB => tau::draw(&canvas),
+            FigureKind::Scores => scatter::draw(&canvas, spots),
+            FigureKind::Truth => truth::draw(&canvas, spots),
+            FigureKind::RankSpread => rank_spread::draw(&canvas, spots),
+            FigureKind::Budget => budget::draw(&canvas),
+            FigureKind::Strategies => strategies::draw(&canvas),
+        }
+    })
 }
 
-// ---- Shared style: fonts, colours, caption, legend, axis labels. ----
-
-/// Text of the given pixel size in the embedded font.
-fn text(size: u32) -> TextStyle<'static> {
-    (font::FAMILY, size).into_font().color(&BLACK)
-}
-
-/// The caption's font size.
-const CAPTION_SIZE: u32 = 21;
-/// Axis titles.
-const AXIS_TITLE_SIZE: u32 = 18;
-/// Tick and run labels.
-const LABEL_SIZE: u32 = 14;
-/// Legend entries.
-const LEGEND_SIZE: u32 = 15;
-
-/// Categorical colours (Tableau 10, then two darker extras), cycled when there are more teams.
-const PALETTE: [RGBColor; 12] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-    RGBColor(57, 59, 121),
-    RGBColor(132, 60, 57),
-];
-
-/// The colour of a team: its position in the sorted team list picks a palette entry.
-fn team_colour(teams: &[String], team: &str) -> RGBColor {
-    let position = teams.iter().position(|t| t == team).unwrap_or(0);
-    PALETTE[position % PALETTE.len()]
-}
-
-/// The caption naming task, measure and number of trials.
-fn caption(results: &StudyResults, measure: &str, what: &str) -> String {
-    let trials = results.seeds.len() * (1 + results.held_out_teams.len());
+/// The caption naming task, measure, what the figure shows and the number of trials.
+fn caption(results: &StudyResults, measure: &str, subject: &str) -> String {
     format!(
-        "{} · {measure} · {what} · {trials} trials: {} seed{} × (control + {} held-out teams)",
+        "{} · {measure} · {subject} · {} trials: {} seed{} × (control + {} held-out teams)",
         results.task,
+        trial_count(results),
         results.seeds.len(),
         if results.seeds.len() == 1 { "" } else { "s" },
         results.held_out_teams.len()
     )
 }
 
-/// Draws the caption and splits the rest into the plot area and the legend column.
-fn layout<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    caption: &str,
-) -> DrawingResult<DB, AreaPair<DB>> {
-    let body = root.titled(caption, text(CAPTION_SIZE))?;
-    let (plot, legend) = body.split_horizontally(WIDTH - LEGEND_WIDTH);
-    Ok((plot, legend))
-}
-
-/// A chart with numbers on both axes (every figure's).
-type NumberChart<'a, DB> = ChartContext<
-    'a,
-    DB,
-    plotters::coord::cartesian::Cartesian2d<
-        plotters::coord::types::RangedCoordf64,
-        plotters::coord::types::RangedCoordf64,
-    >,
->;
-
-/// The axes of a chart: titles, how many ticks (0 on x: no ticks and no vertical grid lines,
-/// for charts that label their own columns) and how tick values are written.
-struct Axes<'f> {
-    x_title: String,
-    y_title: String,
-    x_ticks: usize,
-    y_ticks: usize,
-    x_format: &'f dyn Fn(&f64) -> String,
-    y_format: &'f dyn Fn(&f64) -> String,
-}
-
-/// Draws the axes and the faint grid in the figures' shared style.
-fn draw_axes<DB: DrawingBackend>(chart: &mut NumberChart<'_, DB>, axes: &Axes) -> DrawResult<DB> {
-    let mut mesh = chart.configure_mesh();
-    if axes.x_ticks == 0 {
-        mesh.disable_x_mesh();
-    }
-    mesh.x_labels(axes.x_ticks)
-        .y_labels(axes.y_ticks)
-        .x_label_formatter(axes.x_format)
-        .y_label_formatter(axes.y_format)
-        .label_style(text(LABEL_SIZE))
-        .x_desc(axes.x_title.as_str())
-        .y_desc(axes.y_title.as_str())
-        .axis_desc_style(text(AXIS_TITLE_SIZE))
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08))
-        .draw()
-}
-
-/// One legend entry per team, in its colour.
-fn team_entries(teams: &[String]) -> impl Iterator<Item = LegendEntry> + '_ {
-    teams
-        .iter()
-        .map(|team| LegendEntry::new(team.clone(), team_colour(teams, team), Mark::Square))
-}
-
-/// How a legend entry is drawn.
-#[derive(Debug, Clone, Copy)]
-enum Mark {
-    /// A filled circle.
-    Dot,
-    /// An open circle.
-    Ring,
-    /// A filled square.
-    Square,
-    /// A solid line.
-    Line,
-    /// A vertical bar (a range).
-    Bar,
-    /// A dashed line.
-    Dashed,
-    /// A cross.
-    Cross,
-}
-
-/// One legend line.
-struct LegendEntry {
-    label: String,
-    colour: RGBColor,
-    mark: Mark,
-}
-
-impl LegendEntry {
-    fn new(label: impl Into<String>, colour: RGBColor, mark: Mark) -> Self {
-        Self {
-            label: label.into(),
-            colour,
-            mark,
-        }
-    }
-}
-
-/// Draws the legend in its own column, so it never covers data. Entries that do not fit are
-/// summarised in a last line.
-fn draw_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    title: &str,
-    entries: &[LegendEntry],
-) -> DrawResult<DB> {
-    const LINE_HEIGHT: i32 = 22;
-    const TOP: i32 = 30;
-    let (_, height) = area.dim_in_pixel();
-    if !title.is_empty() {
-        area.draw(&Text::new(
-            title.to_string(),
-            (8, TOP),
-            text(LEGEND_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
-        ))?;
-    }
-    let fitting = ((height as i32 - TOP - 2 * LINE_HEIGHT) / LINE_HEIGHT).max(1) as usize;
-    for (index, entry) in entries.iter().take(fitting).enumerate() {
-        let y = TOP + LINE_HEIGHT * (index as i32 + 1);
-        let x = 20;
-        let colour = entry.colour;
-        match entry.mark {
-            Mark::Dot => area.draw(&Circle::new((x, y), 5, colour.filled()))?,
-            Mark::Ring => area.draw(&Circle::new((x, y), 5, colour.stroke_width(2)))?,
-            Mark::Square => area.draw(&Rectangle::new(
-                [(x - 6, y - 6), (x + 6, y + 6)],
-                colour.filled(),
-            ))?,
-            Mark::Line => area.draw(&PathElement::new(
-                vec![(x - 10, y), (x + 10, y)],
-                colour.stroke_width(3),
-            ))?,
-            Mark::Bar => area.draw(&Rectangle::new(
-                [(x - 2, y - 9), (x + 2, y + 9)],
-                colour.mix(0.45).filled(),
-            ))?,
-            Mark::Dashed => {
-                for start in [x - 10, x - 1, x + 8] {
-                    area.draw(&PathElement::new(
-                        vec![(start, y), (start + 5, y)],
-                        colour.stroke_width(2),
-                    ))?;
-                }
-            }
-            Mark::Cross => area.draw(&Cross::new((x, y), 5, colour.stroke_width(2)))?,
-        }
-        area.draw(&Text::new(
-            entry.label.clone(),
-            (40, y),
-            text(LEGEND_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
-        ))?;
-    }
-    if entries.len() > fitting {
-        let y = TOP + LINE_HEIGHT * (fitting as i32 + 1);
-        area.draw(&Text::new(
-            format!("… and {} more", entries.len() - fitting),
-            (40, y),
-            text(LEGEND_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
-        ))?;
-    }
-    Ok(())
-}
-
-/// The widest of `labels` in pixels at the label size.
-fn widest_label<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    labels: &[String],
-) -> std::result::Result<u32, DrawingAreaErrorKind<DB::ErrorType>> {
-    let style = text(LABEL_SIZE);
-    let mut widest = 0;
-    for label in labels {
-        widest = widest.max(area.estimate_text_size(label, &style)?.0);
-    }
-    Ok(widest)
-}
-
-/// Whether labels of width `widest` spaced `spacing` pixels apart must be rotated to fit.
-fn needs_rotation(widest: u32, spacing: f64) -> bool {
-    f64::from(widest) + 6.0 > spacing
-}
-
-/// Draws category labels under the x axis at the given pixel positions (backend coordinates
-/// of the axis), rotated a quarter turn when they would overlap.
-fn draw_x_labels<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    labels: &[(String, (i32, i32))],
-    is_rotated: bool,
-) -> DrawResult<DB> {
-    for (label, (x, y)) in labels {
-        let style = if is_rotated {
-            text(LABEL_SIZE)
-                .transform(FontTransform::Rotate270)
-                .pos(Pos::new(HPos::Right, VPos::Center))
-        } else {
-            text(LABEL_SIZE).pos(Pos::new(HPos::Center, VPos::Top))
-        };
-        root.draw(&Text::new(label.clone(), (*x, y + 6), style))?;
-    }
-    Ok(())
-}
-
-/// A small horizontal offset for the `index`-th of `count` points of one category, so
-/// equal values stay visible side by side (at most ±`half_width`).
-fn spread_offset(index: usize, count: usize, half_width: f64) -> f64 {
-    if count <= 1 {
-        0.0
-    } else {
-        (index as f64 / (count - 1) as f64 - 0.5) * 2.0 * half_width
-    }
+/// The study's trials: a control and one per held-out team, for each seed.
+fn trial_count(results: &StudyResults) -> usize {
+    results.seeds.len() * (1 + results.held_out_teams.len())
 }
 
 #[cfg(test)]

@@ -6,22 +6,20 @@
 
 use std::collections::BTreeMap;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::chart::spread_offset;
+use super::legend::{team_entries, Legend, LegendEntry, Mark};
 use super::run_axis::RunRankAxis;
-use super::{
-    caption, draw_legend, layout, spread_offset, team_colour, team_entries, DrawResult,
-    LegendEntry, Mark, RunSpot,
-};
+use super::style::team_colour;
+use super::{Canvas, DrawingResult, RunSpot};
 use crate::sim::analysis::{RunRow, StudyResults};
 
 pub(super) fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    results: &StudyResults,
-    measure: &str,
+    canvas: &Canvas<'_, DB>,
     spots: &mut Vec<RunSpot>,
-) -> DrawResult<DB> {
+) -> DrawingResult<DB, Legend> {
+    let (results, measure) = (canvas.results, canvas.measure);
     let runs = results.runs_of(measure);
     let teams = results.teams();
     let mut seed_ranks: BTreeMap<&str, Vec<(u64, f64)>> = BTreeMap::new();
@@ -35,12 +33,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .values_mut()
         .for_each(|ranks| ranks.sort_by_key(|&(seed, _)| seed));
 
-    let (plot, legend) = layout(
-        root,
-        &caption(results, measure, "rank change, leave-one-team-out (LOU)"),
-    )?;
-    let tags: Vec<String> = runs.iter().map(|run| run.run.clone()).collect();
-    let (mut chart, axis) = RunRankAxis::chart(&plot, &tags)?;
+    let (mut chart, axis) = RunRankAxis::chart(canvas.plot, &runs)?;
     for (position, run) in runs.iter().enumerate() {
         let x = position as f64;
         let colour = team_colour(&teams, &run.team);
@@ -85,10 +78,9 @@ pub(super) fn draw<DB: DrawingBackend>(
             Circle::new(point, 4, style)
         }))?;
     }
-    axis.draw_labels(root, &chart, &tags)?;
-    spots.extend(axis.spots(&chart, &tags));
-
-    draw_legend(&legend, "", &legend_entries(results, &runs, &teams))
+    axis.draw_labels(canvas.root, &chart)?;
+    spots.extend(axis.spots(&chart));
+    Ok(Legend::untitled(legend_entries(results, &runs, &teams)))
 }
 
 /// The legend: the marks, then the teams.

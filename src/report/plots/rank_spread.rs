@@ -5,24 +5,21 @@
 
 use std::collections::BTreeMap;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::legend::{team_entries, Legend, LegendEntry, Mark};
 use super::run_axis::RunRankAxis;
-use super::{
-    caption, draw_legend, layout, team_colour, team_entries, DrawResult, LegendEntry, Mark, RunSpot,
-};
-use crate::sim::analysis::StudyResults;
+use super::style::team_colour;
+use super::{trial_count, Canvas, DrawingResult, RunSpot};
 
 /// The radius (pixels) of a rank that every trial gave.
 const MAX_RADIUS: f64 = 9.0;
 
 pub(super) fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    results: &StudyResults,
-    measure: &str,
+    canvas: &Canvas<'_, DB>,
     spots: &mut Vec<RunSpot>,
-) -> DrawResult<DB> {
+) -> DrawingResult<DB, Legend> {
+    let (results, measure) = (canvas.results, canvas.measure);
     let runs = results.runs_of(measure);
     let teams = results.teams();
     // Per run: rank (as bits, ranks are exact halves) -> trials that gave it.
@@ -34,12 +31,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             .entry(row.rank.to_bits())
             .or_default() += 1;
     }
-    let (plot, legend) = layout(
-        root,
-        &caption(results, measure, "rank of every run in every trial"),
-    )?;
-    let tags: Vec<String> = runs.iter().map(|run| run.run.clone()).collect();
-    let (mut chart, axis) = RunRankAxis::chart(&plot, &tags)?;
+    let (mut chart, axis) = RunRankAxis::chart(canvas.plot, &runs)?;
     for (position, run) in runs.iter().enumerate() {
         let x = position as f64;
         let colour = team_colour(&teams, &run.team);
@@ -66,9 +58,9 @@ pub(super) fn draw<DB: DrawingBackend>(
             BLACK.stroke_width(2),
         )))?;
     }
-    axis.draw_labels(root, &chart, &tags)?;
-    spots.extend(axis.spots(&chart, &tags));
-    let trials = results.seeds.len() * (1 + results.held_out_teams.len());
+    axis.draw_labels(canvas.root, &chart)?;
+    spots.extend(axis.spots(&chart));
+    let trials = trial_count(results);
     let mut entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Line),
         LegendEntry::new(
@@ -79,5 +71,8 @@ pub(super) fn draw<DB: DrawingBackend>(
         LegendEntry::new("dominant rank", BLACK, Mark::Ring),
     ];
     entries.extend(team_entries(&teams));
-    draw_legend(&legend, "dot area: share of trials", &entries)
+    Ok(Legend {
+        title: "dot area: share of trials",
+        entries,
+    })
 }

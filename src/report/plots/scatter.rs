@@ -7,21 +7,20 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{
-    caption, draw_axes, draw_legend, layout, team_colour, team_entries, text, Axes, DrawResult,
-    LegendEntry, Mark, NumberChart, RunSpot, SpotArea, LABEL_SIZE,
-};
-use crate::sim::analysis::{RunRow, StudyResults};
+use super::chart::{square_chart, NumberChart, TickLabels};
+use super::legend::{team_entries, Legend, LegendEntry, Mark};
+use super::style::{team_colour, text, LABEL_SIZE};
+use super::{Canvas, DrawResult, DrawingResult, RunSpot, SpotArea};
+use crate::sim::analysis::RunRow;
 
 /// How many of the runs farthest from the diagonal get their tag written beside them.
 const LABELLED_RUNS: usize = 5;
 
 pub(super) fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    results: &StudyResults,
-    measure: &str,
+    canvas: &Canvas<'_, DB>,
     spots: &mut Vec<RunSpot>,
-) -> DrawResult<DB> {
+) -> DrawingResult<DB, Legend> {
+    let (results, measure) = (canvas.results, canvas.measure);
     let runs = results.runs_of(measure);
     let teams = results.teams();
     let highest = runs
@@ -29,34 +28,11 @@ pub(super) fn draw<DB: DrawingBackend>(
         .flat_map(|run| [run.official_score, run.lou_score.max])
         .fold(0.0, f64::max);
     let top = if highest > 0.0 { highest * 1.05 } else { 1.0 };
-
-    let (plot, legend) = layout(
-        root,
-        &caption(results, measure, "official score vs LOU score"),
-    )?;
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(12)
-        .x_label_area_size(60)
-        .y_label_area_size(80)
-        .build_cartesian_2d(0.0..top, 0.0..top)?;
-    draw_axes(
-        &mut chart,
-        &Axes {
-            x_title: format!("official {measure}"),
-            y_title: format!("LOU {measure} (own team held out)"),
-            x_ticks: 10,
-            y_ticks: 10,
-            x_format: &|v| format!("{v:.2}"),
-            y_format: &|v| format!("{v:.2}"),
-        },
-    )?;
-
-    chart.draw_series(DashedLineSeries::new(
-        [(0.0, 0.0), (top, top)],
-        8,
-        5,
-        BLACK.mix(0.6).stroke_width(2),
-    ))?;
+    let titles = (
+        format!("official {measure}"),
+        format!("LOU {measure} (own team held out)"),
+    );
+    let mut chart = square_chart(canvas.plot, titles, (0.0, top), TickLabels::Decimals(2))?;
     for run in &runs {
         let colour = team_colour(&teams, &run.team);
         chart.draw_series(std::iter::once(PathElement::new(
@@ -72,7 +48,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             colour.filled(),
         )))?;
     }
-    label_farthest(root, &chart, &runs, top)?;
+    label_farthest(canvas.root, &chart, &runs, top)?;
     spots.extend(runs.iter().map(|run| {
         let (x, y) = chart.backend_coord(&(run.official_score, run.lou_score.mean));
         RunSpot {
@@ -87,7 +63,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         LegendEntry::new("LOU = official", BLACK, Mark::Dashed),
     ];
     entries.extend(team_entries(&teams));
-    draw_legend(&legend, "", &entries)
+    Ok(Legend::untitled(entries))
 }
 
 /// How close (pixels) two labels may come before the later one moves down.

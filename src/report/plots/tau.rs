@@ -3,27 +3,21 @@
 //! against the official ranking), a bar at the mean, and the 0.9 line below which two
 //! rankings are usually called different (Voorhees 2000).
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{
-    caption, draw_axes, draw_legend, draw_x_labels, layout, needs_rotation, spread_offset,
-    team_colour, widest_label, Axes, DrawResult, LegendEntry, Mark,
-};
+use super::chart::{chart, draw_guide, spread_offset, Axis, ColumnLabels};
+use super::legend::{Legend, LegendEntry, Mark};
+use super::style::{team_colour, THRESHOLD_COLOUR};
+use super::{Canvas, DrawingResult};
 use crate::sim::analysis::StudyResults;
 
 /// The usual threshold for equivalent rankings.
 const EQUIVALENCE_THRESHOLD: f64 = 0.9;
-/// The threshold line's colour.
-pub(super) const THRESHOLD_COLOUR: RGBColor = RGBColor(200, 30, 30);
 /// The control trials' colour.
 const CONTROL_COLOUR: RGBColor = RGBColor(90, 90, 90);
 
-pub(super) fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    results: &StudyResults,
-    measure: &str,
-) -> DrawResult<DB> {
+pub(super) fn draw<DB: DrawingBackend>(canvas: &Canvas<'_, DB>) -> DrawingResult<DB, Legend> {
+    let (results, measure) = (canvas.results, canvas.measure);
     let teams = results.teams();
     let (columns, values) = columns_of(results, measure);
     let lowest = values
@@ -32,42 +26,23 @@ pub(super) fn draw<DB: DrawingBackend>(
         .copied()
         .fold(EQUIVALENCE_THRESHOLD, f64::min);
     let y_min = ((lowest - 0.02) * 50.0).floor() / 50.0;
-
-    let (plot, legend) = layout(
-        root,
-        &caption(results, measure, "tau_b of each trial vs official"),
-    )?;
     let names: Vec<String> = columns.iter().map(|(name, _)| name.clone()).collect();
-    let widest = widest_label(&plot, &names)?;
-    let (plot_width, _) = plot.dim_in_pixel();
-    let is_rotated = needs_rotation(widest, f64::from(plot_width - 90) / columns.len() as f64);
-    let label_height = if is_rotated { widest + 14 } else { 24 };
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(12)
-        .x_label_area_size(label_height + 34)
-        .y_label_area_size(70)
-        .build_cartesian_2d(-0.5..(columns.len() as f64 - 0.5), y_min..1.005)?;
-    draw_axes(
-        &mut chart,
-        &Axes {
-            x_title: "trial: the team held out from judging".to_string(),
-            y_title: format!("Kendall tau_b vs official ranking ({measure})"),
-            x_ticks: 0,
-            y_ticks: 10,
-            x_format: &|x| format!("{x}"),
-            y_format: &|y| format!("{y:.2}"),
-        },
+    let labels = ColumnLabels::fit(canvas.plot, &names)?;
+    let mut chart = chart(
+        canvas.plot,
+        labels.axis("trial: the team held out from judging"),
+        Axis::new(
+            format!("Kendall tau_b vs official ranking ({measure})"),
+            y_min..1.005,
+        )
+        .room(70),
     )?;
-
-    chart.draw_series(DashedLineSeries::new(
-        [
-            (-0.5, EQUIVALENCE_THRESHOLD),
-            (columns.len() as f64 - 0.5, EQUIVALENCE_THRESHOLD),
-        ],
-        8,
-        5,
+    draw_guide(
+        &mut chart,
+        (-0.5, EQUIVALENCE_THRESHOLD),
+        (columns.len() as f64 - 0.5, EQUIVALENCE_THRESHOLD),
         THRESHOLD_COLOUR.stroke_width(2),
-    ))?;
+    )?;
     for (position, ((_, held_out), taus)) in columns.iter().zip(&values).enumerate() {
         let x = position as f64;
         let colour = held_out.map_or(CONTROL_COLOUR, |team| team_colour(&teams, team));
@@ -86,12 +61,12 @@ pub(super) fn draw<DB: DrawingBackend>(
             )))?;
         }
     }
-    let labels: Vec<(String, (i32, i32))> = names
+    let positions: Vec<(String, (i32, i32))> = names
         .iter()
         .enumerate()
         .map(|(position, name)| (name.clone(), chart.backend_coord(&(position as f64, y_min))))
         .collect();
-    draw_x_labels(root, &labels, is_rotated)?;
+    labels.draw(canvas.root, &positions)?;
 
     let entries = vec![
         LegendEntry::new(
@@ -102,7 +77,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         LegendEntry::new("mean over seeds", BLACK, Mark::Line),
         LegendEntry::new("tau_b = 0.9", THRESHOLD_COLOUR, Mark::Dashed),
     ];
-    draw_legend(&legend, "", &entries)
+    Ok(Legend::untitled(entries))
 }
 
 /// A column of the figure: its label and the team its trials held out (`None`: the control).

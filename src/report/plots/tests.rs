@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use super::style::{team_colour, PALETTE};
 use super::*;
 use crate::sim::analysis::{LouRow, RankRow, RunRow, TrialRow};
 use crate::stats::Spread;

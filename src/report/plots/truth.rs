@@ -4,23 +4,20 @@
 //! ranks runs as the truth does; the legend gives each ranking's tau_b against the truth, so
 //! the bias of the official collection itself is visible beside that of the LOU collections.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{
-    caption, draw_axes, draw_legend, layout, Axes, DrawResult, LegendEntry, Mark, RunSpot,
-    SpotArea, PALETTE,
-};
-use crate::sim::analysis::StudyResults;
+use super::chart::{chart, draw_guide, Axis, TickLabels};
+use super::legend::{Legend, LegendEntry, Mark};
+use super::style::PALETTE;
+use super::{Canvas, DrawingResult, RunSpot, SpotArea};
 use crate::stats::{official_ranks, tau_b};
 
 pub(super) fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    results: &StudyResults,
-    measure: &str,
+    canvas: &Canvas<'_, DB>,
     spots: &mut Vec<RunSpot>,
-) -> DrawResult<DB> {
-    let runs: Vec<_> = results
+) -> DrawingResult<DB, Legend> {
+    let measure = canvas.measure;
+    let runs: Vec<_> = (canvas.results)
         .runs_of(measure)
         .into_iter()
         .filter(|run| run.truth_score.is_some())
@@ -36,35 +33,27 @@ pub(super) fn draw<DB: DrawingBackend>(
     let lou_tau = describe(tau_b(&truth, &lou_mean));
     let run_count = runs.len().max(1) as f64;
     let lou_colour = PALETTE[1];
-
-    let (plot, legend) = layout(
-        root,
-        &caption(results, measure, "rankings vs the complete truth"),
-    )?;
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(12)
-        .x_label_area_size(60)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0.5..(run_count + 0.5), -(run_count + 0.5)..-0.5)?;
     let ticks = run_count.min(15.0) as usize;
-    draw_axes(
-        &mut chart,
-        &Axes {
-            x_title: format!("rank under the complete truth ({measure})"),
-            y_title: "rank on the collection (1 = best)".to_string(),
-            x_ticks: ticks,
-            y_ticks: ticks,
-            x_format: &|x| format!("{x:.0}"),
-            y_format: &|y| format!("{:.0}", -y),
-        },
+    let mut chart = chart(
+        canvas.plot,
+        Axis::new(
+            format!("rank under the complete truth ({measure})"),
+            0.5..(run_count + 0.5),
+        )
+        .ticks(ticks, TickLabels::Decimals(0)),
+        Axis::new(
+            "rank on the collection (1 = best)",
+            -(run_count + 0.5)..-0.5,
+        )
+        .ticks(ticks, TickLabels::Ranks)
+        .room(70),
     )?;
-
-    chart.draw_series(DashedLineSeries::new(
-        [(0.5, -0.5), (run_count + 0.5, -(run_count + 0.5))],
-        8,
-        5,
+    draw_guide(
+        &mut chart,
+        (0.5, -0.5),
+        (run_count + 0.5, -(run_count + 0.5)),
         BLACK.mix(0.5).stroke_width(2),
-    ))?;
+    )?;
     for (run, &truth_rank) in runs.iter().zip(&truth_ranks) {
         chart.draw_series(std::iter::once(Rectangle::new(
             [
@@ -111,5 +100,5 @@ pub(super) fn draw<DB: DrawingBackend>(
         LegendEntry::new("LOU rank range", lou_colour, Mark::Bar),
         LegendEntry::new("same rank as truth", BLACK, Mark::Dashed),
     ];
-    draw_legend(&legend, "", &entries)
+    Ok(Legend::untitled(entries))
 }

@@ -6,10 +6,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::chart::{chart, draw_framed, draw_guide, Axis, TickLabels};
 use super::estimates::{draw_dots, EstimateSeries};
-use super::{
-    draw_axes, draw_legend, layout, Axes, DrawResult, Drawing, LegendEntry, Mark, RunSpot,
-};
+use super::legend::{Legend, LegendEntry, Mark};
+use super::{DrawResult, Drawing, RunSpot};
 
 /// The figure's data.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,48 +44,27 @@ impl Drawing for VerdictFigure {
         root: &DrawingArea<DB, Shift>,
         _spots: &mut Vec<RunSpot>,
     ) -> DrawResult<DB> {
-        root.fill(&WHITE)?;
-        let (plot, legend) = layout(root, &self.caption)?;
-        let right = self.largest_move();
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .x_label_area_size(60)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0.0..right, 0.0..1.02)?;
-        draw_axes(
-            &mut chart,
-            &Axes {
-                x_title: self.x_title.clone(),
-                y_title: "P(rank moves)".to_string(),
-                x_ticks: 10,
-                y_ticks: 10,
-                x_format: &|v| format!("{v:.0}"),
-                y_format: &|v| format!("{v:.1}"),
-            },
-        )?;
-        let guide = BLACK.mix(0.6).stroke_width(2);
-        chart.draw_series(DashedLineSeries::new(
-            [(0.0, self.risk_threshold), (right, self.risk_threshold)],
-            8,
-            5,
-            guide,
-        ))?;
-        chart.draw_series(DashedLineSeries::new(
-            [(self.rank_margin, 0.0), (self.rank_margin, 1.02)],
-            8,
-            5,
-            guide,
-        ))?;
-        let mut entries = vec![LegendEntry::new(
-            format!(
-                "threshold {} · margin {}",
-                self.risk_threshold, self.rank_margin
-            ),
-            BLACK,
-            Mark::Dashed,
-        )];
-        draw_dots(&mut chart, &self.series, &mut entries)?;
-        draw_legend(&legend, "", &entries)
+        draw_framed(root, &self.caption, |plot| {
+            let right = self.largest_move();
+            let mut chart = chart(
+                plot,
+                Axis::new(self.x_title.clone(), 0.0..right).ticks(10, TickLabels::Decimals(0)),
+                Axis::new("P(rank moves)", 0.0..1.02)
+                    .ticks(10, TickLabels::Decimals(1))
+                    .room(80),
+            )?;
+            let (threshold, margin) = (self.risk_threshold, self.rank_margin);
+            let guide = BLACK.mix(0.6).stroke_width(2);
+            draw_guide(&mut chart, (0.0, threshold), (right, threshold), guide)?;
+            draw_guide(&mut chart, (margin, 0.0), (margin, 1.02), guide)?;
+            let mut entries = vec![LegendEntry::new(
+                format!("threshold {threshold} · margin {margin}"),
+                BLACK,
+                Mark::Dashed,
+            )];
+            draw_dots(&mut chart, &self.series, &mut entries)?;
+            Ok(Legend::untitled(entries))
+        })
     }
 }
 

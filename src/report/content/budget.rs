@@ -1,16 +1,9 @@
 //! The budget curve's section of a study's report: per measure, the statistics at each budget
 //! fraction and the smallest fraction from which on the collection is reusable.
 
+use super::cells::{fmt_spread, heading, table_section};
 use crate::report::document::{table, Block};
 use crate::sim::analysis::budget::BudgetSummary;
-use crate::stats::Spread;
-
-fn fmt_spread(spread: &Option<Spread>) -> String {
-    spread.map_or_else(
-        || "n/a".into(),
-        |s| format!("{:.3} ({:.3}–{:.3})", s.mean, s.min, s.max),
-    )
-}
 
 /// The budget curve's section.
 pub fn budget_section(budget: &BudgetSummary) -> Vec<Block> {
@@ -27,12 +20,9 @@ pub fn budget_section(budget: &BudgetSummary) -> Vec<Block> {
             vec![name.clone(), from, share]
         })
         .collect();
-    let mut blocks = vec![
-        Block::Heading {
-            level: 2,
-            text: "Budget curve: the study at fractions of each topic's budget".into(),
-        },
-        Block::Paragraph(format!(
+    let mut blocks = table_section(
+        "Budget curve: the study at fractions of each topic's budget",
+        Some(format!(
             "Each topic's simulated judgments are cut to round(f × N_t), the pool first as it \
              was judged (a pool larger than that is kept whole, so the judged share, the \
              judgments kept over all trials and topics against the whole budget's, can exceed \
@@ -41,11 +31,9 @@ pub fn budget_section(budget: &BudgetSummary) -> Vec<Block> {
              control tau_b reach {}.",
             budget.threshold
         )),
-        table(
-            &["measure", "reusable from", "judged share there"],
-            reusable_rows,
-        ),
-    ];
+        &["measure", "reusable from", "judged share there"],
+        reusable_rows,
+    );
     for (name, curve) in &budget.measures {
         let rows = curve
             .points
@@ -65,10 +53,7 @@ pub fn budget_section(budget: &BudgetSummary) -> Vec<Block> {
                 ]
             })
             .collect();
-        blocks.push(Block::Heading {
-            level: 3,
-            text: name.clone(),
-        });
+        blocks.push(heading(3, name.clone()));
         blocks.push(table(
             &[
                 "fraction",

@@ -2,13 +2,10 @@
 //! strategy makes the collection reusable at the smallest budget fraction, then each
 //! strategy's figures at each fraction.
 
+use super::cells::{fmt_value, heading, table_section};
 use crate::report::document::{table, Block};
 use crate::sim::analysis::strategies::StrategiesSummary;
 use crate::sim::analysis::StrategyRow;
-
-fn fmt_number(value: Option<f64>) -> String {
-    value.map_or_else(|| "n/a".into(), |value| format!("{value:.3}"))
-}
 
 /// The strategies' section.
 pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> Vec<Block> {
@@ -44,12 +41,9 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
             "the official",
         )
     };
-    let mut blocks = vec![
-        Block::Heading {
-            level: 2,
-            text: "Judging strategies: how the budget is spent".into(),
-        },
-        Block::Paragraph(format!(
+    let mut blocks = table_section(
+        "Judging strategies: how the budget is spent",
+        Some(format!(
             "Every trial is also judged by each strategy ({}) with the same seeds, held-out \
              teams and budgets, and cut to each budget fraction. Each judges with {assessor}. \
              A strategy makes the collection reusable at a fraction when the mean paired tau_b \
@@ -59,16 +53,11 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
             summary.paired_tau_b_threshold,
             summary.rank_change_limit
         )),
-        table(
-            &["measure", "smallest reusable fraction", "strategies there"],
-            verdicts,
-        ),
-    ];
+        &["measure", "smallest reusable fraction", "strategies there"],
+        verdicts,
+    );
     for name in summary.measures.keys() {
-        blocks.push(Block::Heading {
-            level: 3,
-            text: name.clone(),
-        });
+        blocks.push(heading(3, name.clone()));
         let measure_rows = rows
             .iter()
             .filter(|row| &row.measure == name)
@@ -76,11 +65,11 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
                 let mut cells = vec![
                     row.strategy.clone(),
                     row.fraction.to_string(),
-                    fmt_number(row.control_tau_b),
-                    fmt_number(row.control_truth_tau_b),
-                    fmt_number(row.paired_tau_b),
-                    fmt_number(row.rank_change_mean),
-                    fmt_number(row.rank_change_max),
+                    fmt_value(row.control_tau_b),
+                    fmt_value(row.control_truth_tau_b),
+                    fmt_value(row.paired_tau_b),
+                    fmt_value(row.rank_change_mean),
+                    fmt_value(row.rank_change_max),
                     format!("{:.3}", row.control_recall),
                     format!("{:.3}", row.control_recall_found),
                     format!("{:.3}", row.unofficial_share),
@@ -88,10 +77,10 @@ pub fn strategies_section(summary: &StrategiesSummary, rows: &[StrategyRow]) -> 
                 ];
                 if is_assessed {
                     cells.extend([
-                        fmt_number(row.control_assessor_tau_b.flatten()),
-                        fmt_number(row.control_assessor_recall),
-                        fmt_number(row.file_share),
-                        fmt_number(row.drawn_share),
+                        fmt_value(row.control_assessor_tau_b.flatten()),
+                        fmt_value(row.control_assessor_recall),
+                        fmt_value(row.file_share),
+                        fmt_value(row.drawn_share),
                     ]);
                 }
                 cells
