@@ -20,7 +20,7 @@ use reusesim::judge::settings::{
 };
 use reusesim::judge::strategies::Strategy;
 use reusesim::relevance_model::reach::BeyondPool;
-use reusesim::relevance_model::trials::Evidence;
+use reusesim::relevance_model::trials::AbsenceSource;
 use reusesim::report::plots::FigureFormat;
 use reusesim::report::PlotFormat;
 use reusesim::sim::settings::{check_budget_fractions, check_strategies, AssessorChoice};
@@ -134,8 +134,8 @@ pub struct BacktestArgs {
     /// What the audit's calibration learns a team's absence loses from: pool or trials (the
     /// other teams' trials; simulated world only). Default: pool in the classic world, trials
     /// in the simulated one.
-    #[arg(long, value_parser = choice::<Evidence>())]
-    pub evidence: Option<Evidence>,
+    #[arg(long, value_parser = choice::<AbsenceSource>())]
+    pub evidence: Option<AbsenceSource>,
     /// The audit's risk threshold.
     #[arg(long, value_name = "P", default_value_t = reusesim::audit::RISK_THRESHOLD)]
     pub risk_threshold: f64,

@@ -15,7 +15,7 @@ use reusesim::collection::{Collection, FeatureChoice};
 use reusesim::eval::{self, EvalOptions, Evaluator};
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::judge::strategies::Strategy;
-use reusesim::relevance_model::trials::Evidence;
+use reusesim::relevance_model::trials::AbsenceSource;
 use reusesim::report::plots::FigureFormat;
 use reusesim::report::PlotFormat;
 use reusesim::sim::analysis::files::{to_qrels, write_traces};
@@ -353,7 +353,7 @@ fn audit(
             ..AuditRules::default()
         },
         study,
-        evidence: choice("evidence", evidence.as_deref(), Evidence::Pool).map_err(to_py_err)?,
+        evidence: choice("evidence", evidence.as_deref(), AbsenceSource::Pool).map_err(to_py_err)?,
     };
     let judged = judged
         .as_deref()

@@ -10,23 +10,21 @@ use rustc_hash::FxHashMap;
 use super::others::{OtherRuns, TopicShifts};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
-use super::topic::{
-    audit_topic, quantile, Coverage, ScoreInterval, TopicAudit, TopicInput, TopicOutcome,
-};
+use super::topic::{audit_topic, Coverage, ScoreInterval, TopicAudit, TopicInput, TopicOutcome};
 use super::AuditRules;
 use crate::base::error::Result;
 use crate::base::{DocId, Grade};
 use crate::collection::Collection;
 use crate::eval::Measure;
-use crate::relevance_model::calibration::{
-    calibrate, judged_precision, pooled_tops, Calibration, CalibrationInput, DocumentEvidence,
-    LeaveOutEvidence,
-};
+use crate::relevance_model::calibration::{calibrate, Calibration};
+use crate::relevance_model::calibration_features::{judged_precision, DocumentFeatures};
+use crate::relevance_model::calibration_sample::{pooled_tops, CalibrationInput, TeamAbsence};
 use crate::relevance_model::effects::RunEffect;
 use crate::relevance_model::model::{fit_topic, questions, TopicModel};
 use crate::relevance_model::reach::{BestPooledRanks, BeyondPool};
 use crate::relevance_model::trials::Judgments;
 use crate::sim::scoring::{QrelsGrades, RunScorer, ScoreTable, TopicGrades};
+use crate::stats::rank::quantile;
 
 /// What audits against one set of judgments share.
 #[derive(Debug)]
@@ -98,7 +96,7 @@ pub fn judgments_grades(
 
 impl<'c> AuditBasis<'c> {
     /// Scores every run on `judgments`, fits every topic's model and calibrates them on
-    /// `evidence` of what a team's absence leaves unjudged (the pool taken to `pool_depth`),
+    /// `absence`, what a team's absence leaves unjudged (the pool taken to `pool_depth`),
     /// leaving the runs of `audited_teams` out of the calibration sample; documents beyond the
     /// pool's reach are treated as `beyond_pool` says.
     ///
@@ -110,7 +108,7 @@ impl<'c> AuditBasis<'c> {
         measures: &[Measure],
         (pool_depth, beyond_pool): (usize, BeyondPool),
         audited_teams: &[String],
-        evidence: LeaveOutEvidence,
+        absence: TeamAbsence,
     ) -> Result<Self> {
         let scorer = RunScorer::new(collection, measures.to_vec());
         let scores = scorer.score(&judgments_grades(collection, &judgments), |_| true);
@@ -145,7 +143,7 @@ impl<'c> AuditBasis<'c> {
                 beyond_pool,
                 best_ranks: &best_ranks,
             },
-            evidence,
+            absence,
         )?;
         Ok(Self {
             collection,
@@ -246,7 +244,7 @@ impl<'c> AuditBasis<'c> {
                     &self.measures,
                     &|doc, rank| {
                         let is_in_pool = in_pool.contains(&doc);
-                        let evidence = DocumentEvidence {
+                        let document = DocumentFeatures {
                             raw: self.raw_probability(index, doc),
                             rank,
                             run_precision,
@@ -261,7 +259,7 @@ impl<'c> AuditBasis<'c> {
                         let replicates: Vec<f64> = (0..self.calibration.replicates.len().max(1))
                             .map(|replicate| {
                                 self.calibration
-                                    .replicate_log_odds(index, &evidence, replicate)
+                                    .replicate_log_odds(index, &document, replicate)
                             })
                             .collect();
                         let tilt = (rank as f64).ln() - self.calibration.log_rank_center;

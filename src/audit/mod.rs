@@ -58,7 +58,7 @@ use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
 use crate::relevance_model::model;
 use crate::relevance_model::reach::BeyondPool;
-use crate::relevance_model::trials::Evidence;
+use crate::relevance_model::trials::AbsenceSource;
 
 pub use basis::{AuditBasis, RunAudit};
 pub use changes::JudgedComparison;
@@ -69,7 +69,7 @@ pub use report::{AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
 pub use sheet::{write_sheet, DocumentTexts};
 pub use study::{LouDrop, StudyComparison, StudySource};
 pub use team::{audit_runs, TeamAuditReport};
-pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
+pub use topic::{measure_depth, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
 
 /// How deep the audit looks into the run: unjudged documents beyond it count as non-relevant.
 pub const AUDIT_DEPTH: usize = crate::relevance_model::MODEL_DEPTH;
@@ -194,7 +194,7 @@ pub struct AuditSettings {
     pub study: StudySource,
     /// Where the calibration learns what a team's absence leaves unjudged: the pool, or the
     /// trials the study of `study` kept.
-    pub evidence: Evidence,
+    pub evidence: AbsenceSource,
 }
 
 /// The topic and run checks: the topics to audit, and warnings.

@@ -16,7 +16,8 @@
 //! outcomes; it reaches 0 when every unjudged document is judged.
 
 use super::others::{OtherRuns, TopicShifts};
-use super::topic::{quantile, rank_among, TopicOutcome};
+use super::topic::TopicOutcome;
+use crate::stats::rank::{quantile, rank_among};
 
 /// The scores of the other runs, sorted, for rank look-ups.
 #[derive(Debug, Clone)]
@@ -36,7 +37,7 @@ impl Standings {
     }
 
     /// The rank of a run scoring `score` (1 = best; ties share the average rank), as
-    /// [`super::rank_among`] defines it.
+    /// [`rank_among`] defines it.
     pub(super) fn rank(&self, score: f64) -> f64 {
         let not_above = self.sorted.partition_point(|&o| o <= score);
         let below = self.sorted.partition_point(|&o| o < score);
@@ -521,11 +522,7 @@ mod tests {
         let others = vec![0.5, 0.3, 0.3, 0.1];
         let standings = Standings::new(others.clone());
         for score in [0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0] {
-            assert_eq!(
-                standings.rank(score),
-                super::super::rank_among(&others, score),
-                "{score}"
-            );
+            assert_eq!(standings.rank(score), rank_among(&others, score), "{score}");
         }
     }
 }

@@ -11,8 +11,9 @@ use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use crate::base::{DocId, Grade};
 use crate::collection::TopicData;
 use crate::eval::{score_topic, Family, GradeCounts, JudgedRanking, Measure};
-use crate::relevance_model::effects::sigmoid;
 use crate::relevance_model::grade_mix::{pick_grade, relevant_grade_chances};
+use crate::stats::log_odds::sigmoid;
+use crate::stats::rank::quantile;
 
 /// Judgment coverage of a ranking's top.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -480,27 +481,10 @@ fn expected_score(outcome: &TopicOutcome, lower: f64, measure: usize) -> f64 {
     lower + first_order + residual
 }
 
-/// The rank a run scoring `score` would have among runs scoring `others` (1 = best; ties
-/// share the average rank).
-pub fn rank_among(others: &[f64], score: f64) -> f64 {
-    let better = others.iter().filter(|&&o| o > score).count();
-    let tied = others.iter().filter(|&&o| o == score).count();
-    1.0 + better as f64 + tied as f64 / 2.0
-}
-
 /// The depth whose unjudged documents a measure's interval and expectation consider: its
 /// cutoff, at most [`AUDIT_DEPTH`].
 pub fn measure_depth(measure: &Measure) -> usize {
     measure.cutoff.unwrap_or(AUDIT_DEPTH).min(AUDIT_DEPTH)
-}
-
-/// The `q` quantile of sorted values (nearest rank); 0 when empty.
-pub(super) fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
 #[cfg(test)]
@@ -543,7 +527,7 @@ mod tests {
             topic_sd: 0.0,
             grade_factors: &[],
         };
-        let log_odds = (probability / (1.0 - probability)).ln();
+        let log_odds = crate::stats::log_odds::logit(probability);
         audit_topic(&input, &measures, &|_, _| (vec![log_odds], false), &|doc| {
             format!("d{doc}")
         })
@@ -630,22 +614,5 @@ mod tests {
             (expected - analytic).abs() < 0.02,
             "{expected} vs {analytic}"
         );
-    }
-
-    #[test]
-    fn ranks_share_ties_and_count_better_runs() {
-        let others = [0.5, 0.3, 0.3, 0.1];
-        assert_eq!(rank_among(&others, 0.6), 1.0);
-        assert_eq!(rank_among(&others, 0.3), 3.0);
-        assert_eq!(rank_among(&others, 0.2), 4.0);
-        assert_eq!(rank_among(&others, 0.0), 5.0);
-    }
-
-    #[test]
-    fn quantiles_use_the_nearest_rank() {
-        let sorted: Vec<f64> = (1..=200).map(f64::from).collect();
-        assert_eq!(quantile(&sorted, 0.05), 10.0);
-        assert_eq!(quantile(&sorted, 0.95), 190.0);
-        assert_eq!(quantile(&[], 0.5), 0.0);
     }
 }

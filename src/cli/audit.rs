@@ -7,7 +7,7 @@ use reusesim::audit::{AuditRules, AuditSettings, StudySource};
 use reusesim::collection::FeatureChoice;
 use reusesim::eval;
 use reusesim::relevance_model::reach::BeyondPool;
-use reusesim::relevance_model::trials::Evidence;
+use reusesim::relevance_model::trials::AbsenceSource;
 
 use super::choice;
 
@@ -49,8 +49,8 @@ pub struct AuditArgs {
     /// What the calibration learns a team's absence loses from: pool (the documents only that
     /// team pooled, for a pooled collection) or trials (the leave-out trials that the study of
     /// --results kept with --keep-qrels, for a collection judged by active learning).
-    #[arg(long, value_parser = choice::<Evidence>(), default_value_t = Evidence::Pool)]
-    pub evidence: Evidence,
+    #[arg(long, value_parser = choice::<AbsenceSource>(), default_value_t = AbsenceSource::Pool)]
+    pub evidence: AbsenceSource,
     /// How documents beyond the pool's reach (below the pool depth in every pooled run, the
     /// audited run counting as pooled) are treated: extrapolate (relevant with the probability
     /// the calibration extrapolates; what deeper judging would find) or non-relevant (as the
