@@ -5,12 +5,15 @@
 
 use rand::Rng;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::others::{OtherRuns, TopicShifts};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
-use super::topic::{audit_topic, Coverage, ScoreInterval, TopicAudit, TopicInput, TopicOutcome};
+use super::topic::{
+    audit_topic, Coverage, Judgment, RelevanceJudge, ScoreInterval, TopicAudit, TopicInput,
+    TopicOutcome,
+};
 use super::AuditRules;
 use crate::base::error::Result;
 use crate::base::{DocId, Grade};
@@ -224,12 +227,19 @@ impl<'c> AuditBasis<'c> {
             .enumerate()
             .filter(|(_, topic)| !topic.rankings[run].is_empty())
             .map(|(index, topic)| {
-                let run_precision = self.run_precision(index, run);
                 let mut in_pool = pooled_tops(collection, topic, self.pool_depth, &[]);
                 if counts_as_pooled {
                     in_pool.extend(topic.pool_rankings[run].iter().take(self.pool_depth));
                 }
-                let best_ranks = &self.best_ranks[index];
+                let judge = RunTopicJudge {
+                    basis: self,
+                    topic: index,
+                    team: &info.team,
+                    in_pool,
+                    run_precision: self.run_precision(index, run),
+                    run_effects: &run_effects,
+                    only,
+                };
                 let input = TopicInput {
                     topic,
                     judgments: &self.judgments[index],
@@ -239,45 +249,7 @@ impl<'c> AuditBasis<'c> {
                     topic_sd: self.calibration.topic_sd[index].hypot(self.calibration.run_topic_sd),
                     grade_factors: &self.calibration.grade_factors,
                 };
-                let outcome = audit_topic(
-                    &input,
-                    &self.measures,
-                    &|doc, rank| {
-                        let is_in_pool = in_pool.contains(&doc);
-                        let document = DocumentFeatures {
-                            raw: self.raw_probability(index, doc),
-                            rank,
-                            run_precision,
-                            is_in_pool,
-                            best_pooled_rank: best_ranks.without(doc, &info.team),
-                        };
-                        let excluded = only.is_some_and(|only| !only[index].contains_key(&doc));
-                        if excluded {
-                            // Non-relevant for certain in every sample.
-                            return (vec![f64::NEG_INFINITY], !is_in_pool);
-                        }
-                        let replicates: Vec<f64> = (0..self.calibration.replicates.len().max(1))
-                            .map(|replicate| {
-                                self.calibration
-                                    .replicate_log_odds(index, &document, replicate)
-                            })
-                            .collect();
-                        let tilt = (rank as f64).ln() - self.calibration.log_rank_center;
-                        let log_odds = run_effects
-                            .iter()
-                            .enumerate()
-                            .map(|(sample, effect)| {
-                                effect.log_odds(
-                                    replicates[sample % replicates.len()],
-                                    tilt,
-                                    self.calibration.run_topic_sd,
-                                )
-                            })
-                            .collect();
-                        (log_odds, !is_in_pool)
-                    },
-                    &|doc| collection.docs.name(doc).to_string(),
-                );
+                let outcome = audit_topic(&input, &self.measures, &judge);
                 let shifts = others.topic_shifts(
                     topic,
                     &self.judgments[index],
@@ -367,6 +339,66 @@ impl<'c> AuditBasis<'c> {
             to_judge,
             topics: outcomes.iter().map(|t| t.audit.clone()).collect(),
         }
+    }
+}
+
+/// The relevance model's answers about one run's unjudged documents of one topic.
+struct RunTopicJudge<'a, 'c> {
+    basis: &'a AuditBasis<'c>,
+    /// The topic (collection order).
+    topic: usize,
+    /// The run's team.
+    team: &'a str,
+    /// The documents in the pool's reach.
+    in_pool: FxHashSet<DocId>,
+    /// The log-odds of the run's judged precision on the topic.
+    run_precision: f64,
+    /// The run's effect in each Monte-Carlo sample.
+    run_effects: &'a [RunEffect],
+    /// The documents a deeper judging graded (see [`AuditBasis::audit_within`]).
+    only: Option<&'a Judgments>,
+}
+
+impl RelevanceJudge for RunTopicJudge<'_, '_> {
+    fn judge(&self, doc: DocId, rank: usize) -> Judgment {
+        let calibration = &self.basis.calibration;
+        let is_in_pool = self.in_pool.contains(&doc);
+        let excluded = (self.only).is_some_and(|only| !only[self.topic].contains_key(&doc));
+        if excluded {
+            // Non-relevant for certain in every sample.
+            return Judgment {
+                log_odds: vec![f64::NEG_INFINITY],
+                is_beyond_pool: !is_in_pool,
+            };
+        }
+        let document = DocumentFeatures {
+            raw: self.basis.raw_probability(self.topic, doc),
+            rank,
+            run_precision: self.run_precision,
+            is_in_pool,
+            best_pooled_rank: self.basis.best_ranks[self.topic].without(doc, self.team),
+        };
+        let replicates: Vec<f64> = (0..calibration.replicates.len().max(1))
+            .map(|replicate| calibration.replicate_log_odds(self.topic, &document, replicate))
+            .collect();
+        let tilt = (rank as f64).ln() - calibration.log_rank_center;
+        let log_odds = (self.run_effects.iter().enumerate())
+            .map(|(sample, effect)| {
+                effect.log_odds(
+                    replicates[sample % replicates.len()],
+                    tilt,
+                    calibration.run_topic_sd,
+                )
+            })
+            .collect();
+        Judgment {
+            log_odds,
+            is_beyond_pool: !is_in_pool,
+        }
+    }
+
+    fn name(&self, doc: DocId) -> String {
+        self.basis.collection.docs.name(doc).to_string()
     }
 }
 

@@ -352,7 +352,7 @@ fn relative_movements(
                         .iter()
                         .enumerate()
                         .map(|(grade, &(_, chance))| {
-                            let own = t.gains[doc][grade][measure] / topics;
+                            let own = t.gains.gain(doc, grade, measure) / topics;
                             if neighbours.is_empty() {
                                 return chance * own * own;
                             }
@@ -389,10 +389,20 @@ fn neighbours(risk: &MeasureRisk, collection: &[f64]) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::audit::others::tests::{table, topic};
+    use crate::audit::scenarios::{Draw, GainTable};
     use crate::audit::topic::{TopicAudit, UnjudgedDoc};
     use crate::base::{DocId, Grade};
     use crate::eval::{Family, Measure};
     use rustc_hash::FxHashMap;
+
+    /// A draw of the topic's one relevant grade when `is_relevant`.
+    fn relevant_if(is_relevant: bool) -> Draw {
+        if is_relevant {
+            Draw::relevant(0)
+        } else {
+            Draw::NonRelevant
+        }
+    }
 
     /// One topic whose first ranking is the audited run's, with `unjudged` its unjudged
     /// documents (ranked first, each with probability 0.5 and one relevant grade, drawn as
@@ -403,7 +413,7 @@ mod tests {
         judgments: &FxHashMap<DocId, Grade>,
         measure: Measure,
         unjudged: &[DocId],
-        (draws, gain): (Vec<Vec<u8>>, f64),
+        (draws, gain): (Vec<Vec<Draw>>, f64),
     ) -> (TopicOutcome, OtherRuns, Vec<TopicShifts>) {
         let measures = [measure];
         let others = OtherRuns::new(&table(&rankings, judgments, &measures), &measures, 0);
@@ -415,6 +425,10 @@ mod tests {
             &grades,
             (&measures, 1),
         )];
+        let mut gains = GainTable::new(1, 1);
+        for _ in unjudged {
+            gains.push_document([vec![gain]]);
+        }
         let outcome = TopicOutcome {
             audit: TopicAudit {
                 topic: "1".into(),
@@ -433,11 +447,11 @@ mod tests {
             unjudged_ids: unjudged.to_vec(),
             samples: draws
                 .iter()
-                .map(|d| vec![d.iter().map(|&drawn| f64::from(drawn) * gain).sum()])
+                .map(|d| vec![d.iter().filter_map(|drawn| drawn.grade()).count() as f64 * gain])
                 .collect(),
             draws,
             grades,
-            gains: vec![vec![vec![gain]]; unjudged.len()],
+            gains,
         };
         (outcome, others, shifts)
     }
@@ -456,7 +470,7 @@ mod tests {
             vec![rivals_first, 2],
             vec![rivals_first, 2],
         ];
-        let draws: Vec<Vec<u8>> = (0..10).map(|s| vec![u8::from(s % 2 == 0)]).collect();
+        let draws: Vec<Vec<Draw>> = (0..10).map(|s| vec![relevant_if(s % 2 == 0)]).collect();
         let measure = Measure::new(Family::Precision, Some(1));
         let (outcome, others, shifts) =
             one_topic(rankings, &judgments, measure, &[NEW], (draws, 1.0));
@@ -481,8 +495,8 @@ mod tests {
             vec![8, 2, 4],
             vec![8, 2, 4],
         ];
-        let draws: Vec<Vec<u8>> = (0..8)
-            .map(|s| vec![u8::from(s % 2 == 0), u8::from(s / 2 % 2 == 0)])
+        let draws: Vec<Vec<Draw>> = (0..8)
+            .map(|s| vec![relevant_if(s % 2 == 0), relevant_if(s / 2 % 2 == 0)])
             .collect();
         let measure = Measure::new(Family::Precision, Some(2));
         let (outcome, others, shifts) =
