@@ -353,7 +353,8 @@ fn audit(
             ..AuditRules::default()
         },
         study,
-        evidence: choice("evidence", evidence.as_deref(), AbsenceSource::Pool).map_err(to_py_err)?,
+        evidence: choice("evidence", evidence.as_deref(), AbsenceSource::Pool)
+            .map_err(to_py_err)?,
     };
     let judged = judged
         .as_deref()

@@ -61,7 +61,7 @@ pub struct Calibration {
     pub fit: Fit,
     /// Per topic (collection order), the log-odds added for the topic: how many relevant
     /// documents its own rows held against how many the fit expected there, each with
-    /// [`TOPIC_PRIOR_RELEVANT`] added (see [`topic_offset`]).
+    /// [`TOPIC_PRIOR_RELEVANT`] added (see [`super::effects::topic_offset`]).
     pub topic_offsets: Vec<f64>,
     /// Per topic, the standard deviation of its log-odds correction, about 1/sqrt(O + 1) for
     /// O relevant rows: the uncertainty every document of the topic shares.
