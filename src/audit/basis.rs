@@ -5,27 +5,29 @@
 
 use rand::Rng;
 use rayon::prelude::*;
+use rustc_hash::FxHashSet;
 
 use super::others::{OtherRuns, TopicShifts};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
 use super::topic::{
-    audit_topic, quantile, Coverage, ScoreInterval, TopicAudit, TopicInput, TopicOutcome,
+    audit_topic, Coverage, Judgment, RelevanceJudge, ScoreInterval, TopicAudit, TopicInput,
+    TopicOutcome,
 };
 use super::AuditRules;
 use crate::base::error::Result;
 use crate::base::{DocId, DocumentGrades};
 use crate::collection::Collection;
 use crate::eval::Measure;
-use crate::relevance_model::calibration::{
-    calibrate, judged_precision, pooled_tops, Calibration, CalibrationInput, DocumentEvidence,
-    LeaveOutEvidence,
-};
+use crate::relevance_model::calibration::{calibrate, Calibration};
+use crate::relevance_model::calibration_features::{judged_precision, DocumentFeatures};
+use crate::relevance_model::calibration_sample::{pooled_tops, CalibrationInput, TeamAbsence};
 use crate::relevance_model::effects::RunEffect;
 use crate::relevance_model::model::{fit_topic, questions, TopicModel};
 use crate::relevance_model::reach::{BestPooledRanks, BeyondPool};
 use crate::relevance_model::trials::Judgments;
 use crate::sim::scoring::{QrelsGrades, RunScorer, ScoreTable, TopicGrades};
+use crate::stats::rank::quantile;
 
 /// What audits against one set of judgments share.
 #[derive(Debug)]
@@ -94,7 +96,7 @@ pub fn judgments_grades(collection: &Collection, judgments: &[DocumentGrades]) -
 
 impl<'c> AuditBasis<'c> {
     /// Scores every run on `judgments`, fits every topic's model and calibrates them on
-    /// `evidence` of what a team's absence leaves unjudged (the pool taken to `pool_depth`),
+    /// `absence`, what a team's absence leaves unjudged (the pool taken to `pool_depth`),
     /// leaving the runs of `audited_teams` out of the calibration sample; documents beyond the
     /// pool's reach are treated as `beyond_pool` says.
     ///
@@ -106,7 +108,7 @@ impl<'c> AuditBasis<'c> {
         measures: &[Measure],
         (pool_depth, beyond_pool): (usize, BeyondPool),
         audited_teams: &[String],
-        evidence: LeaveOutEvidence,
+        absence: TeamAbsence,
     ) -> Result<Self> {
         let scorer = RunScorer::new(collection, measures.to_vec());
         let scores = scorer.score(&judgments_grades(collection, &judgments), |_| true);
@@ -141,7 +143,7 @@ impl<'c> AuditBasis<'c> {
                 beyond_pool,
                 best_ranks: &best_ranks,
             },
-            evidence,
+            absence,
         )?;
         Ok(Self {
             collection,
@@ -222,12 +224,19 @@ impl<'c> AuditBasis<'c> {
             .enumerate()
             .filter(|(_, topic)| !topic.rankings[run].is_empty())
             .map(|(index, topic)| {
-                let run_precision = self.run_precision(index, run);
                 let mut in_pool = pooled_tops(collection, topic, self.pool_depth, &[]);
                 if counts_as_pooled {
                     in_pool.extend(topic.pool_rankings[run].iter().take(self.pool_depth));
                 }
-                let best_ranks = &self.best_ranks[index];
+                let judge = RunTopicJudge {
+                    basis: self,
+                    topic: index,
+                    team: &info.team,
+                    in_pool,
+                    run_precision: self.run_precision(index, run),
+                    run_effects: &run_effects,
+                    only,
+                };
                 let input = TopicInput {
                     topic,
                     judgments: &self.judgments[index],
@@ -237,45 +246,7 @@ impl<'c> AuditBasis<'c> {
                     topic_sd: self.calibration.topic_sd[index].hypot(self.calibration.run_topic_sd),
                     grade_factors: &self.calibration.grade_factors,
                 };
-                let outcome = audit_topic(
-                    &input,
-                    &self.measures,
-                    &|doc, rank| {
-                        let is_in_pool = in_pool.contains(&doc);
-                        let evidence = DocumentEvidence {
-                            raw: self.raw_probability(index, doc),
-                            rank,
-                            run_precision,
-                            is_in_pool,
-                            best_pooled_rank: best_ranks.without(doc, &info.team),
-                        };
-                        let excluded = only.is_some_and(|only| !only[index].contains_key(&doc));
-                        if excluded {
-                            // Non-relevant for certain in every sample.
-                            return (vec![f64::NEG_INFINITY], !is_in_pool);
-                        }
-                        let replicates: Vec<f64> = (0..self.calibration.replicates.len().max(1))
-                            .map(|replicate| {
-                                self.calibration
-                                    .replicate_log_odds(index, &evidence, replicate)
-                            })
-                            .collect();
-                        let tilt = (rank as f64).ln() - self.calibration.log_rank_center;
-                        let log_odds = run_effects
-                            .iter()
-                            .enumerate()
-                            .map(|(sample, effect)| {
-                                effect.log_odds(
-                                    replicates[sample % replicates.len()],
-                                    tilt,
-                                    self.calibration.run_topic_sd,
-                                )
-                            })
-                            .collect();
-                        (log_odds, !is_in_pool)
-                    },
-                    &|doc| collection.docs.name(doc).to_string(),
-                );
+                let outcome = audit_topic(&input, &self.measures, &judge);
                 let shifts = others.topic_shifts(
                     topic,
                     &self.judgments[index],
@@ -365,6 +336,66 @@ impl<'c> AuditBasis<'c> {
             to_judge,
             topics: outcomes.iter().map(|t| t.audit.clone()).collect(),
         }
+    }
+}
+
+/// The relevance model's answers about one run's unjudged documents of one topic.
+struct RunTopicJudge<'a, 'c> {
+    basis: &'a AuditBasis<'c>,
+    /// The topic (collection order).
+    topic: usize,
+    /// The run's team.
+    team: &'a str,
+    /// The documents in the pool's reach.
+    in_pool: FxHashSet<DocId>,
+    /// The log-odds of the run's judged precision on the topic.
+    run_precision: f64,
+    /// The run's effect in each Monte-Carlo sample.
+    run_effects: &'a [RunEffect],
+    /// The documents a deeper judging graded (see [`AuditBasis::audit_within`]).
+    only: Option<&'a Judgments>,
+}
+
+impl RelevanceJudge for RunTopicJudge<'_, '_> {
+    fn judge(&self, doc: DocId, rank: usize) -> Judgment {
+        let calibration = &self.basis.calibration;
+        let is_in_pool = self.in_pool.contains(&doc);
+        let excluded = (self.only).is_some_and(|only| !only[self.topic].contains_key(&doc));
+        if excluded {
+            // Non-relevant for certain in every sample.
+            return Judgment {
+                log_odds: vec![f64::NEG_INFINITY],
+                is_beyond_pool: !is_in_pool,
+            };
+        }
+        let document = DocumentFeatures {
+            raw: self.basis.raw_probability(self.topic, doc),
+            rank,
+            run_precision: self.run_precision,
+            is_in_pool,
+            best_pooled_rank: self.basis.best_ranks[self.topic].without(doc, self.team),
+        };
+        let replicates: Vec<f64> = (0..calibration.replicates.len().max(1))
+            .map(|replicate| calibration.replicate_log_odds(self.topic, &document, replicate))
+            .collect();
+        let tilt = (rank as f64).ln() - calibration.log_rank_center;
+        let log_odds = (self.run_effects.iter().enumerate())
+            .map(|(sample, effect)| {
+                effect.log_odds(
+                    replicates[sample % replicates.len()],
+                    tilt,
+                    calibration.run_topic_sd,
+                )
+            })
+            .collect();
+        Judgment {
+            log_odds,
+            is_beyond_pool: !is_in_pool,
+        }
+    }
+
+    fn name(&self, doc: DocId) -> String {
+        self.basis.collection.docs.name(doc).to_string()
     }
 }
 

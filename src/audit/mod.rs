@@ -43,6 +43,7 @@ pub mod others;
 pub mod page;
 pub mod report;
 pub mod risk;
+mod scenarios;
 pub mod sheet;
 pub mod study;
 pub mod team;
@@ -58,7 +59,7 @@ use crate::io::task::Task;
 use crate::io::teams::TeamEntry;
 use crate::relevance_model::model;
 use crate::relevance_model::reach::BeyondPool;
-use crate::relevance_model::trials::Evidence;
+use crate::relevance_model::trials::AbsenceSource;
 
 pub use basis::{AuditBasis, RunAudit};
 pub use changes::JudgedComparison;
@@ -66,10 +67,11 @@ pub use judged::{audit_with_judgments, read_judged, ReturnedJudgments};
 pub use merged::{write_pool, MergedEntry};
 pub use page::{audit_document, write_html, write_markdown};
 pub use report::{AuditReport, AuditSettingsSummary, MeasureAudit, PoolEntry};
+pub use scenarios::measure_depth;
 pub use sheet::{write_sheet, DocumentTexts};
 pub use study::{LouDrop, StudyComparison, StudySource};
 pub use team::{audit_runs, TeamAuditReport};
-pub use topic::{measure_depth, rank_among, Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
+pub use topic::{Coverage, ScoreInterval, TopicAudit, UnjudgedDoc};
 
 /// How deep the audit looks into the run: unjudged documents beyond it count as non-relevant.
 pub const AUDIT_DEPTH: usize = crate::relevance_model::MODEL_DEPTH;
@@ -194,7 +196,7 @@ pub struct AuditSettings {
     pub study: StudySource,
     /// Where the calibration learns what a team's absence leaves unjudged: the pool, or the
     /// trials the study of `study` kept.
-    pub evidence: Evidence,
+    pub evidence: AbsenceSource,
 }
 
 /// The topic and run checks: the topics to audit, and warnings.

@@ -16,7 +16,8 @@
 //! outcomes; it reaches 0 when every unjudged document is judged.
 
 use super::others::{OtherRuns, TopicShifts};
-use super::topic::{quantile, rank_among, TopicOutcome};
+use super::topic::TopicOutcome;
+use crate::stats::rank::{quantile, rank_among};
 
 /// The scores of the other runs, sorted, for rank look-ups.
 #[derive(Debug, Clone)]
@@ -36,7 +37,7 @@ impl Standings {
     }
 
     /// The rank of a run scoring `score` (1 = best; ties share the average rank), as
-    /// [`super::rank_among`] defines it.
+    /// [`rank_among`] defines it.
     pub(super) fn rank(&self, score: f64) -> f64 {
         let not_above = self.sorted.partition_point(|&o| o <= score);
         let below = self.sorted.partition_point(|&o| o < score);
@@ -351,7 +352,7 @@ fn relative_movements(
                         .iter()
                         .enumerate()
                         .map(|(grade, &(_, chance))| {
-                            let own = t.gains[doc][grade][measure] / topics;
+                            let own = t.gains.gain(doc, grade, measure) / topics;
                             if neighbours.is_empty() {
                                 return chance * own * own;
                             }
@@ -388,9 +389,19 @@ fn neighbours(risk: &MeasureRisk, collection: &[f64]) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::audit::others::tests::{table, topic};
+    use crate::audit::scenarios::{Draw, GainTable};
     use crate::audit::topic::{TopicAudit, UnjudgedDoc};
     use crate::base::{DocId, DocumentGrades};
     use crate::eval::{Family, Measure};
+
+    /// A draw of the topic's one relevant grade when `is_relevant`.
+    fn relevant_if(is_relevant: bool) -> Draw {
+        if is_relevant {
+            Draw::relevant(0)
+        } else {
+            Draw::NonRelevant
+        }
+    }
 
     /// One topic whose first ranking is the audited run's, with `unjudged` its unjudged
     /// documents (ranked first, each with probability 0.5 and one relevant grade, drawn as
@@ -401,7 +412,7 @@ mod tests {
         judgments: &DocumentGrades,
         measure: Measure,
         unjudged: &[DocId],
-        (draws, gain): (Vec<Vec<u8>>, f64),
+        (draws, gain): (Vec<Vec<Draw>>, f64),
     ) -> (TopicOutcome, OtherRuns, Vec<TopicShifts>) {
         let measures = [measure];
         let others = OtherRuns::new(&table(&rankings, judgments, &measures), &measures, 0);
@@ -413,6 +424,10 @@ mod tests {
             &grades,
             (&measures, 1),
         )];
+        let mut gains = GainTable::new(1, 1);
+        for _ in unjudged {
+            gains.push_document([vec![gain]]);
+        }
         let outcome = TopicOutcome {
             audit: TopicAudit {
                 topic: "1".into(),
@@ -431,11 +446,11 @@ mod tests {
             unjudged_ids: unjudged.to_vec(),
             samples: draws
                 .iter()
-                .map(|d| vec![d.iter().map(|&drawn| f64::from(drawn) * gain).sum()])
+                .map(|d| vec![d.iter().filter_map(|drawn| drawn.grade()).count() as f64 * gain])
                 .collect(),
             draws,
             grades,
-            gains: vec![vec![vec![gain]]; unjudged.len()],
+            gains,
         };
         (outcome, others, shifts)
     }
@@ -454,7 +469,7 @@ mod tests {
             vec![rivals_first, 2],
             vec![rivals_first, 2],
         ];
-        let draws: Vec<Vec<u8>> = (0..10).map(|s| vec![u8::from(s % 2 == 0)]).collect();
+        let draws: Vec<Vec<Draw>> = (0..10).map(|s| vec![relevant_if(s % 2 == 0)]).collect();
         let measure = Measure::new(Family::Precision, Some(1));
         let (outcome, others, shifts) =
             one_topic(rankings, &judgments, measure, &[NEW], (draws, 1.0));
@@ -478,8 +493,8 @@ mod tests {
             vec![8, 2, 4],
             vec![8, 2, 4],
         ];
-        let draws: Vec<Vec<u8>> = (0..8)
-            .map(|s| vec![u8::from(s % 2 == 0), u8::from(s / 2 % 2 == 0)])
+        let draws: Vec<Vec<Draw>> = (0..8)
+            .map(|s| vec![relevant_if(s % 2 == 0), relevant_if(s / 2 % 2 == 0)])
             .collect();
         let measure = Measure::new(Family::Precision, Some(2));
         let (outcome, others, shifts) =
@@ -519,11 +534,7 @@ mod tests {
         let others = vec![0.5, 0.3, 0.3, 0.1];
         let standings = Standings::new(others.clone());
         for score in [0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0] {
-            assert_eq!(
-                standings.rank(score),
-                super::super::rank_among(&others, score),
-                "{score}"
-            );
+            assert_eq!(standings.rank(score), rank_among(&others, score), "{score}");
         }
     }
 }

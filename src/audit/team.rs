@@ -11,15 +11,15 @@ use super::basis::RunOutcomes;
 use super::changes::JudgedComparison;
 use super::merged::{merged_list, MergedEntry};
 use super::report::{AuditReport, AuditSettingsSummary};
-use super::topic::rank_among;
 use super::{check_topics, settings_summary, study, verdict, with_audited_run, AuditSettings};
 use super::{AuditBasis, StudySource};
 use crate::base::error::{Error, Result, Warning};
 use crate::collection::{CandidateSource, Collection, UniqueRule};
 use crate::io::run::Run;
 use crate::io::task::Task;
-use crate::relevance_model::calibration::LeaveOutEvidence;
-use crate::relevance_model::trials::{self, Evidence, Judgments, TrialJudgments};
+use crate::relevance_model::calibration_sample::TeamAbsence;
+use crate::relevance_model::trials::{self, AbsenceSource, Judgments, TrialJudgments};
+use crate::stats::rank::rank_among;
 
 /// The audit of several runs (one report per run) and the merged list to judge.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -80,8 +80,8 @@ pub fn audit_runs(
         .collect();
     let trials = kept_trials(&collection, settings)?;
     let evidence = match settings.evidence {
-        Evidence::Pool => LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth)),
-        Evidence::Trials => LeaveOutEvidence::Trials(&trials),
+        AbsenceSource::Pool => TeamAbsence::Pool(UniqueRule::classic(task.pool_depth)),
+        AbsenceSource::Trials => TeamAbsence::Trials(&trials),
     };
     let judgments: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
     let basis = AuditBasis::new(
@@ -187,11 +187,11 @@ fn check_runs(task: &Task, runs: &[Run], warnings: &mut Vec<Warning>) -> Result<
 /// The trials the calibration learns from under trial evidence (none under pool evidence).
 fn kept_trials(collection: &Collection, settings: &AuditSettings) -> Result<TrialJudgments> {
     match (settings.evidence, &settings.study) {
-        (Evidence::Pool, _) => Ok(TrialJudgments::new()),
-        (Evidence::Trials, StudySource::Results(dir)) => {
+        (AbsenceSource::Pool, _) => Ok(TrialJudgments::new()),
+        (AbsenceSource::Trials, StudySource::Results(dir)) => {
             trials::read_kept_trials(collection, dir, None)
         }
-        (Evidence::Trials, _) => Err(Error::Invalid(
+        (AbsenceSource::Trials, _) => Err(Error::Invalid(
             "calibrating on trials needs the results folder of a study that kept its trials' \
              qrels (`reusesim simulate --keep-qrels --out DIR`, then --results DIR)"
                 .into(),

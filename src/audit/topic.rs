@@ -1,17 +1,16 @@
 //! The audit of one topic: the coverage of the run's top, the probabilities of its unjudged
 //! documents, the score interval of every measure, the exact first-order effect of each
 //! unjudged document, and the Monte-Carlo samples behind the expected score and the rank risk
-//! (the rules are in the [`super`] module docs).
+//! (the rules are in the [`super`] module docs). The scenarios scored on the run's ranking, the
+//! gains and the draws are [`super::scenarios`]'s.
 
-use rand::Rng;
 use serde::Serialize;
 
-use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
+use super::scenarios::{Counted, Draw, GainTable, TopicScenarios};
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::TopicData;
-use crate::eval::{score_topic, Family, GradeCounts, JudgedRanking, Measure};
-use crate::relevance_model::effects::sigmoid;
-use crate::relevance_model::grade_mix::{pick_grade, relevant_grade_chances};
+use crate::eval::{score_topic, Family, Measure};
+use crate::stats::rank::quantile;
 
 /// Judgment coverage of a ranking's top.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -32,7 +31,7 @@ pub struct Coverage {
     pub unjudged_100: usize,
 }
 
-/// One unjudged document of the run's top [`AUDIT_DEPTH`].
+/// One unjudged document of the run's top [`super::AUDIT_DEPTH`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct UnjudgedDoc {
     /// The document id.
@@ -54,7 +53,7 @@ pub struct ScoreInterval {
     pub measure: String,
     /// Every unjudged document non-relevant: the score the collection gives.
     pub lower: f64,
-    /// Every unjudged document of the top [`AUDIT_DEPTH`] relevant at the highest grade.
+    /// Every unjudged document of the top [`super::AUDIT_DEPTH`] relevant at the highest grade.
     pub upper: f64,
     /// The expected score under the model (first-order terms exact, the rest Monte-Carlo).
     pub expected: f64,
@@ -80,7 +79,7 @@ pub struct TopicAudit {
     /// Whether the judge model could be fitted (the topic has relevant and non-relevant
     /// documents); if not, probabilities come from the judged relevant fraction.
     pub is_model_fitted: bool,
-    /// The unjudged documents of the top [`AUDIT_DEPTH`], in rank order.
+    /// The unjudged documents of the top [`super::AUDIT_DEPTH`], in rank order.
     pub unjudged: Vec<UnjudgedDoc>,
     /// One interval per measure.
     pub scores: Vec<ScoreInterval>,
@@ -96,6 +95,31 @@ fn coverage_measures() -> [Measure; 4] {
     ]
 }
 
+/// The coverage of the run's top of `scenarios`' ranking.
+fn coverage(scenarios: &TopicScenarios) -> Coverage {
+    let values = score_topic(
+        &coverage_measures(),
+        &scenarios.judged_ranking(),
+        scenarios.relevance_level,
+    );
+    let unjudged_within = |depth: usize| {
+        scenarios
+            .unjudged_positions
+            .iter()
+            .filter(|&&p| p < depth)
+            .count()
+    };
+    Coverage {
+        judged_10: values[0],
+        judged_20: values[1],
+        judged_100: values[2],
+        unj_10: values[3],
+        unjudged_10: unjudged_within(10),
+        unjudged_20: unjudged_within(20),
+        unjudged_100: unjudged_within(100),
+    }
+}
+
 /// What one topic yields before aggregation.
 #[derive(Debug, Clone)]
 pub(super) struct TopicOutcome {
@@ -105,14 +129,13 @@ pub(super) struct TopicOutcome {
     pub(super) unjudged_ids: Vec<DocId>,
     /// samples[sample][measure]: the topic's score in each Monte-Carlo scenario.
     pub(super) samples: Vec<Vec<f64>>,
-    /// draws[sample][unjudged]: 0 when the document was drawn non-relevant, else 1 + the
-    /// index of its drawn grade in `grades`.
-    pub(super) draws: Vec<Vec<u8>>,
+    /// draws[sample][unjudged]: what each Monte-Carlo scenario drew for each unjudged document.
+    pub(super) draws: Vec<Vec<Draw>>,
     /// The grades a relevant unjudged document may get, and the chance of each.
     pub(super) grades: Vec<(Grade, f64)>,
-    /// gains[unjudged][grade][measure]: the score change when that document alone is judged
-    /// relevant with that grade.
-    pub(super) gains: Vec<Vec<Vec<f64>>>,
+    /// The score change of each measure when one unjudged document alone is judged relevant
+    /// with one of `grades`.
+    pub(super) gains: GainTable,
 }
 
 impl TopicOutcome {
@@ -120,218 +143,14 @@ impl TopicOutcome {
     /// `sample` (first order: that document alone).
     pub(super) fn sampled_gain(&self, sample: usize, doc: usize, measure: usize) -> f64 {
         self.drawn_grade(sample, doc)
-            .map_or(0.0, |grade| self.gains[doc][grade][measure])
+            .map_or(0.0, |grade| self.gains.gain(doc, grade, measure))
     }
 
     /// The index in `grades` of the grade unjudged document `doc` was drawn in sample
     /// `sample`; `None` when it was drawn non-relevant.
     pub(super) fn drawn_grade(&self, sample: usize, doc: usize) -> Option<usize> {
-        match self.draws[sample][doc] {
-            0 => None,
-            grade => Some(usize::from(grade) - 1),
-        }
+        self.draws[sample][doc].grade()
     }
-}
-
-/// The run's ranking of one topic with its judgments, and the scenarios scored on it: every
-/// unjudged document of the top [`AUDIT_DEPTH`] may be given a grade.
-struct TopicScenarios<'m> {
-    measures: &'m [Measure],
-    relevance_level: Grade,
-    /// The grade of each ranked document (`None`: unjudged).
-    grades: Vec<Option<Grade>>,
-    /// Every grade of the topic's judgments.
-    judged_grades: Vec<Grade>,
-    counts: GradeCounts,
-    /// Positions (0-based) of the unjudged documents of the top [`AUDIT_DEPTH`].
-    unjudged_positions: Vec<usize>,
-    /// Measures grouped by the depth whose unjudged documents they consider.
-    groups: Vec<(usize, Vec<usize>)>,
-}
-
-impl<'m> TopicScenarios<'m> {
-    fn new(
-        judgments: &DocumentGrades,
-        ranking: &[DocId],
-        measures: &'m [Measure],
-        level: Grade,
-    ) -> Self {
-        let grades: Vec<Option<Grade>> = ranking
-            .iter()
-            .map(|doc| judgments.get(doc).copied())
-            .collect();
-        let mut judged_grades: Vec<Grade> = judgments.values().copied().collect();
-        judged_grades.sort_unstable();
-        let unjudged_positions = (0..ranking.len().min(AUDIT_DEPTH))
-            .filter(|&pos| grades[pos].is_none())
-            .collect();
-        let mut depths: Vec<usize> = measures.iter().map(measure_depth).collect();
-        depths.sort_unstable();
-        depths.dedup();
-        let groups = depths
-            .iter()
-            .map(|&depth| {
-                let members = (0..measures.len())
-                    .filter(|&index| measure_depth(&measures[index]) == depth)
-                    .collect();
-                (depth, members)
-            })
-            .collect();
-        Self {
-            measures,
-            relevance_level: level,
-            counts: GradeCounts::from_grades(judged_grades.iter().copied()),
-            grades,
-            judged_grades,
-            unjudged_positions,
-            groups,
-        }
-    }
-
-    fn judged_ranking(&self) -> JudgedRanking<'_> {
-        JudgedRanking {
-            grades: &self.grades,
-            counts: &self.counts,
-        }
-    }
-
-    fn coverage(&self) -> Coverage {
-        let values = score_topic(
-            &coverage_measures(),
-            &self.judged_ranking(),
-            self.relevance_level,
-        );
-        let unjudged_within = |depth: usize| {
-            self.unjudged_positions
-                .iter()
-                .filter(|&&p| p < depth)
-                .count()
-        };
-        Coverage {
-            judged_10: values[0],
-            judged_20: values[1],
-            judged_100: values[2],
-            unj_10: values[3],
-            unjudged_10: unjudged_within(10),
-            unjudged_20: unjudged_within(20),
-            unjudged_100: unjudged_within(100),
-        }
-    }
-
-    /// The grades a relevant unjudged document may get and their chances (see
-    /// [`relevant_grade_chances`]).
-    fn relevant_grade_chances(&self, factors: &[(Grade, f64)]) -> Vec<(Grade, f64)> {
-        relevant_grade_chances(&self.judged_grades, self.relevance_level, factors)
-    }
-
-    /// Scores the measures given the `drawn` grades (one per unjudged position; `None` stays
-    /// unjudged): each measure ranks the drawn documents above its depth, and the grade counts
-    /// (MAP's R, nDCG's ideal ranking) take those, or with [`Counted::WholeTop`] every drawn
-    /// document of the top [`AUDIT_DEPTH`], as judging the run's whole top would.
-    fn score(&self, drawn: &[Option<Grade>], counted: Counted) -> Vec<f64> {
-        let mut out = vec![0.0; self.measures.len()];
-        let mut scenario = self.grades.clone();
-        let mut added: Vec<Grade> = Vec::new();
-        for (depth, members) in &self.groups {
-            scenario.copy_from_slice(&self.grades);
-            added.clear();
-            for (&pos, &grade) in self.unjudged_positions.iter().zip(drawn) {
-                let Some(grade) = grade else { continue };
-                if pos < *depth {
-                    scenario[pos] = Some(grade);
-                }
-                if pos < *depth || counted == Counted::WholeTop {
-                    added.push(grade);
-                }
-            }
-            let counts = if added.is_empty() {
-                self.counts.clone()
-            } else {
-                GradeCounts::from_grades(self.judged_grades.iter().chain(&added).copied())
-            };
-            let group: Vec<Measure> = members.iter().map(|&index| self.measures[index]).collect();
-            let ranking = JudgedRanking {
-                grades: &scenario,
-                counts: &counts,
-            };
-            let values = score_topic(&group, &ranking, self.relevance_level);
-            for (&index, value) in members.iter().zip(values) {
-                out[index] = value;
-            }
-        }
-        out
-    }
-
-    /// gains[doc][grade][measure]: the change from `lower` when only that document is judged
-    /// relevant with that grade.
-    fn single_gains(&self, grades: &[(Grade, f64)], lower: &[f64]) -> Vec<Vec<Vec<f64>>> {
-        let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
-        (0..drawn.len())
-            .map(|doc| {
-                grades
-                    .iter()
-                    .map(|&(grade, _)| {
-                        drawn[doc] = Some(grade);
-                        let scores = self.score(&drawn, Counted::WholeTop);
-                        drawn[doc] = None;
-                        scores.iter().zip(lower).map(|(s, l)| s - l).collect()
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// [`SAMPLES`] scenarios: in sample s each unjudged document is relevant with the
-    /// probability of its log-odds for sample s mod (its values) shifted by a topic effect
-    /// drawn with standard deviation `topic_sd`, with a grade drawn by the chances of
-    /// `grades`. Returns the scores, the draws and each document's mean probability over the
-    /// samples.
-    fn samples(
-        &self,
-        topic_id: &str,
-        log_odds: &[Vec<f64>],
-        topic_sd: f64,
-        grades: &[(Grade, f64)],
-    ) -> (Vec<Vec<f64>>, Vec<Vec<u8>>, Vec<f64>) {
-        let mut rng = crate::base::seed::keyed_rng(AUDIT_SEED, topic_id);
-        let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
-        let mut mean_probabilities = vec![0.0; drawn.len()];
-        let mut all_draws = Vec::with_capacity(SAMPLES);
-        let scores = (0..SAMPLES)
-            .map(|sample| {
-                let shift = topic_sd * rng.sample::<f64, _>(rand_distr::StandardNormal);
-                let mut draws = vec![0u8; drawn.len()];
-                for (((slot, code), log_odds), mean) in drawn
-                    .iter_mut()
-                    .zip(&mut draws)
-                    .zip(log_odds)
-                    .zip(&mut mean_probabilities)
-                {
-                    let probability = sigmoid(log_odds[sample % log_odds.len()] + shift);
-                    *mean += probability / SAMPLES as f64;
-                    *slot = None;
-                    if rng.random::<f64>() < probability {
-                        let index = pick_grade(grades, rng.random::<f64>());
-                        *slot = Some(grades[index].0);
-                        *code = u8::try_from(index + 1).expect("fewer than 255 grades");
-                    }
-                }
-                all_draws.push(draws);
-                self.score(&drawn, Counted::WholeTop)
-            })
-            .collect();
-        (scores, all_draws, mean_probabilities)
-    }
-}
-
-/// Which drawn documents a scenario's grade counts take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Counted {
-    /// Those above the measure's depth: the interval's upper end, the best case.
-    WithinDepth,
-    /// Every drawn document of the top [`AUDIT_DEPTH`]: the samples and the expectation, as
-    /// the truth judges the run's whole top.
-    WholeTop,
 }
 
 /// One topic of an audit: the run's ranking of it and the judgments it is audited against.
@@ -352,15 +171,30 @@ pub(super) struct TopicInput<'a> {
     pub(super) grade_factors: &'a [(Grade, f64)],
 }
 
-/// Audits one topic, with `judge(doc, rank)` the calibrated log-odds of relevance of an
-/// unjudged document at a 1-based rank in each Monte-Carlo sample (at least one value,
-/// cycled through; each with its calibration replicate and the run's effects) and whether it
-/// lies beyond the pool's reach, and `name(doc)` its document id.
+/// What the audit of a topic asks of the relevance model about the run's unjudged documents.
+pub(super) trait RelevanceJudge {
+    /// The relevance model's answer about unjudged document `doc` at 1-based rank `rank`.
+    fn judge(&self, doc: DocId, rank: usize) -> Judgment;
+
+    /// The document id of `doc`.
+    fn name(&self, doc: DocId) -> String;
+}
+
+/// The relevance model's answer about one unjudged document of the run's top.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Judgment {
+    /// The calibrated log-odds of relevance in each Monte-Carlo sample (at least one value,
+    /// cycled through; each with its calibration replicate and the run's effects).
+    pub(super) log_odds: Vec<f64>,
+    /// Whether the document lies beyond the pool's reach.
+    pub(super) is_beyond_pool: bool,
+}
+
+/// Audits one topic, with `judge` answering for each unjudged document.
 pub(super) fn audit_topic(
     input: &TopicInput,
     measures: &[Measure],
-    judge: &dyn Fn(DocId, usize) -> (Vec<f64>, bool),
-    name: &dyn Fn(DocId) -> String,
+    judge: &dyn RelevanceJudge,
 ) -> TopicOutcome {
     let TopicInput {
         topic,
@@ -377,11 +211,14 @@ pub(super) fn audit_topic(
         .iter()
         .map(|&p| ranking[p])
         .collect();
-    let (log_odds, beyond): (Vec<Vec<f64>>, Vec<bool>) = scenarios
+    let answers: Vec<Judgment> = scenarios
         .unjudged_positions
         .iter()
-        .map(|&pos| judge(ranking[pos], pos + 1))
-        .unzip();
+        .map(|&pos| judge.judge(ranking[pos], pos + 1))
+        .collect();
+    let log_odds: Vec<&[f64]> = (answers.iter())
+        .map(|answer| answer.log_odds.as_slice())
+        .collect();
     let lower = score_topic(measures, &scenarios.judged_ranking(), level);
     let grades = scenarios.relevant_grade_chances(grade_factors);
     let top_grade = grades.iter().map(|&(g, _)| g).max().unwrap_or(level);
@@ -397,18 +234,18 @@ pub(super) fn audit_topic(
         .unjudged_positions
         .iter()
         .zip(&probabilities)
-        .zip(&beyond)
-        .map(|((&pos, &probability), &is_beyond_pool)| UnjudgedDoc {
-            docid: name(ranking[pos]),
+        .zip(&answers)
+        .map(|((&pos, &probability), answer)| UnjudgedDoc {
+            docid: judge.name(ranking[pos]),
             rank: pos + 1,
             probability,
-            is_beyond_pool,
+            is_beyond_pool: answer.is_beyond_pool,
         })
         .collect();
     let mut outcome = TopicOutcome {
         audit: TopicAudit {
             topic: topic.id.clone(),
-            coverage: scenarios.coverage(),
+            coverage: coverage(&scenarios),
             is_model_fitted,
             unjudged,
             scores: Vec::new(),
@@ -453,8 +290,8 @@ fn first_order(outcome: &TopicOutcome, measure: usize, counted: impl Fn(usize) -
             let mean_gain: f64 = outcome
                 .grades
                 .iter()
-                .zip(&outcome.gains[doc])
-                .map(|(&(_, chance), gains)| chance * gains[measure])
+                .enumerate()
+                .map(|(grade, &(_, chance))| chance * outcome.gains.gain(doc, grade, measure))
                 .sum();
             outcome.audit.unjudged[doc].probability * mean_gain
         })
@@ -479,32 +316,10 @@ fn expected_score(outcome: &TopicOutcome, lower: f64, measure: usize) -> f64 {
     lower + first_order + residual
 }
 
-/// The rank a run scoring `score` would have among runs scoring `others` (1 = best; ties
-/// share the average rank).
-pub fn rank_among(others: &[f64], score: f64) -> f64 {
-    let better = others.iter().filter(|&&o| o > score).count();
-    let tied = others.iter().filter(|&&o| o == score).count();
-    1.0 + better as f64 + tied as f64 / 2.0
-}
-
-/// The depth whose unjudged documents a measure's interval and expectation consider: its
-/// cutoff, at most [`AUDIT_DEPTH`].
-pub fn measure_depth(measure: &Measure) -> usize {
-    measure.cutoff.unwrap_or(AUDIT_DEPTH).min(AUDIT_DEPTH)
-}
-
-/// The `q` quantile of sorted values (nearest rank); 0 when empty.
-pub(super) fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::SAMPLES;
 
     fn topic(ranking: &[DocId], grades: &[(DocId, Grade)]) -> (TopicData, DocumentGrades) {
         let judgments: DocumentGrades = grades.iter().copied().collect();
@@ -518,6 +333,22 @@ mod tests {
             text_seed: None,
         };
         (data, judgments)
+    }
+
+    /// Every unjudged document relevant with the same probability, within the pool's reach.
+    struct ConstantJudge(f64);
+
+    impl RelevanceJudge for ConstantJudge {
+        fn judge(&self, _: DocId, _: usize) -> Judgment {
+            Judgment {
+                log_odds: vec![crate::stats::log_odds::logit(self.0)],
+                is_beyond_pool: false,
+            }
+        }
+
+        fn name(&self, doc: DocId) -> String {
+            format!("d{doc}")
+        }
     }
 
     fn audit_with(probability: f64, measures: &str) -> TopicOutcome {
@@ -542,10 +373,7 @@ mod tests {
             topic_sd: 0.0,
             grade_factors: &[],
         };
-        let log_odds = (probability / (1.0 - probability)).ln();
-        audit_topic(&input, &measures, &|_, _| (vec![log_odds], false), &|doc| {
-            format!("d{doc}")
-        })
+        audit_topic(&input, &measures, &ConstantJudge(probability))
     }
 
     #[test]
@@ -574,20 +402,6 @@ mod tests {
         assert!((ndcg.expected - 2.0 / ideal).abs() < 1e-12, "{ndcg:?}");
         // Precision has no grade counts: x below the cutoff changes nothing.
         assert!((precision.expected - 0.5).abs() < 1e-12, "{precision:?}");
-    }
-
-    #[test]
-    fn the_calibrations_grade_factors_scale_the_topics_grade_mix() {
-        let (_, judgments) = topic(&[0, 1, 2], &[(0, 2), (1, 1), (2, 0)]);
-        let measures = crate::eval::parse_measures(&["ndcg_cut_10"]).unwrap();
-        let scenarios = TopicScenarios::new(&judgments, &[0, 1, 2], &measures, 1);
-        // Grades 1 and 2 half each; factors 1.5 and 0.5 make them 0.75 and 0.25.
-        let chances = scenarios.relevant_grade_chances(&[(1, 1.5), (2, 0.5)]);
-        assert_eq!(chances.len(), 2);
-        assert!((chances[0].1 - 0.75).abs() < 1e-12 && (chances[1].1 - 0.25).abs() < 1e-12);
-        // Without factors, the topic's own mix.
-        let chances = scenarios.relevant_grade_chances(&[]);
-        assert!((chances[0].1 - 0.5).abs() < 1e-12 && (chances[1].1 - 0.5).abs() < 1e-12);
     }
 
     #[test]
@@ -629,22 +443,5 @@ mod tests {
             (expected - analytic).abs() < 0.02,
             "{expected} vs {analytic}"
         );
-    }
-
-    #[test]
-    fn ranks_share_ties_and_count_better_runs() {
-        let others = [0.5, 0.3, 0.3, 0.1];
-        assert_eq!(rank_among(&others, 0.6), 1.0);
-        assert_eq!(rank_among(&others, 0.3), 3.0);
-        assert_eq!(rank_among(&others, 0.2), 4.0);
-        assert_eq!(rank_among(&others, 0.0), 5.0);
-    }
-
-    #[test]
-    fn quantiles_use_the_nearest_rank() {
-        let sorted: Vec<f64> = (1..=200).map(f64::from).collect();
-        assert_eq!(quantile(&sorted, 0.05), 10.0);
-        assert_eq!(quantile(&sorted, 0.95), 190.0);
-        assert_eq!(quantile(&[], 0.5), 0.0);
     }
 }

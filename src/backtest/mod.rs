@@ -24,16 +24,17 @@ mod worlds;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{rank_among, AuditBasis, RunAudit, AUDIT_DEPTH};
+use crate::audit::{AuditBasis, RunAudit, AUDIT_DEPTH};
 use crate::base::error::Result;
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::{CandidateSource, Collection, UniqueRule};
 use crate::eval::Family;
 use crate::io::task::Task;
-use crate::relevance_model::calibration::LeaveOutEvidence;
-use crate::relevance_model::trials::{Evidence, Judgments, TrialJudgments};
+use crate::relevance_model::calibration_sample::TeamAbsence;
+use crate::relevance_model::trials::{AbsenceSource, Judgments, TrialJudgments};
 use crate::sim::analysis::files::TableRow;
 use crate::sim::scoring::RunScorer;
+use crate::stats::rank::rank_among;
 
 pub use settings::{BacktestSettings, TrialSource, World};
 pub use summary::{BacktestSummary, MeasureSummary};
@@ -152,7 +153,7 @@ pub struct BacktestOutcome {
     /// The world.
     pub world: World,
     /// The calibration's evidence.
-    pub evidence: Evidence,
+    pub evidence: AbsenceSource,
     /// The teams left out.
     pub teams: Vec<String>,
     /// One row per audited run and measure.
@@ -202,11 +203,11 @@ pub fn run_backtest(
         }
     };
     let evidence = match (settings.evidence, settings.world) {
-        (Evidence::Pool, World::Deeper) => {
-            LeaveOutEvidence::Pool(UniqueRule::classic(task.pool_depth))
+        (AbsenceSource::Pool, World::Deeper) => {
+            TeamAbsence::Pool(UniqueRule::classic(task.pool_depth))
         }
-        (Evidence::Pool, _) => LeaveOutEvidence::Pool(CLASSIC_WORLD_RULE),
-        (Evidence::Trials, _) => LeaveOutEvidence::Trials(&trials),
+        (AbsenceSource::Pool, _) => TeamAbsence::Pool(CLASSIC_WORLD_RULE),
+        (AbsenceSource::Trials, _) => TeamAbsence::Trials(&trials),
     };
     let mut rows = Vec::new();
     let mut probabilities = Vec::new();

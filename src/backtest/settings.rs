@@ -10,7 +10,7 @@ use crate::collection::FeatureChoice;
 use crate::eval::Measure;
 use crate::judge::settings::JudgeSettings;
 use crate::relevance_model::reach::BeyondPool;
-use crate::relevance_model::trials::Evidence;
+use crate::relevance_model::trials::AbsenceSource;
 
 choice_enum! {
     /// How the collection without a team is built.
@@ -28,10 +28,10 @@ choice_enum! {
 impl World {
     /// The calibration's evidence that mirrors how the world was judged: the pool in the
     /// classic world, the other teams' trials in the simulated one.
-    pub fn default_evidence(self) -> Evidence {
+    pub fn default_evidence(self) -> AbsenceSource {
         match self {
-            World::Classic | World::Deeper => Evidence::Pool,
-            World::Simulated => Evidence::Trials,
+            World::Classic | World::Deeper => AbsenceSource::Pool,
+            World::Simulated => AbsenceSource::Trials,
         }
     }
 
@@ -78,7 +78,7 @@ pub struct BacktestSettings {
     pub trials: TrialSource,
     /// Where the audit's calibration learns what a team's absence loses: the pool, or (in the
     /// simulated world) the other teams' trials.
-    pub evidence: Evidence,
+    pub evidence: AbsenceSource,
     /// With the deeper world: the qrels file whose grades complete each run's truth.
     pub truth_qrels: Option<PathBuf>,
     /// With the deeper world: the runs to audit (default: the task's runs that were not
@@ -94,7 +94,7 @@ impl BacktestSettings {
     /// them; for the deeper world without a truth qrels file; for a truth file or a run list
     /// in another world.
     pub fn check(self) -> Result<Self> {
-        if self.world != World::Simulated && self.evidence == Evidence::Trials {
+        if self.world != World::Simulated && self.evidence == AbsenceSource::Trials {
             return Err(Error::Invalid(format!(
                 "expected the simulated world for a calibration on trials: the {} world has no \
                  trials",

@@ -8,7 +8,7 @@ use reusesim::collection::FeatureChoice;
 use reusesim::jobs::audit::AuditOptions;
 use reusesim::jobs::backtest::BacktestOptions;
 use reusesim::relevance_model::reach::BeyondPool;
-use reusesim::relevance_model::trials::Evidence;
+use reusesim::relevance_model::trials::AbsenceSource;
 use reusesim::report::plots::FigureFormat;
 
 use super::{choice, OutDirArgs, TaskArgs, ThreadsArgs};
@@ -70,8 +70,8 @@ pub struct AuditArgs {
     /// What the calibration learns a team's absence loses from: pool (the documents only that
     /// team pooled, for a pooled collection) or trials (the leave-out trials that the study of
     /// --results kept with --keep-qrels, for a collection judged by active learning).
-    #[arg(long, value_parser = choice::<Evidence>(), default_value_t = AuditOptions::default().evidence)]
-    pub evidence: Evidence,
+    #[arg(long, value_parser = choice::<AbsenceSource>(), default_value_t = AuditOptions::default().evidence)]
+    pub evidence: AbsenceSource,
     /// How documents beyond the pool's reach (below the pool depth in every pooled run, the
     /// audited run counting as pooled) are treated: extrapolate (relevant with the probability
     /// the calibration extrapolates; what deeper judging would find) or non-relevant (as the
@@ -179,8 +179,8 @@ pub struct BacktestArgs {
     /// What the audit's calibration learns a team's absence loses from: pool or trials (the
     /// other teams' trials; simulated world only). Default: pool in the classic world, trials
     /// in the simulated one.
-    #[arg(long, value_parser = choice::<Evidence>())]
-    pub evidence: Option<Evidence>,
+    #[arg(long, value_parser = choice::<AbsenceSource>())]
+    pub evidence: Option<AbsenceSource>,
     /// The audit's verdict rules, the measures and the features.
     #[command(flatten)]
     pub rules: RulesArgs,

@@ -7,7 +7,7 @@ use reusesim::collection::{CandidateSource, FeatureChoice};
 use reusesim::jobs::complete::CompleteOptions;
 use reusesim::jobs::judge::{JudgeJobOptions, JudgeOptions};
 use reusesim::jobs::simulate::SimulateOptions;
-use reusesim::judge::pegasos::Precision;
+use reusesim::judge::pegasos::GramPrecision;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::{Carried, LearnerChoice, Withhold};
 use reusesim::judge::strategies::Strategy;
@@ -30,8 +30,8 @@ pub struct JudgeArgs {
     pub iterations: usize,
     /// Pegasos Gram matrix precision: f32 (twice as fast, as close to exact as HiCAL's own f32
     /// classifier) or f64.
-    #[arg(long, value_parser = choice::<Precision>(), default_value_t = JudgeOptions::default().precision)]
-    pub precision: Precision,
+    #[arg(long, value_parser = choice::<GramPrecision>(), default_value_t = JudgeOptions::default().precision)]
+    pub precision: GramPrecision,
     /// Batch schedule: bmi (batches grow by ceil(B/10)) or one (retrain after every judgment).
     #[arg(long, value_parser = choice::<Schedule>(), default_value_t = JudgeOptions::default().schedule)]
     pub schedule: Schedule,

@@ -18,7 +18,7 @@ use crate::io::atomic::write_atomically;
 use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::relevance_model::reach::BeyondPool;
-use crate::relevance_model::trials::Evidence;
+use crate::relevance_model::trials::AbsenceSource;
 
 use super::task::require_model_qrels;
 
@@ -47,7 +47,7 @@ pub struct AuditOptions {
     /// Seeds of the study run on the spot without `results` (0: no study).
     pub study_seeds: u64,
     /// What the calibration learns a team's absence loses from.
-    pub evidence: Evidence,
+    pub evidence: AbsenceSource,
     /// Returned judgments (a qrels file or the filled sheet), added for this audit only.
     pub judged: Option<PathBuf>,
     /// Let a returned grade replace a different official one.
@@ -71,7 +71,7 @@ impl Default for AuditOptions {
             rank_margin: RANK_MARGIN,
             results: None,
             study_seeds: SPOT_STUDY_SEEDS,
-            evidence: Evidence::Pool,
+            evidence: AbsenceSource::Pool,
             judged: None,
             override_official: false,
             emit_pool: None,

@@ -16,7 +16,7 @@ use crate::io::task::Task;
 use crate::judge::pegasos::DEFAULT_ITERATIONS;
 use crate::judge::settings::JudgeSettings;
 use crate::relevance_model::reach::BeyondPool;
-use crate::relevance_model::trials::Evidence;
+use crate::relevance_model::trials::AbsenceSource;
 use crate::report::plots::FigureFormat;
 
 /// The options of `backtest`.
@@ -47,7 +47,7 @@ pub struct BacktestOptions {
     /// Features of the audit's judge model (and of the study's judge).
     pub features: FeatureChoice,
     /// What the calibration learns a team's absence loses from (`None`: the world's own).
-    pub evidence: Option<Evidence>,
+    pub evidence: Option<AbsenceSource>,
     /// The audit's risk threshold.
     pub risk_threshold: f64,
     /// The audit's settle threshold.

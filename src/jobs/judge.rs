@@ -9,7 +9,7 @@ use crate::base::error::{Context, Result};
 use crate::collection::{CandidateSource, Collection, FeatureChoice};
 use crate::io::qrels::Qrels;
 use crate::io::task::Task;
-use crate::judge::pegasos::{Precision, DEFAULT_ITERATIONS};
+use crate::judge::pegasos::{GramPrecision, DEFAULT_ITERATIONS};
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{
     Carried, JudgeSettings, LearnerChoice, Withhold, DEFAULT_CARRIED, DEFAULT_WITHHOLD,
@@ -34,7 +34,7 @@ pub struct JudgeOptions {
     /// Pegasos iterations per retrain.
     pub iterations: usize,
     /// Pegasos Gram matrix precision.
-    pub precision: Precision,
+    pub precision: GramPrecision,
     /// The batch schedule.
     pub schedule: Schedule,
     /// Where candidates come from.
@@ -61,7 +61,7 @@ impl Default for JudgeOptions {
             features: FeatureChoice::Auto,
             learner: LearnerChoice::Pegasos,
             iterations: DEFAULT_ITERATIONS,
-            precision: Precision::F32,
+            precision: GramPrecision::F32,
             schedule: Schedule::Bmi,
             candidates: CandidateSource::Retrieved,
             pool_depth: None,

@@ -18,6 +18,7 @@ use super::{Scorer, TrainingSet};
 use crate::base::error::LearnerError;
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
+use crate::stats::log_odds::{sigmoid, sigmoid_by_sign};
 
 /// A fitted logistic regression: `P(relevant | x) = 1 / (1 + exp(−(w·x + intercept)))`.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,8 +69,8 @@ impl Problem<'_> {
         for &(row, label) in &self.rows {
             let margin = row.dot_dense_f64(weights) + intercept[0];
             loss += softplus(-label * margin);
-            // d/dz softplus(−y z) = −y σ(−y z) = −y / (1 + e^{y z}).
-            let coefficient = -label / (1.0 + (label * margin).exp());
+            // d/dz softplus(−y z) = −y σ(−y z).
+            let coefficient = -label * sigmoid(-label * margin);
             for (feature, value) in row.iter() {
                 gradient[feature as usize] += coefficient * f64::from(value);
             }
@@ -176,14 +177,7 @@ impl LogisticModel {
 
     /// The probability that `document` is like the positives.
     pub fn probability(&self, document: &SparseVec) -> f64 {
-        let log_odds = self.log_odds(document);
-        // Branch on the sign so that exp never overflows.
-        if log_odds >= 0.0 {
-            1.0 / (1.0 + (-log_odds).exp())
-        } else {
-            let odds = log_odds.exp();
-            odds / (1.0 + odds)
-        }
+        sigmoid_by_sign(self.log_odds(document))
     }
 }
 

@@ -1,25 +1,36 @@
 //! Tests of the calibration: its probabilities, topic corrections, run effects and the
 //! extrapolating features.
 
+use rustc_hash::FxHashSet;
+
 use super::*;
+use crate::base::DocumentGrades;
+use crate::collection::Collection;
+use crate::relevance_model::calibration_features::{run_precision_log_odds, PerFeature};
+use crate::relevance_model::calibration_sample::Sample;
 use crate::relevance_model::effects::{
     cell_effect_sd, conditional_log_odds, run_effect_sd, run_slope_sd, topic_offset,
-    weighted_log_rank_center, RunCount, RunResiduals, SlopeScore,
+    weighted_log_rank_center, EffectRow, RunCount, RunResiduals, SlopeScore,
 };
-use crate::relevance_model::trials::Judgments;
+use crate::relevance_model::model::TopicModel;
+use crate::relevance_model::reach::{BestPooledRanks, BeyondPool, BEST_RANK_CAP};
+use crate::relevance_model::trials::{Judgments, TrialJudgments};
 use proptest::prelude::*;
 
 #[test]
 fn calibrated_probabilities_follow_the_fitted_log_odds() {
     let calibration = Calibration {
-        beyond_pool: BeyondPool::NonRelevant,
-        intercept: -1.0,
-        log_odds_weight: 0.5,
-        log_rank_weight: -1.0,
-        run_precision_weight: 1.0,
-        in_pool_weight: 2.0,
-        in_pool_log_rank_weight: 0.0,
-        best_pooled_rank_weight: 0.0,
+        fit: Fit {
+            beyond_pool: BeyondPool::NonRelevant,
+            intercept: -1.0,
+            weights: PerFeature {
+                raw_log_odds: 0.5,
+                log_rank: -1.0,
+                run_precision: 1.0,
+                in_pool: 2.0,
+                ..PerFeature::default()
+            },
+        },
         topic_offsets: vec![0.0, -1.0],
         topic_sd: vec![0.5, 0.5],
         run_sd: 0.0,
@@ -37,7 +48,7 @@ fn calibrated_probabilities_follow_the_fitted_log_odds() {
     let probability = |topic: usize, raw: f64, rank: usize, run_precision: f64, is_in_pool| {
         calibration.probability(
             topic,
-            &DocumentEvidence {
+            &DocumentFeatures {
                 raw,
                 rank,
                 run_precision,
@@ -78,21 +89,28 @@ fn a_topic_correction_moves_the_expected_count_toward_the_observed_one() {
 #[test]
 fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
     let calibration = Calibration {
-        beyond_pool: BeyondPool::Extrapolated,
-        intercept: 0.0,
-        log_odds_weight: 0.0,
-        log_rank_weight: 0.0,
-        run_precision_weight: 0.0,
-        in_pool_weight: 0.0,
-        in_pool_log_rank_weight: 0.0,
-        best_pooled_rank_weight: -1.0,
+        fit: Fit {
+            beyond_pool: BeyondPool::Extrapolated,
+            intercept: 0.0,
+            weights: PerFeature {
+                best_pooled_rank: -1.0,
+                ..PerFeature::default()
+            },
+        },
         topic_offsets: vec![0.0],
         topic_sd: vec![0.0],
         run_sd: 0.0,
         run_log_rank_sd: 0.0,
         run_topic_sd: 0.0,
         log_rank_center: 0.0,
-        replicates: vec![vec![1.0, 0.0, 0.0, 0.0, -1.0, 0.0]],
+        replicates: vec![Fit {
+            beyond_pool: BeyondPool::Extrapolated,
+            intercept: 1.0,
+            weights: PerFeature {
+                best_pooled_rank: -1.0,
+                ..PerFeature::default()
+            },
+        }],
         replicate_run_sd: vec![0.5],
         replicate_run_log_rank_sd: vec![0.25],
         grade_factors: Vec::new(),
@@ -103,7 +121,7 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
     let at = |best_pooled_rank: usize, is_in_pool: bool| {
         calibration.log_odds(
             0,
-            &DocumentEvidence {
+            &DocumentFeatures {
                 raw: 0.5,
                 rank: 3,
                 run_precision: 0.0,
@@ -118,7 +136,7 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
     assert_eq!(at(BEST_RANK_CAP * 5, false), at(BEST_RANK_CAP, false));
     // A bootstrap replicate carries its own intercept and weights; past the last replicate
     // the point fit answers.
-    let evidence = DocumentEvidence {
+    let document = DocumentFeatures {
         raw: 0.5,
         rank: 3,
         run_precision: 0.0,
@@ -127,10 +145,10 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
     };
     assert_eq!(calibration.run_effect_sds(0), (0.5, 0.25));
     assert_eq!(calibration.run_effect_sds(7), (0.5, 0.25));
-    let replicate = calibration.replicate_log_odds(0, &evidence, 0);
+    let replicate = calibration.replicate_log_odds(0, &document, 0);
     assert!((replicate - (1.0 - 20f64.ln())).abs() < 1e-12);
     assert_eq!(
-        calibration.replicate_log_odds(0, &evidence, 1),
+        calibration.replicate_log_odds(0, &document, 1),
         at(20, false)
     );
 }
@@ -352,7 +370,7 @@ fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
         beyond_pool: BeyondPool::NonRelevant,
         best_ranks: &best_ranks,
     };
-    collect_sample(&input, LeaveOutEvidence::Trials(&trials))
+    crate::relevance_model::calibration_sample::collect_sample(&input, TeamAbsence::Trials(&trials))
 }
 
 #[test]
@@ -413,24 +431,5 @@ proptest! {
         if marginal < -4.0 && sd > 0.5 {
             prop_assert!(mean_over_normal(marginal, variance) > 1.1 * p);
         }
-    }
-}
-
-#[test]
-fn grade_factors_compare_the_rows_grade_mix_with_the_judgments() {
-    // Judged relevant: 6 of grade 1 and 4 of grade 2 (grade 0 is not relevant). The relevant
-    // rows are 7 of grade 1 and 2 of grade 2; with one row in the judgments' mix added, the
-    // shares are 7.6 / 10 and 2.4 / 10, against 0.6 and 0.4.
-    let judged = [0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2];
-    let rows = [1, 1, 1, 1, 1, 1, 1, 2, 2];
-    let factors = grade_factors(judged.into_iter(), &rows, 1);
-    assert_eq!(factors.len(), 2);
-    assert_eq!(factors[0].0, 1);
-    assert!((factors[0].1 - 0.76 / 0.6).abs() < 1e-12, "{factors:?}");
-    assert_eq!(factors[1].0, 2);
-    assert!((factors[1].1 - 0.24 / 0.4).abs() < 1e-12, "{factors:?}");
-    // No relevant row: every factor is 1.
-    for (_, factor) in grade_factors(judged.into_iter(), &[], 1) {
-        assert!((factor - 1.0).abs() < 1e-12);
     }
 }

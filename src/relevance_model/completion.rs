@@ -7,10 +7,10 @@
 //! depth and trained on the judged documents alone (every never-judged document is a question,
 //! which the model does not presume non-relevant), and its calibration on the pool's leave-team-out evidence with extrapolation beyond
 //! the pool ([`super::calibration`], [`BeyondPool::Extrapolated`]). A never-judged retrieved
-//! document takes its evidence from the run that ranks it best (on a tie, the run of higher
+//! document takes its features from the run that ranks it best (on a tie, the run of higher
 //! judged precision, then the first in task order): its rank there, that run's judged
 //! precision, the model's raw probability, and its best rank in another team's pooled run. A
-//! document no run retrieved has no such evidence and stays presumed non-relevant.
+//! document no run retrieved has no such features and stays presumed non-relevant.
 //!
 //! [`CompletionModel::draw`] makes one seed's completion: the seed draws the calibration's
 //! correlated effects once around its point fit (a log-odds shift per topic, a shift and a
@@ -26,10 +26,10 @@ use rand::Rng;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::calibration::{
-    calibrate, judged_precision, Calibration, CalibrationInput, DocumentEvidence, LeaveOutEvidence,
-};
-use super::effects::{sigmoid, RunEffect};
+use super::calibration::{calibrate, Calibration};
+use super::calibration_features::{judged_precision, DocumentFeatures};
+use super::calibration_sample::{CalibrationInput, TeamAbsence};
+use super::effects::RunEffect;
 use super::grade_mix::{pick_grade, relevant_grade_chances};
 use super::model::{fit_topic_scoring, TopicModel};
 use super::reach::{BestPooledRanks, BeyondPool};
@@ -39,17 +39,18 @@ use crate::base::seed::{document_uniforms, keyed_rng};
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::{Collection, UniqueRule};
 use crate::judge::assessor::{Assessment, Assessor, GradeSource};
+use crate::stats::log_odds::sigmoid;
 
 /// The name mixed with a seed for the random stream of a completion's correlated effects.
 const EFFECTS_STREAM: &str = "completion effects";
 
-/// One never-judged document a completion grades, and its evidence.
+/// One never-judged document a completion grades, and its features.
 #[derive(Debug, Clone, Copy)]
 struct Completed {
     doc: DocId,
-    /// The run the evidence comes from (the best-ranked).
+    /// The run the features come from (the best-ranked).
     run: u32,
-    evidence: DocumentEvidence,
+    features: DocumentFeatures,
 }
 
 /// One topic's never-judged retrieved documents.
@@ -107,7 +108,7 @@ impl CompletionModel {
                 beyond_pool: BeyondPool::Extrapolated,
                 best_ranks: &best_ranks,
             },
-            LeaveOutEvidence::Pool(UniqueRule::classic(pool_depth)),
+            TeamAbsence::Pool(UniqueRule::classic(pool_depth)),
         )?;
         let topics = (0..collection.topics.len())
             .into_par_iter()
@@ -131,13 +132,13 @@ impl CompletionModel {
     /// (`None`: the completion does not grade it).
     pub fn probability(&self, topic: usize, doc: DocId) -> Option<f64> {
         let completed = self.find(topic, doc)?;
-        Some(self.calibration.probability(topic, &completed.evidence))
+        Some(self.calibration.probability(topic, &completed.features))
     }
 
-    /// The evidence of never-judged document `doc` of topic `topic`, from the run that ranks it
-    /// best (`None`: the completion does not grade it).
-    pub fn evidence(&self, topic: usize, doc: DocId) -> Option<&DocumentEvidence> {
-        Some(&self.find(topic, doc)?.evidence)
+    /// The calibration's features of never-judged document `doc` of topic `topic`, from the
+    /// run that ranks it best (`None`: the completion does not grade it).
+    pub fn features(&self, topic: usize, doc: DocId) -> Option<&DocumentFeatures> {
+        Some(&self.find(topic, doc)?.features)
     }
 
     fn find(&self, topic: usize, doc: DocId) -> Option<&Completed> {
@@ -198,7 +199,7 @@ pub struct SeedDraws {
     drawn: Vec<Vec<Grade>>,
 }
 
-/// Topic `index`'s never-judged retrieved documents with their evidence.
+/// Topic `index`'s never-judged retrieved documents with their features.
 fn topic_completion(
     collection: &Collection,
     index: usize,
@@ -236,7 +237,7 @@ fn topic_completion(
             Completed {
                 doc,
                 run,
-                evidence: DocumentEvidence {
+                features: DocumentFeatures {
                     raw: model.probabilities.get(&doc).copied().unwrap_or(0.0),
                     rank,
                     run_precision: precision[run as usize],
@@ -301,10 +302,10 @@ impl SeedEffects {
 
     /// The log-odds of `completed` (a document of topic `topic`) under these effects.
     fn log_odds(&self, calibration: &Calibration, topic: usize, completed: &Completed) -> f64 {
-        let evidence = &completed.evidence;
+        let features = &completed.features;
         let run = completed.run as usize;
-        let marginal = calibration.log_odds(topic, evidence);
-        let tilt = (evidence.rank as f64).ln() - calibration.log_rank_center;
+        let marginal = calibration.log_odds(topic, features);
+        let tilt = (features.rank as f64).ln() - calibration.log_rank_center;
         self.run_effects[run].log_odds(marginal, tilt, calibration.run_topic_sd)
             + self.run_topic_shifts[topic][run]
             + self.topic_shifts[topic]

@@ -3,6 +3,8 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::stats::log_odds::sigmoid;
+
 /// `(16 √3 / (15 π))²`: in the normal approximation of the logistic curve, a random intercept
 /// of variance σ² flattens a logistic model's log-odds by about `sqrt(1 + c² σ²)` (Zeger, Liang
 /// & Albert, Biometrics 1988).
@@ -21,11 +23,6 @@ const LOGISTIC_ATTENUATION: f64 = 0.345_843;
 pub fn conditional_log_odds(marginal: f64, effect_variance: f64) -> f64 {
     let stretch = marginal.abs() * ((1.0 + LOGISTIC_ATTENUATION * effect_variance).sqrt() - 1.0);
     marginal + stretch.min(effect_variance / 2.0).copysign(marginal)
-}
-
-/// The logistic function.
-pub fn sigmoid(log_odds: f64) -> f64 {
-    1.0 / (1.0 + (-log_odds).exp())
 }
 
 /// A run's own log-odds effect in one Monte-Carlo sample (or one seed's completion), shared by

@@ -1,7 +1,8 @@
 //! The relevance model of the documents a collection never judged, shared by the audit and the
 //! simulator's completed assessor: per topic, an out-of-fold judge model ([`model`]); its
-//! calibration against the collection's own leave-team-out evidence ([`calibration`],
-//! with the correlated effects of [`effects`] and the team bootstrap of [`bootstrap`]); what
+//! calibration against the collection's own leave-team-out evidence ([`calibration`], on the
+//! sample of [`calibration_sample`] with the features of [`calibration_features`], the
+//! correlated effects of [`effects`] and the team bootstrap of [`bootstrap`]); what
 //! lies within the pool's reach and how what lies beyond it is treated ([`reach`]); and the
 //! judgments a calibration is made against, among them a study's kept trials ([`trials`]).
 //! The grade mix of a relevant document is [`grade_mix`]'s, and the completed assessor's model
@@ -12,6 +13,8 @@
 
 pub mod bootstrap;
 pub mod calibration;
+pub mod calibration_features;
+pub mod calibration_sample;
 pub mod completion;
 pub mod effects;
 pub mod grade_mix;

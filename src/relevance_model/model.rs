@@ -31,6 +31,7 @@ use crate::collection::{Collection, TopicData, Vectors};
 use crate::features::runs::run_feature_vector;
 use crate::judge::logistic::{fit_logistic, DEFAULT_MAX_ITERATIONS};
 use crate::judge::TrainingSet;
+use crate::stats::log_odds::smoothed_rate;
 
 /// The L2 penalty of the audit's logistic regression (the fit minimises the summed log loss
 /// plus alpha/2 ||w||^2); the judge's default of 1 shrinks the weights of unit-length vectors
@@ -205,7 +206,7 @@ pub fn fit_topic_scoring(
     // relevant share, smoothed by half a document as a run's judged precision is, so that a
     // topic whose every judged document is relevant (or none is) gets a high (or low)
     // probability, not a certainty that no calibration weight could temper.
-    let base_rate = (positives as f64 + 0.5) / (docs.len() as f64 + 1.0);
+    let base_rate = smoothed_rate(positives, docs.len());
     docs.extend(
         tops.iter()
             .filter(|doc| !grades.contains_key(doc))

@@ -1,6 +1,6 @@
 //! The kept qrels of a study's leave-out trials, as the calibration's evidence of what a
 //! team's absence loses from a collection judged by active learning
-//! ([`super::calibration::LeaveOutEvidence::Trials`]).
+//! ([`super::calibration_sample::TeamAbsence::Trials`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,8 +14,9 @@ use crate::collection::Collection;
 use crate::io::qrels::read_qrels;
 
 choice_enum! {
-    /// Where the calibration learns what a team's absence leaves unjudged.
-    pub enum Evidence {
+    /// Where the calibration learns what a team's absence leaves unjudged (resolved with what
+    /// it reads from as a [`super::calibration_sample::TeamAbsence`]).
+    pub enum AbsenceSource {
         /// The pool: the documents only the team pooled (classic leave-out-uniques).
         Pool = "pool",
         /// The leave-out trials a study kept (`simulate --keep-qrels`).

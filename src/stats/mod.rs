@@ -1,7 +1,8 @@
-//! Statistics over run scores: official rankings with average ranks for ties, rank correlation
-//! (Kendall's tau_b, Yilmaz et al.'s tau_ap), paired significance tests (Student's t,
-//! sign-flip randomization), and the summaries the reports print (mean/min/max spreads, rank
-//! changes, swapped pairs).
+//! Statistics over run scores: official rankings with average ranks for ties, a score's rank
+//! among others and nearest-rank quantiles, rank correlation (Kendall's tau_b, Yilmaz et al.'s
+//! tau_ap), paired significance tests (Student's t, sign-flip randomization), the summaries the
+//! reports print (mean/min/max spreads, rank changes, swapped pairs), and probabilities on the
+//! log-odds scale ([`log_odds`]).
 //!
 //! Everything here is a pure function of slices of scores or ranks: no I/O, no global state, and
 //! randomness only through a caller-supplied `Rng`. Scoring runs lives in [`crate::eval`]; turning
@@ -18,6 +19,7 @@
 use crate::base::error::StatsError;
 
 pub mod kendall;
+pub mod log_odds;
 pub mod rank;
 pub mod significance;
 pub mod summary;

@@ -1,5 +1,6 @@
-//! Rankings of runs by score: the official ranking (rank 1 = best, ties share the average rank)
-//! and the dominant (most frequent) rank of a run across seeds.
+//! Rankings of runs by score: the official ranking (rank 1 = best, ties share the average rank),
+//! the dominant (most frequent) rank of a run across seeds, the rank a score would take among
+//! others, and the nearest-rank quantile of sorted values.
 //!
 //! Only the ordering of scores is handled here; correlations between rankings live in
 //! [`super::kendall`].
@@ -104,10 +105,44 @@ pub fn dominant_rank(ranks: &[f64]) -> Option<DominantRank> {
     best
 }
 
+/// The rank a run scoring `score` would have among runs scoring `others` (1 = best; ties
+/// share the average rank).
+pub fn rank_among(others: &[f64], score: f64) -> f64 {
+    let better = others.iter().filter(|&&o| o > score).count();
+    let tied = others.iter().filter(|&&o| o == score).count();
+    1.0 + better as f64 + tied as f64 / 2.0
+}
+
+/// The `q` quantile of sorted values (nearest rank); 0 when empty.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn ranks_share_ties_and_count_better_runs() {
+        let others = [0.5, 0.3, 0.3, 0.1];
+        assert_eq!(rank_among(&others, 0.6), 1.0);
+        assert_eq!(rank_among(&others, 0.3), 3.0);
+        assert_eq!(rank_among(&others, 0.2), 4.0);
+        assert_eq!(rank_among(&others, 0.0), 5.0);
+    }
+
+    #[test]
+    fn quantiles_use_the_nearest_rank() {
+        let sorted: Vec<f64> = (1..=200).map(f64::from).collect();
+        assert_eq!(quantile(&sorted, 0.05), 10.0);
+        assert_eq!(quantile(&sorted, 0.95), 190.0);
+        assert_eq!(quantile(&[], 0.5), 0.0);
+    }
 
     #[test]
     fn official_ranks_average_ties() {
