@@ -135,12 +135,6 @@ impl CompletionModel {
         Some(self.calibration.probability(topic, &completed.features))
     }
 
-    /// The calibration's features of never-judged document `doc` of topic `topic`, from the
-    /// run that ranks it best (`None`: the completion does not grade it).
-    pub fn features(&self, topic: usize, doc: DocId) -> Option<&DocumentFeatures> {
-        Some(&self.find(topic, doc)?.features)
-    }
-
     fn find(&self, topic: usize, doc: DocId) -> Option<&Completed> {
         let docs = &self.topics[topic].docs;
         docs.binary_search_by_key(&doc, |c| c.doc)
