@@ -9,8 +9,9 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use crate::base::error::{Error, Result};
+use crate::eval::evaluator::RunEvaluation;
+use crate::eval::measure::Measure;
 use crate::eval::trec_names::trec_rank;
-use crate::eval::{Measure, RunEvaluation};
 use crate::io::run::Run;
 
 choice_enum! {

@@ -13,8 +13,9 @@ use std::fmt;
 
 use crate::base::error::Error;
 use crate::base::Grade;
+use crate::eval::family::{CutoffRule, Family, FamilyInfo, ParamRule};
 use crate::eval::params::{TrecEvalVersion, TrecParams};
-use crate::eval::registry::{CutoffRule, Family, FamilyInfo, ParamRule, FAMILIES};
+use crate::eval::registry::FAMILIES;
 
 /// One measure to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -6,7 +6,11 @@ use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 
 use super::*;
+use crate::base::error::Warning;
+use crate::base::Grade;
+use crate::io::qrels::Qrels;
 use crate::io::qrels::TopicQrels;
+use crate::io::run::Run;
 use crate::io::run::{RankedDoc, RunTopic};
 
 pub(super) fn qrels_of(judgments: &[(&str, &str, Grade)]) -> Qrels {
@@ -293,6 +297,20 @@ fn tie_order_decides_precision_at_one() {
 }
 
 /// A topic's qrels over documents d0..d29 and a run over some of them (unjudged ones included).
+#[test]
+fn commas_inside_parentheses_separate_parameters_not_measures() {
+    let measures = parse_measures(&["map,RBP(rel=1, p=0.9),P.5,10 ERR@10"]).unwrap();
+    let names: Vec<String> = measures.iter().map(ToString::to_string).collect();
+    assert_eq!(names, ["map", "RBP(rel=1,p=0.9)", "P_5", "P_10", "ERR@10"]);
+    let error = parse_measures(&["RBP(rel=1,p=1.5)"])
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("strictly between 0 and 1"), "{error}");
+}
+
+// The tied example ranks a (2), x (unjudged), c (1), b (0), d (-1: pooled, unjudged), f (1);
+// e (3) is never retrieved. At level 1, R = 4 (a, c, e, f), relevant at ranks 1, 3 and 6.
+
 fn qrels_and_run() -> impl Strategy<Value = (Vec<Option<Grade>>, Vec<usize>)> {
     (
         proptest::collection::vec(proptest::option::of(-1i32..4), 30),

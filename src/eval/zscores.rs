@@ -3,7 +3,8 @@
 //! taken over the z-scores as over the values. A topic or measure the file lacks, or a zero
 //! standard deviation with a value other than the mean, gives trec_eval's missing value.
 
-use crate::eval::{summarize, Measure, RunEvaluation};
+use crate::eval::evaluator::{summarize, RunEvaluation};
+use crate::eval::measure::Measure;
 use crate::io::zscores::ZScores;
 
 /// trec_eval's z-score for a value without a reference.

@@ -208,10 +208,29 @@ pub struct Line<'a> {
     pub text: &'a str,
 }
 
-impl Line<'_> {
+impl<'a> Line<'a> {
     /// An error at this line.
     pub fn error(&self, kind: ParseErrorKind) -> ParseError {
         ParseError::new(self.path, self.number, kind)
+    }
+
+    /// The line's whitespace-separated columns when there are exactly `N`; `None` for a blank
+    /// line.
+    ///
+    /// # Errors
+    /// [`ParseErrorKind::Columns`] with `expected` when the line has another number of columns.
+    pub fn columns<const N: usize>(
+        &self,
+        expected: &'static str,
+    ) -> Result<Option<[&'a str; N]>, ParseError> {
+        let columns: Vec<&'a str> = self.text.split_ascii_whitespace().collect();
+        if columns.is_empty() {
+            return Ok(None);
+        }
+        let found = columns.len();
+        let columns = <[&'a str; N]>::try_from(columns)
+            .map_err(|_| self.error(ParseErrorKind::Columns { expected, found }))?;
+        Ok(Some(columns))
     }
 }
 

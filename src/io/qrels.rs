@@ -164,16 +164,8 @@ pub fn read_qrels_of(
     let mut reader = LineReader::open(path)?;
     let mut builder = QrelsBuilder::default();
     while let Some(line) = reader.next_line()? {
-        let line_text = line.text;
-        let fields: Vec<&str> = line_text.split_ascii_whitespace().collect();
-        if fields.is_empty() {
+        let Some([qid, _, docid, grade]) = line.columns(QRELS_COLUMNS)? else {
             continue;
-        }
-        let [qid, _, docid, grade] = fields[..] else {
-            return Err(line.error(ParseErrorKind::Columns {
-                expected: QRELS_COLUMNS,
-                found: fields.len(),
-            }));
         };
         check_topic(qid).map_err(|why| line.error(ParseErrorKind::Invalid(why)))?;
         let grade: Grade = grade.parse().map_err(|_| {

@@ -34,15 +34,8 @@ pub fn read_zscores(path: &Path) -> Result<ZScores, ParseError> {
     let mut reader = LineReader::open(path)?;
     let mut zscores = ZScores::default();
     while let Some(line) = reader.next_line()? {
-        let columns: Vec<&str> = line.text.split_ascii_whitespace().collect();
-        if columns.is_empty() {
+        let Some([qid, measure, mean, stddev]) = line.columns(ZSCORE_COLUMNS)? else {
             continue;
-        }
-        let [qid, measure, mean, stddev] = columns[..] else {
-            return Err(line.error(ParseErrorKind::Columns {
-                expected: ZSCORE_COLUMNS,
-                found: columns.len(),
-            }));
         };
         let number = |column: usize, text: &str| {
             text.parse::<f64>()

@@ -22,7 +22,7 @@
 
 use std::cmp::Ordering;
 
-use super::check_same_length;
+use super::paired::check_same_length;
 use super::rank::compare_scores;
 use crate::base::error::StatsError;
 

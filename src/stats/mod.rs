@@ -14,12 +14,13 @@
 //! - `NaN` scores are ordered below every number and tie with each other (see
 //!   [`compare_scores`]); the numeric tests in [`significance`] reject non-finite values instead.
 //! - Two slices that describe the same runs or topics must have the same length; otherwise the
-//!   function returns [`StatsError::LengthMismatch`] rather than panicking.
-
-use crate::base::error::StatsError;
+//!   function returns
+//!   [`StatsError::LengthMismatch`](crate::base::error::StatsError::LengthMismatch) rather
+//!   than panicking.
 
 pub mod kendall;
 pub mod log_odds;
+mod paired;
 pub mod rank;
 pub mod significance;
 pub mod summary;
@@ -30,15 +31,3 @@ pub use significance::{
     paired_t_test, randomization_test, TTest, DEFAULT_RANDOMIZATION_PERMUTATIONS,
 };
 pub use summary::{swapped_pairs, RankComparison, RunChange, Spread};
-
-/// Checks that two paired slices have the same length.
-pub(crate) fn check_same_length(left: &[f64], right: &[f64]) -> Result<(), StatsError> {
-    if left.len() == right.len() {
-        Ok(())
-    } else {
-        Err(StatsError::LengthMismatch {
-            left: left.len(),
-            right: right.len(),
-        })
-    }
-}

@@ -8,7 +8,7 @@
 use rand::Rng;
 use serde::Serialize;
 
-use super::check_same_length;
+use super::paired::check_same_length;
 use crate::base::error::StatsError;
 
 /// Number of random sign flips [`randomization_test`] callers use unless told otherwise. With

@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check_same_length;
 use super::kendall::{tau_ap, tau_b};
+use super::paired::check_same_length;
 use super::rank::official_ranks;
 use crate::base::error::StatsError;
 

@@ -2,8 +2,8 @@
 //! denominator stays the number of relevant documents, as trec_eval's `map_cut`).
 //! Cite: Buckley and Voorhees, "Evaluating evaluation measure stability", SIGIR 2000.
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// The mean of the precision at each relevant retrieved document, over all relevant documents.
 pub fn average_precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

@@ -4,8 +4,8 @@
 //! "Retrieval evaluation with incomplete information", SIGIR 2004.
 
 use crate::base::is_relevant;
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// bpref over the whole ranking (or the top `cutoff`).
 pub fn bpref(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

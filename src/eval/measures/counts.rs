@@ -2,8 +2,8 @@
 //! `num_nonrel_judged_ret`. Their summary over topics is a sum, not a mean, as in trec_eval.
 
 use crate::base::is_relevant;
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// The number of retrieved documents (in the top `cutoff`, if given).
 pub fn retrieved(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

@@ -6,8 +6,8 @@
 //! user; grades above 4, which gdeval refuses, count as 4.
 
 use crate::base::Grade;
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// gdeval's highest grade: a document of this grade stops 15 users in 16.
 const HIGHEST_GRADE: Grade = 4;

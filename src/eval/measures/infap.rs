@@ -6,8 +6,8 @@
 //! pooled unjudged ones as relevant in the judged proportion.
 
 use crate::base::is_relevant;
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// Keeps the estimate defined when nothing above a document is judged.
 const EPSILON: f64 = 0.00001;

@@ -4,8 +4,8 @@
 //! the first ⌊L × R + 0.9⌋ relevant documents in trec_eval 9.0.8 and for L × R rounded in 10.0;
 //! a level the run never reaches scores 0, and level 0 scores as the first relevant document.
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// trec_eval's default recall levels for `11pt_avg`.
 const ELEVEN_POINTS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];

@@ -6,8 +6,8 @@
 //!   k; documents past the end of a short run count as judged, and, as in trec_eval, a negative
 //!   grade ("in the pool but unjudged") counts as unjudged.
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// The judged fraction of the top min(`cutoff`, retrieved).
 pub fn judged(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

@@ -3,8 +3,8 @@
 //! evaluations using reinforcement learning for web search", SIGIR 2018). Gains are the raw
 //! grades; grades <= 0 gain nothing.
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// Gain in the top `cutoff` over the ideal gain in the top `cutoff`; 0 when nothing is relevant.
 pub fn ncg(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

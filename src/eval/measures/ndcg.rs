@@ -4,9 +4,9 @@
 //! orders all judged documents of the topic by gain (trec_eval's). Cite: Järvelin and
 //! Kekäläinen, ACM TOIS 20(4), 2002.
 
-use crate::eval::measures::gains::Gains;
+use crate::eval::measures::contract::MeasureArgs;
+use crate::eval::measures::gain_lookup::Gains;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// The log2(rank + 1) discount of the document at 0-based position `pos`.
 #[inline]

@@ -4,8 +4,8 @@
 //! precision at rank ⌊m × R + 0.9⌋; and `relative_P_k`: precision at k over the best a run can
 //! reach there, min(k, R) / k.
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// Relevant documents in the top `cutoff`, divided by `cutoff`.
 pub fn precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

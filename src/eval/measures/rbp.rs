@@ -16,9 +16,9 @@
 //! ranking's length, or 0 when every retrieved document is judged.
 
 use crate::base::{is_relevant, Grade};
-use crate::eval::measures::gains::Gains;
+use crate::eval::measures::contract::MeasureArgs;
+use crate::eval::measures::gain_lookup::Gains;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// RBP of the top `cutoff` (the whole ranking without one) with persistence `persistence`.
 pub fn rbp(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

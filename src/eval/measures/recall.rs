@@ -1,8 +1,8 @@
 //! Recall at a cutoff: `recall_k` / `R@k`: relevant documents in the top k over all relevant
 //! documents (0 when the topic has none).
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// Relevant documents in the top `cutoff` (all retrieved without one) over all relevant ones.
 pub fn recall(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

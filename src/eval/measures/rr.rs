@@ -1,8 +1,8 @@
 //! Reciprocal rank: `recip_rank` / `RR`, and `RR@k` (0 when no relevant document is in the top k).
 //! Success: `success_k` / `Success@k`, 1 when a relevant document is in the top k.
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// One over the rank of the first relevant document in the top `cutoff`, or 0.
 pub fn reciprocal_rank(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {

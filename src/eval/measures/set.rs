@@ -5,8 +5,8 @@
 //! the collection, coefficients 1, -1, 0, 0 unless given: `utility.2,-1,0,0`; the collection
 //! counts no document, as trec_eval's default `-N`). Each is 0 for an empty ranking.
 
+use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// The retrieved, relevant and relevant retrieved counts.
 fn counts(ranking: &JudgedRanking, args: &MeasureArgs) -> (f64, f64, f64) {

@@ -6,21 +6,21 @@
 //! finished store renamed into place, so a build cut short leaves no store that looks whole.
 
 use std::fs::File;
-use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
 use super::files::{read_values, Scratch, ScratchReader, SectionWriter, Workspace};
-use super::format::{CorpusFile, Header, LayoutRecord, Sections, Span, STORE_FORMAT_VERSION};
-use super::table::{home_bits, home_slot, name_hash, Placed, Region, REGION_SLOTS};
-use super::FeatureStore;
+use super::format::{
+    corpus_roles, CorpusFile, Header, LayoutRecord, Sections, Span, STORE_FORMAT_VERSION,
+};
+use super::reader::FeatureStore;
+use super::spill::{SpillSink, Spilled, SpilledChunk};
+use super::table::{home_bits, home_slot, Placed, Region, REGION_SLOTS};
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
-use crate::features::text::pass::{CorpusPass, DocumentSink, Refusal};
+use crate::features::text::pass::{CorpusPass, Refusal};
 use crate::features::text::weighting::Vocabulary;
 use crate::features::text::FEATURE_RULES_VERSION;
-use crate::io::corpus::{corpus_files, CorpusLayout, Place};
+use crate::io::corpus::CorpusLayout;
 
 /// How far a build has come, for a progress display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +88,8 @@ pub(super) fn build_in_regions(
     }
     let workspace = Workspace::create(out)?;
     let mut store = SectionWriter::create(&workspace.store_path())?;
-    let mut sink = SpillSink::create(&workspace, &mut store, progress)?;
+    let documents_read = |documents| progress(BuildProgress::Reading { documents });
+    let mut sink = SpillSink::create(&workspace, &mut store, &documents_read)?;
     let mut pass = CorpusPass::default();
     let mut digests = Vec::new();
     for input in inputs {
@@ -123,42 +124,6 @@ pub(super) fn build_in_regions(
     Ok(BuildOutcome::Built)
 }
 
-/// Each corpus file of `inputs` with its role (see [`CorpusFile::role`]): `corpus` for a single
-/// input that is a file, else `corpus/<file name>`.
-///
-/// # Errors
-/// As [`corpus_files`], and [`Error::Invalid`] for two files of the same name.
-pub(super) fn corpus_roles(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
-    if let [single] = inputs {
-        if !single.is_dir() {
-            return Ok(vec![("corpus".to_string(), single.clone())]);
-        }
-    }
-    let mut roles: Vec<(String, PathBuf)> = Vec::new();
-    for input in inputs {
-        for file in corpus_files(input)? {
-            let name = match file.strip_prefix(input) {
-                Ok(inside) if input.is_dir() => inside.display().to_string(),
-                _ => file
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned(),
-            };
-            let role = format!("corpus/{name}");
-            if let Some((_, first)) = roles.iter().find(|(known, _)| *known == role) {
-                return Err(Error::Invalid(format!(
-                    "expected corpus files of distinct names, found {name:?} twice: {} and {}",
-                    first.display(),
-                    file.display()
-                )));
-            }
-            roles.push((role, file));
-        }
-    }
-    Ok(roles)
-}
-
 /// Whether the store at `out` was built from exactly these files (by length and sha256), read
 /// the same way, in this version's format and feature rules.
 fn is_up_to_date(out: &Path, roles: &[(String, PathBuf)], layout: &CorpusLayout) -> Result<bool> {
@@ -176,114 +141,6 @@ fn is_up_to_date(out: &Path, roles: &[(String, PathBuf)], layout: &CorpusLayout)
         }
     }
     Ok(true)
-}
-
-/// The corpus pass's sink: every document's id goes into the store's `names` section, its
-/// terms, hash and line into scratch files.
-struct SpillSink<'w> {
-    store: &'w mut SectionWriter,
-    names_start: u64,
-    name_ends: Scratch,
-    term_bytes: Scratch,
-    terms: Scratch,
-    hashes: Scratch,
-    lines: Scratch,
-    /// The first document of each corpus file, with the file.
-    files: Vec<(u64, PathBuf)>,
-    documents: u64,
-    /// The current document's terms, encoded for `terms`.
-    encoded: Vec<u8>,
-    progress: &'w (dyn Fn(BuildProgress) + Sync),
-}
-
-/// What the pass left: the scratch files, read back.
-struct Spilled {
-    names: Span,
-    name_ends: ScratchReader,
-    term_bytes: ScratchReader,
-    terms: ScratchReader,
-    hashes: ScratchReader,
-    lines: ScratchReader,
-    files: Vec<(u64, PathBuf)>,
-    documents: u64,
-}
-
-/// How often, in documents, the pass reports its progress.
-const PROGRESS_EVERY: u64 = 1 << 16;
-
-impl<'w> SpillSink<'w> {
-    fn create(
-        workspace: &Workspace,
-        store: &'w mut SectionWriter,
-        progress: &'w (dyn Fn(BuildProgress) + Sync),
-    ) -> Result<Self> {
-        let names_start = store.begin_section()?;
-        Ok(Self {
-            names_start,
-            store,
-            name_ends: Scratch::create(workspace.scratch("name-ends"))?,
-            term_bytes: Scratch::create(workspace.scratch("term-bytes"))?,
-            terms: Scratch::create(workspace.scratch("terms"))?,
-            hashes: Scratch::create(workspace.scratch("hashes"))?,
-            lines: Scratch::create(workspace.scratch("lines"))?,
-            files: Vec::new(),
-            documents: 0,
-            encoded: Vec::new(),
-            progress,
-        })
-    }
-
-    fn finish(self) -> Result<Spilled> {
-        (self.progress)(BuildProgress::Reading {
-            documents: self.documents,
-        });
-        Ok(Spilled {
-            names: self.store.span_from(self.names_start),
-            name_ends: self.name_ends.into_reader()?,
-            term_bytes: self.term_bytes.into_reader()?,
-            terms: self.terms.into_reader()?,
-            hashes: self.hashes.into_reader()?,
-            lines: self.lines.into_reader()?,
-            files: self.files,
-            documents: self.documents,
-        })
-    }
-}
-
-impl DocumentSink for SpillSink<'_> {
-    fn admit(&mut self, _: &str) -> std::result::Result<bool, Refusal> {
-        // Duplicates are found when the id table is filled: holding every id to check them
-        // here would not fit in memory at scale.
-        Ok(true)
-    }
-
-    fn keep(&mut self, place: Option<Place<'_>>, name: &str, terms: &[(u32, u32)]) -> Result<()> {
-        let place = place.expect("a store is built from corpus files");
-        if self.files.last().is_none_or(|(_, file)| file != place.path) {
-            self.files.push((self.documents, place.path.to_path_buf()));
-        }
-        self.store.write(name.as_bytes())?;
-        let name_end = self.store.offset() - self.names_start;
-        self.name_ends.write(&name_end.to_le_bytes())?;
-        self.encoded.clear();
-        for &(stem, term_frequency) in terms {
-            push_varint(&mut self.encoded, stem);
-            push_varint(&mut self.encoded, term_frequency);
-        }
-        let length = u32::try_from(self.encoded.len()).expect("a document's terms under 4 GiB");
-        self.term_bytes.write(&length.to_le_bytes())?;
-        self.terms.write(&self.encoded)?;
-        self.hashes
-            .write(&name_hash(name.as_bytes()).to_le_bytes())?;
-        self.lines.write(&(place.line as u64).to_le_bytes())?;
-        self.documents += 1;
-        if self.documents % PROGRESS_EVERY == 0 {
-            (self.progress)(BuildProgress::Reading {
-                documents: self.documents,
-            });
-        }
-        Ok(())
-    }
 }
 
 /// Writes every section after `names`, and returns the header without its corpus and layout.
@@ -332,88 +189,6 @@ fn write_sections(
 /// The documents weighted at once: enough to keep both cores busy, few enough that their terms
 /// stay small in memory.
 const WEIGHTING_CHUNK_DOCUMENTS: usize = 1 << 14;
-
-/// One chunk of spilled documents: the length of each one's encoded terms, and the terms as
-/// stored (see [`push_varint`]).
-struct SpilledChunk {
-    lengths: Vec<u64>,
-    terms: Vec<u8>,
-}
-
-impl SpilledChunk {
-    /// Reads the next `documents` documents' terms.
-    fn read(
-        spilled: &Spilled,
-        lengths: &mut impl Read,
-        terms: &mut impl Read,
-        documents: usize,
-    ) -> Result<Self> {
-        let lengths = read_values(lengths, documents, 4, &spilled.term_bytes.path)?;
-        let mut encoded = vec![0_u8; lengths.iter().sum::<u64>() as usize];
-        terms
-            .read_exact(&mut encoded)
-            .map_err(|source| Error::Write {
-                path: spilled.terms.path.clone(),
-                source,
-            })?;
-        Ok(Self {
-            lengths,
-            terms: encoded,
-        })
-    }
-
-    /// Every document's vector as the store holds it, weighted in parallel.
-    fn weighted(&self, vocabulary: &Vocabulary) -> Vec<Vec<u8>> {
-        let mut starts = Vec::with_capacity(self.lengths.len() + 1);
-        starts.push(0_usize);
-        for &length in &self.lengths {
-            starts.push(starts.last().expect("starts holds 0") + length as usize);
-        }
-        starts
-            .par_windows(2)
-            .map(|bounds| {
-                let vector =
-                    vocabulary.document_vector(&decode_terms(&self.terms[bounds[0]..bounds[1]]));
-                let mut bytes = Vec::with_capacity(vector.len() * super::format::ENTRY_BYTES);
-                for (feature, weight) in vector {
-                    bytes.extend_from_slice(&feature.to_le_bytes());
-                    bytes.extend_from_slice(&weight.to_le_bytes());
-                }
-                bytes
-            })
-            .collect()
-    }
-}
-
-/// Appends `value` in LEB128: 7 bits a byte, low bits first, the high bit set on every byte
-/// but the last. Stem ids and term frequencies are mostly small, so a document's spilled terms
-/// take about 3 bytes a term instead of 8: fewer bytes to write and read back.
-fn push_varint(bytes: &mut Vec<u8>, mut value: u32) {
-    while value >= 0x80 {
-        bytes.push((value as u8) | 0x80);
-        value >>= 7;
-    }
-    bytes.push(value as u8);
-}
-
-/// The `(stem id, tf)` pairs [`push_varint`] encoded into `bytes`.
-fn decode_terms(bytes: &[u8]) -> Vec<(u32, u32)> {
-    let mut values = Vec::with_capacity(bytes.len());
-    let (mut value, mut shift) = (0_u32, 0);
-    for &byte in bytes {
-        value |= u32::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            values.push(value);
-            (value, shift) = (0, 0);
-        } else {
-            shift += 7;
-        }
-    }
-    values
-        .chunks_exact(2)
-        .map(|pair| (pair[0], pair[1]))
-        .collect()
-}
 
 /// Writes the `vectors` section from the spilled terms, a chunk of documents at a time: the
 /// next chunk is read and weighted on every core while the last one is written. Returns the
@@ -632,27 +407,5 @@ fn duplicate_error(spilled: &Spilled, first: u32, again: u32, name: &[u8]) -> Er
         )
         .into(),
         (Err(error), _) | (_, Err(error)) => error,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #![proptest_config(crate::base::fuzz::property_config(256))]
-        /// Spilled terms read back as they were written, whatever their values.
-        #[test]
-        fn spilled_terms_decode_to_what_was_encoded(
-            terms in proptest::collection::vec((any::<u32>(), any::<u32>()), 0..50),
-        ) {
-            let mut bytes = Vec::new();
-            for &(stem, term_frequency) in &terms {
-                push_varint(&mut bytes, stem);
-                push_varint(&mut bytes, term_frequency);
-            }
-            prop_assert_eq!(decode_terms(&bytes), terms);
-        }
     }
 }

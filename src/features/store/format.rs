@@ -2,9 +2,12 @@
 //! header that names every section's place (see the module documentation of
 //! [`super`] for the whole layout).
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
-use crate::io::corpus::{CorpusFormat, CorpusLayout};
+use crate::base::error::{Error, Result};
+use crate::io::corpus::{corpus_files, CorpusFormat, CorpusLayout};
 
 /// The first bytes of every store file.
 pub(super) const MAGIC: &[u8; 8] = b"RSIMFST\0";
@@ -152,4 +155,40 @@ pub(super) fn u64_at(array: &[u8], index: usize) -> Option<u64> {
 pub(super) fn u32_at(array: &[u8], index: usize) -> Option<u32> {
     let bytes = array.get(index * 4..index * 4 + 4)?;
     Some(u32::from_le_bytes(bytes.try_into().expect("4 bytes")))
+}
+
+/// Each corpus file of `inputs` with its role (see [`CorpusFile::role`]): `corpus` for a single
+/// input that is a file, else `corpus/<file name>`.
+///
+/// # Errors
+/// As [`corpus_files`], and [`Error::Invalid`] for two files of the same name.
+pub(super) fn corpus_roles(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
+    if let [single] = inputs {
+        if !single.is_dir() {
+            return Ok(vec![("corpus".to_string(), single.clone())]);
+        }
+    }
+    let mut roles: Vec<(String, PathBuf)> = Vec::new();
+    for input in inputs {
+        for file in corpus_files(input)? {
+            let name = match file.strip_prefix(input) {
+                Ok(inside) if input.is_dir() => inside.display().to_string(),
+                _ => file
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+            };
+            let role = format!("corpus/{name}");
+            if let Some((_, first)) = roles.iter().find(|(known, _)| *known == role) {
+                return Err(Error::Invalid(format!(
+                    "expected corpus files of distinct names, found {name:?} twice: {} and {}",
+                    first.display(),
+                    file.display()
+                )));
+            }
+            roles.push((role, file));
+        }
+    }
+    Ok(roles)
 }

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::build::build_in_regions;
 use super::*;
+use crate::base::error::{Error, Result};
 use crate::features::text::TextFeatures;
+use crate::io::corpus::CorpusLayout;
 use crate::io::gz::test_files::{gzip, write_file};
 
 /// A deterministic corpus of `documents` lines over a small Zipf-like vocabulary, so that

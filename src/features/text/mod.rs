@@ -43,6 +43,7 @@
 
 mod builder;
 pub(crate) mod pass;
+mod rules;
 mod tokens;
 pub(crate) mod weighting;
 
@@ -50,21 +51,7 @@ pub(crate) mod weighting;
 mod tests;
 
 pub use builder::TextFeatureBuilder;
+pub use rules::{FeaturePairs, FEATURE_RULES_VERSION, MIN_DOCUMENT_FREQUENCY, MIN_STEM_LENGTH};
 pub use tokens::{stemmed_terms, STEM_CACHE_CAPACITY};
 pub use weighting::TextFeatures;
 pub(crate) use weighting::{hical_idf, topic_vector};
-
-/// A sparse feature vector as `(feature index, weight)` pairs, sorted by index, indices
-/// unique, no zero weights.
-pub type FeaturePairs = Vec<(u32, f32)>;
-
-/// The version of the rules above (tokens, stems, vocabulary, weights): a feature store records
-/// the rules it was built under and is refused under others. It changes whenever any rule
-/// changes a document's vector.
-pub const FEATURE_RULES_VERSION: u32 = 1;
-
-/// Stems shorter than this many bytes are dropped (HiCAL's `MinLengthFilter(2)`).
-pub const MIN_STEM_LENGTH: usize = 2;
-
-/// Stems with a document frequency below this are not features (HiCAL drops df < 2).
-pub const MIN_DOCUMENT_FREQUENCY: u32 = 2;

@@ -11,9 +11,9 @@ use std::sync::mpsc::{self, SyncSender};
 
 use rayon::prelude::*;
 
+use super::rules::MIN_DOCUMENT_FREQUENCY;
 use super::tokens::{for_each_token, StemTable, DROPPED, UNKNOWN};
 use super::weighting::{hical_idf, Vocabulary};
-use super::MIN_DOCUMENT_FREQUENCY;
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
 use crate::io::corpus::{
     for_each_document, for_each_document_digested, CorpusLayout, FileDigest, Place,

@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::MIN_STEM_LENGTH;
+use super::rules::MIN_STEM_LENGTH;
 use crate::features::porter::stem_in_place;
 
 /// Tokens shorter than this are dropped before stemming (they could not give a long enough

@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
+use super::rules::{FeaturePairs, MIN_DOCUMENT_FREQUENCY};
 use super::tokens::{stemmed_terms, DROPPED};
-use super::{FeaturePairs, MIN_DOCUMENT_FREQUENCY};
 use crate::base::error::{Error, Result};
 use crate::base::ids::Interner;
 

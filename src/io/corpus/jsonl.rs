@@ -5,7 +5,7 @@ use std::fmt::Write;
 use serde_json::{Map, Value};
 
 use crate::base::error::{excerpt, ParseErrorKind};
-use crate::io::corpus::CorpusLayout;
+use crate::io::corpus::layout::CorpusLayout;
 
 /// Reads the document on `line` into `id` and `text` (both cleared first) by the field rules
 /// of `layout`.

@@ -2,7 +2,7 @@
 //! `task.toml`, or from Python), checked into a [`CorpusLayout`].
 
 use crate::base::choice::Choice;
-use crate::io::corpus::{CorpusFormat, CorpusLayout};
+use crate::io::corpus::layout::{CorpusFormat, CorpusLayout};
 
 /// The corpus settings of a task as given (in `task.toml`, or from Python), before checking;
 /// `None` for a setting left out.

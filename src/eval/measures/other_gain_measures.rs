@@ -10,10 +10,10 @@
 //! - `Rndcg`: nDCG taken at each rank where the ideal gain changes (the R of each grade), and at
 //!   the end of the ranking, averaged.
 
-use crate::eval::measures::gains::Gains;
+use crate::eval::measures::contract::MeasureArgs;
+use crate::eval::measures::gain_lookup::Gains;
 use crate::eval::measures::ndcg::discount;
 use crate::eval::ranking::JudgedRanking;
-use crate::eval::registry::MeasureArgs;
 
 /// binG over the whole ranking.
 pub fn binary_g(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
