@@ -1216,6 +1216,14 @@ fn an_overridden_official_grade_is_the_grade_the_scores_after_use() {
     );
 }
 
+/// A document in one audited run's own list.
+struct OwnPlace {
+    run: String,
+    priority: f64,
+    rank: f64,
+    probability: f64,
+}
+
 #[test]
 fn the_merged_list_sums_each_documents_priorities_over_the_runs_and_puts_the_highest_first() {
     let runs = embedded_runs();
@@ -1224,8 +1232,8 @@ fn the_merged_list_sums_each_documents_priorities_over_the_runs_and_puts_the_hig
     args.extend(["--list-per-topic".into(), "0".into()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let report = team_json(&args);
-    // (topic, document) → (run, priority, rank, probability) in each run's own list.
-    let mut own: BTreeMap<(String, String), Vec<(String, f64, f64, f64)>> = BTreeMap::new();
+    // (topic, document) → where each run's own list has it.
+    let mut own: BTreeMap<(String, String), Vec<OwnPlace>> = BTreeMap::new();
     for audited in report["runs"].as_array().unwrap() {
         let tag = audited["run"].as_str().unwrap();
         for entry in audited["to_judge"].as_array().unwrap() {
@@ -1233,12 +1241,12 @@ fn the_merged_list_sums_each_documents_priorities_over_the_runs_and_puts_the_hig
                 entry["topic"].as_str().unwrap().to_string(),
                 entry["docid"].as_str().unwrap().to_string(),
             );
-            own.entry(key).or_default().push((
-                tag.to_string(),
-                number(&entry["priority"]),
-                number(&entry["rank"]),
-                number(&entry["probability"]),
-            ));
+            own.entry(key).or_default().push(OwnPlace {
+                run: tag.to_string(),
+                priority: number(&entry["priority"]),
+                rank: number(&entry["rank"]),
+                probability: number(&entry["probability"]),
+            });
         }
     }
     let merged = report["to_judge"].as_array().unwrap();
@@ -1257,12 +1265,12 @@ fn the_merged_list_sums_each_documents_priorities_over_the_runs_and_puts_the_hig
             .iter()
             .map(|r| r.as_str().unwrap())
             .collect();
-        let listed_by: Vec<&str> = places.iter().map(|p| p.0.as_str()).collect();
+        let listed_by: Vec<&str> = places.iter().map(|p| p.run.as_str()).collect();
         assert!(
             listed_by.iter().all(|run| served.contains(run)),
             "{key:?}: serves {served:?}, listed by {listed_by:?}"
         );
-        let value: f64 = places.iter().map(|p| p.1).sum();
+        let value: f64 = places.iter().map(|p| p.priority).sum();
         if listed_by != served {
             assert!(number(&entry["value"]) > value, "{key:?}");
             continue;
@@ -1273,9 +1281,9 @@ fn the_merged_list_sums_each_documents_priorities_over_the_runs_and_puts_the_hig
             "{key:?}: value {}, the runs' priorities sum to {value}",
             entry["value"]
         );
-        let best_rank = places.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
+        let best_rank = (places.iter().map(|p| p.rank)).fold(f64::INFINITY, f64::min);
         assert_eq!(number(&entry["rank"]), best_rank, "{key:?}");
-        let probability = places.iter().map(|p| p.3).sum::<f64>() / places.len() as f64;
+        let probability = places.iter().map(|p| p.probability).sum::<f64>() / places.len() as f64;
         assert!(
             (number(&entry["probability"]) - probability).abs() < 1e-12,
             "{key:?}"
