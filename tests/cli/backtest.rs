@@ -132,15 +132,10 @@ fn classic_world(
     world
 }
 
-#[test]
-fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() {
+/// The embedded task's backtest in the classic world without `team`, on `measure`, written to
+/// `out`.
+fn classic_backtest(team: &str, measure: &str, out: &Path) {
     let task = embedded("runs/synth-passage/task.toml");
-    let runs_dir = embedded("runs/synth-passage/runs");
-    let official = read_qrels_map(&embedded("qrels/synth-passage.qrels"));
-    let teams = embedded_teams();
-    let team = "team03";
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("backtest");
     run_ok([
         "backtest",
         "--task",
@@ -148,12 +143,23 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
         "--teams",
         team,
         "--measures",
-        "map",
+        measure,
         "--format",
         "svg",
         "--out",
         out.to_str().unwrap(),
     ]);
+}
+
+#[test]
+fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() {
+    let runs_dir = embedded("runs/synth-passage/runs");
+    let official = read_qrels_map(&embedded("qrels/synth-passage.qrels"));
+    let teams = embedded_teams();
+    let team = "team03";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("backtest");
+    classic_backtest(team, "map", &out);
     let rows = read_tsv(&out.join("backtest.tsv"));
     let runs = read_runs(&runs_dir);
     let team_runs: BTreeSet<&String> = teams
@@ -264,25 +270,12 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
 
 #[test]
 fn the_upper_end_of_rbps_residual_interval_is_rbp_with_every_unjudged_rank_relevant() {
-    let task = embedded("runs/synth-passage/task.toml");
     let runs = read_runs(&embedded("runs/synth-passage/runs"));
     let teams = embedded_teams();
     let team = "team03";
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("backtest");
-    run_ok([
-        "backtest",
-        "--task",
-        task.to_str().unwrap(),
-        "--teams",
-        team,
-        "--measures",
-        "RBP(p=0.95)@100",
-        "--format",
-        "svg",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    classic_backtest(team, "RBP(p=0.95)@100", &out);
     let world = classic_world(
         &read_qrels_map(&embedded("qrels/synth-passage.qrels")),
         &runs,
