@@ -10,7 +10,9 @@ code, with `-m all_trec` at relevance levels 1 and 2 (`-l`).
 Writes one gzipped TSV per data set, rows `level run measure topic value`:
 - trec_eval's test fixture (`results.test` on `qrels.test` and on the graded
   `qrels.rel_level`) and the three DL19 passage runs: every topic, and `all`;
-- the 143 TREC-COVID round-1 runs: `all` only, to keep the file small.
+- the 143 TREC-COVID round-1 runs: `all` only, to keep the file small;
+- the measures of WITH_PARAMETERS on trec_eval's test fixture (`qrels.test`): every topic,
+  and `all`.
 
 `all` is trec_eval's summary over the topics the run has, from pytrec_eval's
 `compute_aggregated_measure` (sums for the counts, geometric means for gm_map and gm_bpref,
@@ -25,10 +27,16 @@ from pathlib import Path
 
 import numpy
 import pytrec_eval
+from pytrec_eval_ext import RelevanceEvaluator as TrecEvalEvaluator
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "trec_eval"
 LEVELS = (1, 2)
 NOT_PER_TOPIC = {"runid", "num_q", "relstring"}
+# Measures with parameters that all_trec leaves at their defaults, each named as trec_eval
+# prints it. They are handed to trec_eval's C code as written: pytrec_eval's wrapper sorts a
+# measure's parameters as it does cutoffs (and refuses negative ones), which would reorder
+# utility's coefficients.
+WITH_PARAMETERS = {"utility.3,-1,-2,1": "utility_3,-1,-2,1"}
 
 
 def lines(path):
@@ -73,6 +81,28 @@ def rows_of(qrels, run_paths, with_topics):
     return rows
 
 
+def parameterised_rows(qrels, run_paths):
+    judged = {topic: docs for topic, docs in qrels.items() if docs}
+    rows = []
+    for level in LEVELS:
+        for asked, printed in WITH_PARAMETERS.items():
+            measure = asked.split(".")[0]
+            evaluator = TrecEvalEvaluator(
+                query_relevance=judged,
+                measures={asked},
+                relevance_level=level,
+                judged_docs_only_flag=False,
+            )
+            for path in run_paths:
+                tag, run = read_run(path)
+                results = evaluator.evaluate(run)
+                per_topic = {topic: values[measure] for topic, values in results.items()}
+                for topic, value in sorted(per_topic.items()):
+                    rows.append((level, tag, printed, topic, value))
+                rows.append((level, tag, printed, "all", aggregated(measure, per_topic)))
+    return rows
+
+
 def write(name, rows):
     OUT.mkdir(parents=True, exist_ok=True)
     text = "level\trun\tmeasure\ttopic\tvalue\n" + "".join(
@@ -89,6 +119,7 @@ def main():
     run = [fixture / "results.test"]
     write("trec_eval-fixture", rows_of(read_qrels(fixture / "qrels.test"), run, True))
     write("trec_eval-fixture-graded", rows_of(read_qrels(fixture / "qrels.rel_level"), run, True))
+    write("trec_eval-fixture-parameters", parameterised_rows(read_qrels(fixture / "qrels.test"), run))
     dl19 = data / "trec-dl-2019-2020"
     write(
         "dl19-passage",

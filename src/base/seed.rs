@@ -74,6 +74,23 @@ mod tests {
     }
 
     #[test]
+    fn a_documents_uniforms_under_two_topics_are_independent() {
+        // Drawn relevant with probability 1/2 under topics 301 and 302 of one seed: keyed
+        // without the topic, every document's two draws would agree; independent, about half
+        // of 10,000 do (standard deviation 50).
+        let documents: Vec<String> = (0..10_000).map(|d| format!("d{d}")).collect();
+        let relevant = |topic: &str, doc: &str| document_uniforms(7, topic, doc)[0] < 0.5;
+        let agree = (documents.iter())
+            .filter(|doc| relevant("301", doc) == relevant("302", doc))
+            .count();
+        assert!((4_500..=5_500).contains(&agree), "{agree} of 10,000 agree");
+        let grade_uniform = |topic: &str, doc: &str| document_uniforms(7, topic, doc)[1];
+        assert!(documents
+            .iter()
+            .all(|doc| grade_uniform("301", doc) != grade_uniform("302", doc)));
+    }
+
+    #[test]
     fn retrains_draw_from_their_own_streams() {
         use rand::Rng;
         let draw = |retrain| iteration_rng(3, "301", retrain).random::<u64>();

@@ -65,19 +65,138 @@ fn every_seed_draws_about_as_many_relevant_documents_as_the_point_fit_expects() 
     }
 }
 
+/// One seed's effects drawn here from their documented rule, not by the code under test: one
+/// ChaCha8 stream keyed by (seed, "completion effects"), its standard normals taken for the
+/// topic shifts in topic order, then each run's shift and slope in run order, then the run and
+/// topic shifts topic by topic.
+struct DocumentedEffects {
+    topic_shifts: Vec<f64>,
+    run_shifts: Vec<f64>,
+    run_slopes: Vec<f64>,
+    /// run_topic_shifts[topic][run].
+    run_topic_shifts: Vec<Vec<f64>>,
+}
+
+impl DocumentedEffects {
+    fn draw(calibration: &Calibration, topics: usize, runs: usize, seed: u64) -> Self {
+        let mut rng = topic_rng(seed, "completion effects");
+        let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
+        let topic_shifts = calibration
+            .topic_sd
+            .iter()
+            .map(|sd| sd * normal())
+            .collect();
+        let (mut run_shifts, mut run_slopes) = (Vec::new(), Vec::new());
+        for _ in 0..runs {
+            run_shifts.push(calibration.run_sd * normal());
+            run_slopes.push(calibration.run_log_rank_sd * normal());
+        }
+        let run_topic_shifts = (0..topics)
+            .map(|_| {
+                (0..runs)
+                    .map(|_| calibration.run_topic_sd * normal())
+                    .collect()
+            })
+            .collect();
+        Self {
+            topic_shifts,
+            run_shifts,
+            run_slopes,
+            run_topic_shifts,
+        }
+    }
+
+    /// The probability of relevance of a document of `topic` whose evidence comes from `run`:
+    /// its calibrated log-odds, moved from 0 by `conditional_log_odds` for the variance of the
+    /// run's effects at its rank and of the run's effect on the topic, plus the drawn effects.
+    fn probability(
+        &self,
+        calibration: &Calibration,
+        topic: usize,
+        run: usize,
+        evidence: &DocumentEvidence,
+    ) -> f64 {
+        let tilt = (evidence.rank as f64).ln() - calibration.log_rank_center;
+        let variance = calibration.run_sd.powi(2)
+            + (calibration.run_log_rank_sd * tilt).powi(2)
+            + calibration.run_topic_sd.powi(2);
+        let marginal = calibration.log_odds(topic, evidence);
+        sigmoid(
+            crate::relevance_model::effects::conditional_log_odds(marginal, variance)
+                + self.run_shifts[run]
+                + self.run_slopes[run] * tilt
+                + self.run_topic_shifts[topic][run]
+                + self.topic_shifts[topic],
+        )
+    }
+}
+
+/// The grade of the documented rule: relevant when the first uniform keyed by (seed, topic id,
+/// document name) falls below the probability, its grade the first of the topic's grades whose
+/// cumulative chance exceeds the second uniform (the last one when none does).
+fn documented_grade(uniforms: [f64; 2], probability: f64, chances: &[(Grade, f64)]) -> Grade {
+    if uniforms[0] >= probability {
+        return 0;
+    }
+    let mut cumulative = 0.0;
+    for &(grade, chance) in chances {
+        cumulative += chance;
+        if uniforms[1] < cumulative {
+            return grade;
+        }
+    }
+    chances.last().expect("a relevant grade").0
+}
+
+#[test]
+fn every_drawn_grade_is_the_one_the_documented_rule_gives() {
+    let (collection, model) = embedded();
+    let calibration = &model.calibration;
+    let (topics, runs) = (collection.topics.len(), collection.runs.len());
+    let (mut relevant, mut graded_above_one) = (0, 0);
+    for seed in 1..=3 {
+        let draws = model.draw(&collection, seed);
+        let effects = DocumentedEffects::draw(calibration, topics, runs, seed);
+        for (topic, completion) in model.topics.iter().enumerate() {
+            let topic_id = &collection.topics[topic].id;
+            for (completed, &grade) in completion.docs.iter().zip(&draws.drawn[topic]) {
+                let name = collection.docs.name(completed.doc);
+                let probability = effects.probability(
+                    calibration,
+                    topic,
+                    completed.run as usize,
+                    &completed.evidence,
+                );
+                let uniforms = document_uniforms(seed, topic_id, name);
+                let expected = documented_grade(uniforms, probability, &completion.grade_chances);
+                assert_eq!(grade, expected, "seed {seed}, topic {topic_id}, {name}");
+                relevant += usize::from(grade > 0);
+                graded_above_one += usize::from(grade > 1);
+            }
+        }
+    }
+    assert!(
+        relevant > 100 && graded_above_one > 10,
+        "draws to compare: {relevant} relevant, {graded_above_one} above grade 1"
+    );
+}
+
 #[test]
 fn draws_follow_their_probabilities_within_binomial_bounds() {
     let (collection, model) = embedded();
+    let calibration = &model.calibration;
+    let (topics, runs) = (collection.topics.len(), collection.runs.len());
     // Per band of the seed's probability: the expected count of relevant draws, its binomial
     // variance and the count drawn; per grade, the count expected and drawn.
     let mut bands: BTreeMap<u8, (f64, f64, usize)> = BTreeMap::new();
     let mut grades: BTreeMap<Grade, (f64, usize)> = BTreeMap::new();
     for seed in 1..=100 {
         let draws = model.draw(&collection, seed);
-        let effects = SeedEffects::draw(&model, &collection, seed);
+        let effects = DocumentedEffects::draw(calibration, topics, runs, seed);
         for (topic, completion) in model.topics.iter().enumerate() {
             for (completed, &grade) in completion.docs.iter().zip(&draws.drawn[topic]) {
-                let p = sigmoid(effects.log_odds(&model.calibration, topic, completed));
+                let run = completed.run as usize;
+                let p = effects.probability(calibration, topic, run, &completed.evidence);
                 let band = match p {
                     p if p < 0.01 => 0,
                     p if p < 0.1 => 1,

@@ -1109,3 +1109,195 @@ fn one_run_alone_gets_its_own_list_and_an_unfilled_csv_sheet_leaves_every_docume
         "{stderr}"
     );
 }
+
+#[test]
+fn a_document_graded_twice_with_two_grades_in_the_returned_judgments_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let qrels = dir.path().join("twice.qrels");
+    std::fs::write(
+        &qrels,
+        "965941 0 p0004457 1\n965941 0 p0010019 0\n965941 0 p0004457 0\n",
+    )
+    .unwrap();
+    let sheet = dir.path().join("twice.csv");
+    std::fs::write(
+        &sheet,
+        "topic,docid,grade\n965941,p0010019,1\n965941,p0004457,2\n965941,p0010019,0\n",
+    )
+    .unwrap();
+    let cases = [
+        (
+            &qrels,
+            "3: document \"p0004457\" of topic \"965941\" is graded 0 here and 1 on line 1; \
+             expected one grade",
+        ),
+        (
+            &sheet,
+            "4: document \"p0010019\" of topic \"965941\" is graded 0 here and 1 on line 2; \
+             expected one grade",
+        ),
+    ];
+    let runs = embedded_runs();
+    for (file, expected) in cases {
+        let output = run([
+            "audit".as_ref(),
+            "--study-seeds".as_ref(),
+            "0".as_ref(),
+            "--run".as_ref(),
+            runs[0].as_os_str(),
+            "--judged".as_ref(),
+            file.as_os_str(),
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        let expected = format!("{}:{expected}", file.display());
+        assert!(stderr.contains(&expected), "{stderr}");
+    }
+}
+
+/// P@10 of `ranking` on `qrels`, by hand: its relevant (grade >= 1) documents among its first
+/// 10 over 10, averaged over the topics both have.
+fn precision_at_10(ranking: &BTreeMap<String, Vec<String>>, qrels: &QrelsMap) -> f64 {
+    let per_topic: Vec<f64> = ranking
+        .iter()
+        .filter_map(|(topic, docs)| {
+            let judged = qrels.get(topic)?;
+            let relevant = (docs.iter().take(10))
+                .filter(|doc| judged.get(*doc).is_some_and(|&grade| grade >= 1))
+                .count();
+            Some(relevant as f64 / 10.0)
+        })
+        .collect();
+    per_topic.iter().sum::<f64>() / per_topic.len() as f64
+}
+
+#[test]
+fn an_overridden_official_grade_is_the_grade_the_scores_after_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = embedded_runs();
+    let official =
+        read_qrels_map(&Path::new(env!("CARGO_MANIFEST_DIR")).join("qrels/synth-passage.qrels"));
+    let ranking = read_run_map(&runs[0]);
+    // A document of the run's top 10 that the official qrels grade relevant, returned as 0.
+    let (topic, doc) = ranking
+        .iter()
+        .find_map(|(topic, docs)| {
+            let judged = official.get(topic)?;
+            let relevant = (docs.iter().take(10))
+                .find(|doc| judged.get(*doc).is_some_and(|&grade| grade >= 1))?;
+            Some((topic.clone(), relevant.clone()))
+        })
+        .expect("a relevant document in the run's top 10");
+    let returned = dir.path().join("returned.qrels");
+    std::fs::write(&returned, format!("{topic} 0 {doc} 0\n")).unwrap();
+    let report = team_json(&[
+        "--measures",
+        "P_10",
+        "--run",
+        runs[0].to_str().unwrap(),
+        "--judged",
+        returned.to_str().unwrap(),
+        "--override-official",
+    ]);
+    let change = &report["judged"]["runs"][0]["measures"][0];
+    assert_eq!(change["measure"], "P_10");
+    let mut overridden = official.clone();
+    overridden.get_mut(&topic).unwrap().insert(doc, 0);
+    let (before, after) = (
+        precision_at_10(&ranking, &official),
+        precision_at_10(&ranking, &overridden),
+    );
+    assert!(after < before);
+    assert!((number(&change["before"]["score"]) - before).abs() < 1e-12);
+    assert!(
+        (number(&change["after"]["score"]) - after).abs() < 1e-12,
+        "after {}, expected {after}",
+        change["after"]["score"]
+    );
+}
+
+/// A document in one audited run's own list.
+struct OwnPlace {
+    run: String,
+    priority: f64,
+    rank: f64,
+    probability: f64,
+}
+
+#[test]
+fn the_merged_list_sums_each_documents_priorities_over_the_runs_and_puts_the_highest_first() {
+    let runs = embedded_runs();
+    let mut args = embedded_args(&runs);
+    // No cap per topic, so that each run's own list holds every document it gives a priority.
+    args.extend(["--list-per-topic".into(), "0".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let report = team_json(&args);
+    // (topic, document) → where each run's own list has it.
+    let mut own: BTreeMap<(String, String), Vec<OwnPlace>> = BTreeMap::new();
+    for audited in report["runs"].as_array().unwrap() {
+        let tag = audited["run"].as_str().unwrap();
+        for entry in audited["to_judge"].as_array().unwrap() {
+            let key = (
+                entry["topic"].as_str().unwrap().to_string(),
+                entry["docid"].as_str().unwrap().to_string(),
+            );
+            own.entry(key).or_default().push(OwnPlace {
+                run: tag.to_string(),
+                priority: number(&entry["priority"]),
+                rank: number(&entry["rank"]),
+                probability: number(&entry["probability"]),
+            });
+        }
+    }
+    let merged = report["to_judge"].as_array().unwrap();
+    // A run's own list stops once its risk is settled, so it may lack a document the merged
+    // list says it serves; the documents whose every run lists them are checked whole.
+    let mut shared = 0;
+    for entry in merged {
+        let key = (
+            entry["topic"].as_str().unwrap().to_string(),
+            entry["docid"].as_str().unwrap().to_string(),
+        );
+        let places = own.get(&key).map_or(&[][..], Vec::as_slice);
+        let served: Vec<&str> = entry["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        let listed_by: Vec<&str> = places.iter().map(|p| p.run.as_str()).collect();
+        assert!(
+            listed_by.iter().all(|run| served.contains(run)),
+            "{key:?}: serves {served:?}, listed by {listed_by:?}"
+        );
+        let value: f64 = places.iter().map(|p| p.priority).sum();
+        if listed_by != served {
+            assert!(number(&entry["value"]) > value, "{key:?}");
+            continue;
+        }
+        shared += usize::from(places.len() > 1);
+        assert!(
+            (number(&entry["value"]) - value).abs() < 1e-12,
+            "{key:?}: value {}, the runs' priorities sum to {value}",
+            entry["value"]
+        );
+        let best_rank = (places.iter().map(|p| p.rank)).fold(f64::INFINITY, f64::min);
+        assert_eq!(number(&entry["rank"]), best_rank, "{key:?}");
+        let probability = places.iter().map(|p| p.probability).sum::<f64>() / places.len() as f64;
+        assert!(
+            (number(&entry["probability"]) - probability).abs() < 1e-12,
+            "{key:?}"
+        );
+    }
+    assert!(shared > 3, "documents several runs list: {shared}");
+    // Highest value first.
+    let values: Vec<f64> = merged.iter().map(|e| number(&e["value"])).collect();
+    if let Some(at) = values.windows(2).position(|pair| pair[0] < pair[1]) {
+        panic!(
+            "entry {at} of {} is worth {}, less than the next, {}",
+            values.len(),
+            values[at],
+            values[at + 1]
+        );
+    }
+}

@@ -97,50 +97,26 @@ fn rank_of(scores: &BTreeMap<String, f64>, run: &str) -> f64 {
     1.0 + better as f64 + tied as f64 / 2.0
 }
 
-#[test]
-fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() {
-    let task = embedded("runs/synth-passage/task.toml");
-    let runs_dir = embedded("runs/synth-passage/runs");
-    let official = read_qrels_map(&embedded("qrels/synth-passage.qrels"));
-    let teams: BTreeMap<String, String> =
-        std::fs::read_to_string(embedded("runs/synth-passage/teams.tsv"))
-            .unwrap()
-            .lines()
-            .map(|line| {
-                let fields: Vec<&str> = line.split('\t').collect();
-                (fields[0].to_string(), fields[1].to_string())
-            })
-            .collect();
-    let team = "team03";
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("backtest");
-    run_ok([
-        "backtest",
-        "--task",
-        task.to_str().unwrap(),
-        "--teams",
-        team,
-        "--measures",
-        "map",
-        "--format",
-        "svg",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let rows = read_tsv(&out.join("backtest.tsv"));
-    let runs = read_runs(&runs_dir);
-    let team_runs: BTreeSet<&String> = teams
-        .iter()
-        .filter(|(_, t)| *t == team)
-        .map(|(r, _)| r)
-        .collect();
-    assert_eq!(
-        rows.len(),
-        team_runs.len(),
-        "one row per run of the team and measure"
-    );
-    // The classic world: the official qrels less the judged documents that a run of the team
-    // retrieved, at any depth, and no run of another team retrieved.
+/// The embedded task's run → team.
+fn embedded_teams() -> BTreeMap<String, String> {
+    std::fs::read_to_string(embedded("runs/synth-passage/teams.tsv"))
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (fields[0].to_string(), fields[1].to_string())
+        })
+        .collect()
+}
+
+/// The classic world without `team`: the official qrels less the judged documents that a run
+/// of the team retrieved, at any depth, and no run of another team retrieved.
+fn classic_world(
+    official: &QrelsMap,
+    runs: &BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    teams: &BTreeMap<String, String>,
+    team: &str,
+) -> QrelsMap {
     let mut world = official.clone();
     for (topic, judged) in world.iter_mut() {
         let retrieved_by = |own: bool| -> BTreeSet<&String> {
@@ -153,6 +129,50 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
         let (ours, theirs) = (retrieved_by(true), retrieved_by(false));
         judged.retain(|doc, _| !ours.contains(doc) || theirs.contains(doc));
     }
+    world
+}
+
+/// The embedded task's backtest in the classic world without `team`, on `measure`, written to
+/// `out`.
+fn classic_backtest(team: &str, measure: &str, out: &Path) {
+    let task = embedded("runs/synth-passage/task.toml");
+    run_ok([
+        "backtest",
+        "--task",
+        task.to_str().unwrap(),
+        "--teams",
+        team,
+        "--measures",
+        measure,
+        "--format",
+        "svg",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+}
+
+#[test]
+fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() {
+    let runs_dir = embedded("runs/synth-passage/runs");
+    let official = read_qrels_map(&embedded("qrels/synth-passage.qrels"));
+    let teams = embedded_teams();
+    let team = "team03";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("backtest");
+    classic_backtest(team, "map", &out);
+    let rows = read_tsv(&out.join("backtest.tsv"));
+    let runs = read_runs(&runs_dir);
+    let team_runs: BTreeSet<&String> = teams
+        .iter()
+        .filter(|(_, t)| *t == team)
+        .map(|(r, _)| r)
+        .collect();
+    assert_eq!(
+        rows.len(),
+        team_runs.len(),
+        "one row per run of the team and measure"
+    );
+    let world = classic_world(&official, &runs, &teams, team);
     let world_path = dir.path().join("world.qrels");
     write_qrels(&world_path, &world);
     let collection = maps(&world_path, &runs_dir);
@@ -246,6 +266,55 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
     }
     assert!(out.join("backtest_map.svg").is_file());
     assert!(out.join("backtest_verdict_map.svg").is_file());
+}
+
+#[test]
+fn the_upper_end_of_rbps_residual_interval_is_rbp_with_every_unjudged_rank_relevant() {
+    let runs = read_runs(&embedded("runs/synth-passage/runs"));
+    let teams = embedded_teams();
+    let team = "team03";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("backtest");
+    classic_backtest(team, "RBP(p=0.95)@100", &out);
+    let world = classic_world(
+        &read_qrels_map(&embedded("qrels/synth-passage.qrels")),
+        &runs,
+        &teams,
+        team,
+    );
+    // Per topic of the run, each of its first 100 ranks weighs 0.05 × 0.95^(rank - 1), counted
+    // unless the world judges its document non-relevant (grade 0 at relevance level 1); ranks
+    // the run leaves empty before 100 count as well (0.95^length - 0.95^100). The mean over
+    // the run's topics.
+    let upper = |run: &str| -> f64 {
+        let per_topic: Vec<f64> = runs[run]
+            .iter()
+            .map(|(topic, docs)| {
+                let judged = world.get(topic);
+                let top = &docs[..docs.len().min(100)];
+                let counted: f64 = (top.iter().enumerate())
+                    .filter(|(_, doc)| judged.and_then(|j| j.get(*doc)) != Some(&0))
+                    .map(|(index, _)| 0.05 * 0.95_f64.powi(index as i32))
+                    .sum();
+                counted + 0.95_f64.powi(top.len() as i32) - 0.95_f64.powi(100)
+            })
+            .collect();
+        per_topic.iter().sum::<f64>() / per_topic.len() as f64
+    };
+    let rows = read_tsv(&out.join("backtest.tsv"));
+    assert!(!rows.is_empty());
+    let mut widths = Vec::new();
+    for row in &rows {
+        let reported: f64 = row["rbp_residual_upper"].parse().unwrap();
+        let expected = upper(&row["run"]);
+        assert!(
+            (reported - expected).abs() < 1e-9,
+            "{}: {reported}, by hand {expected}",
+            row["run"]
+        );
+        widths.push(reported - row["collection_score"].parse::<f64>().unwrap());
+    }
+    assert!(widths.iter().any(|&width| width > 0.01), "{widths:?}");
 }
 
 #[test]

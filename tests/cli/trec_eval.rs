@@ -1,8 +1,9 @@
 //! `reusesim eval -m all_trec` against trec_eval 9.0.8 (pytrec_eval-terrier, which embeds its C
 //! code) at relevance levels 1 and 2: every measure, every topic and `all`, on trec_eval's test
 //! fixture (binary and graded qrels) and the DL19 passage runs, and every run's `all` on
-//! TREC-COVID round 1. The reference values in tests/golden/trec_eval/ are written by
-//! scripts/trec-eval-goldens.py.
+//! TREC-COVID round 1; and measures whose parameters `all_trec` leaves at their defaults
+//! (utility's four coefficients) on the fixture. The reference values in
+//! tests/golden/trec_eval/ are written by scripts/trec-eval-goldens.py.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -42,11 +43,12 @@ fn goldens(name: &str) -> BTreeMap<u32, Values> {
     by_level
 }
 
-/// Our values of `-m all_trec` at `level`, per topic if `per_topic`.
-fn ours(level: u32, per_topic: bool, qrels: &Path, runs: &[PathBuf]) -> Values {
-    let mut args: Vec<String> = ["eval", "-m", "all_trec", "--format", "tsv"]
-        .map(String::from)
-        .to_vec();
+/// Our values of `measures` at `level`, per topic if `per_topic`.
+fn ours(level: u32, per_topic: bool, measures: &[&str], qrels: &Path, runs: &[PathBuf]) -> Values {
+    let mut args: Vec<String> = ["eval", "--format", "tsv"].map(String::from).to_vec();
+    for measure in measures {
+        args.extend(["-m".to_string(), measure.to_string()]);
+    }
     args.push(format!("-l{level}"));
     if per_topic {
         args.push("-q".into());
@@ -65,10 +67,16 @@ fn ours(level: u32, per_topic: bool, qrels: &Path, runs: &[PathBuf]) -> Values {
         .collect()
 }
 
-/// Every golden value has ours within the tolerance, and we print no measure trec_eval lacks.
+/// Every golden value has ours of `-m all_trec` within the tolerance, and we print no measure
+/// trec_eval lacks.
 fn check(name: &str, per_topic: bool, qrels: &Path, runs: &[PathBuf]) {
+    check_measures(name, per_topic, &["all_trec"], qrels, runs);
+}
+
+/// [`check`] for `measures`.
+fn check_measures(name: &str, per_topic: bool, measures: &[&str], qrels: &Path, runs: &[PathBuf]) {
     for (level, expected) in goldens(name) {
-        let ours = ours(level, per_topic, qrels, runs);
+        let ours = ours(level, per_topic, measures, qrels, runs);
         let measures = |values: &Values| -> BTreeSet<String> {
             values
                 .keys()
@@ -106,6 +114,19 @@ fn trec_eval_fixture_matches_trec_eval() {
         true,
         &fixture.join("qrels.rel_level"),
         &run,
+    );
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn utility_with_four_coefficients_matches_trec_eval_on_the_fixture() {
+    let fixture = data_file("trec_eval-test-fixture");
+    check_measures(
+        "trec_eval-fixture-parameters",
+        true,
+        &["utility.3,-1,-2,1"],
+        &fixture.join("qrels.test"),
+        &[fixture.join("results.test")],
     );
 }
 

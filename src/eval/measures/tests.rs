@@ -143,7 +143,7 @@ fn condensed_lists_drop_unjudged_documents_before_scoring() {
 fn set_measures_and_utility_by_hand() {
     let values = tied_example(
         "set_P set_recall set_relative_P set_map set_F set_F.0.5 utility utility.2,-1,-1,0 \
-         num_nonrel_judged_ret",
+         utility.1,-1,0,2 num_nonrel_judged_ret",
     );
     // Six retrieved, three of them relevant, of four relevant in all.
     let (precision, recall) = (3.0 / 6.0, 3.0 / 4.0);
@@ -159,6 +159,14 @@ fn set_measures_and_utility_by_hand() {
     assert_abs_diff_eq!(
         values["utility_2,-1,-1,0/1"],
         6.0 - 3.0 - 1.0,
+        epsilon = 1e-12
+    );
+    // The fourth coefficient weighs the documents neither retrieved nor relevant: the
+    // collection's size (trec_eval's default -N, 0) less the 6 retrieved and the 1 relevant
+    // missed, -7.
+    assert_abs_diff_eq!(
+        values["utility_1,-1,0,2/1"],
+        3.0 - 3.0 + 2.0 * -7.0,
         epsilon = 1e-12
     );
     // b alone: x is not judged and d's negative grade means pooled but not judged.

@@ -236,3 +236,60 @@ fn a_spread_of_figures_is_undefined_when_one_figure_is() {
     let spread = spread_of_options([Some(0.5), Some(1.0)]).unwrap();
     assert_eq!((spread.mean, spread.min, spread.max), (0.75, 0.5, 1.0));
 }
+
+/// The hand-made study with an assessor whose rankings differ by seed: seed 1's ranks a1 b1
+/// c1 a2 d1, seed 2's a2 b1 c1 d1 a1.
+#[test]
+fn each_trial_is_compared_with_its_own_seeds_assessor_ranking() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = hand_task(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let reference = [
+        (1, summaries([0.6, 0.2, 0.5, 0.4, 0.1])),
+        (2, summaries([0.1, 0.5, 0.4, 0.3, 0.2])),
+    ];
+    let outcome = StudyOutcome {
+        assessor: Some(crate::sim::trials::AssessorOutcome {
+            name: "completed".into(),
+            reference: reference.into_iter().collect(),
+        }),
+        ..outcome(&collection)
+    };
+    let figures = MeasureFigures::new(&outcome, 0, "map");
+    // Each trial's order written with its seed's assessor ranks; tau_b = (10 - 2 x the pairs
+    // out of order) / 10.
+    // Seed 1, control a1 a2 c1 b1 d1: 1 4 3 2 5, 3 pairs out of order.
+    // Seed 1, A out a2 c1 a1 b1 d1: 4 3 1 2 5, 5 pairs.
+    // Seed 2, control a1 a2 b1 c1 d1: 5 1 2 3 4, 4 pairs.
+    // Seed 2, A out a2 b1 c1 a1 d1: 1 2 3 5 4, 1 pair.
+    let rows = figures.trial_rows();
+    let against: Vec<(u64, bool, f64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.seed,
+                r.held_out.is_some(),
+                r.assessor_tau_b.unwrap().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [
+        (1, false, 0.4),
+        (1, true, 0.0),
+        (2, false, 0.2),
+        (2, true, 0.8),
+    ];
+    assert_eq!(against.len(), expected.len());
+    for (got, want) in against.iter().zip(expected) {
+        assert_eq!((got.0, got.1), (want.0, want.1));
+        assert_abs_diff_eq!(got.2, want.2, epsilon = 1e-12);
+    }
+    // The official order a1 a2 b1 c1 d1: 1 4 2 3 5 (2 pairs) against seed 1, 5 1 2 3 4
+    // (4 pairs) against seed 2.
+    let summary = figures.assessor_summary().unwrap();
+    let official = summary.official_tau_b.unwrap();
+    assert_abs_diff_eq!(official.min, 0.2, epsilon = 1e-12);
+    assert_abs_diff_eq!(official.max, 0.6, epsilon = 1e-12);
+    assert_abs_diff_eq!(summary.control_tau_b.unwrap().mean, 0.3, epsilon = 1e-12);
+    assert_abs_diff_eq!(summary.trials_tau_b.unwrap().mean, 0.4, epsilon = 1e-12);
+}
