@@ -79,7 +79,7 @@ struct DocumentedEffects {
 
 impl DocumentedEffects {
     fn draw(calibration: &Calibration, topics: usize, runs: usize, seed: u64) -> Self {
-        let mut rng = topic_rng(seed, "completion effects");
+        let mut rng = keyed_rng(seed, "completion effects");
         let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
         let topic_shifts = calibration
             .topic_sd
@@ -114,7 +114,7 @@ impl DocumentedEffects {
         calibration: &Calibration,
         topic: usize,
         run: usize,
-        evidence: &DocumentEvidence,
+        evidence: &DocumentFeatures,
     ) -> f64 {
         let tilt = (evidence.rank as f64).ln() - calibration.log_rank_center;
         let variance = calibration.run_sd.powi(2)
@@ -165,7 +165,7 @@ fn every_drawn_grade_is_the_one_the_documented_rule_gives() {
                     calibration,
                     topic,
                     completed.run as usize,
-                    &completed.evidence,
+                    &completed.features,
                 );
                 let uniforms = document_uniforms(seed, topic_id, name);
                 let expected = documented_grade(uniforms, probability, &completion.grade_chances);
@@ -196,7 +196,7 @@ fn draws_follow_their_probabilities_within_binomial_bounds() {
         for (topic, completion) in model.topics.iter().enumerate() {
             for (completed, &grade) in completion.docs.iter().zip(&draws.drawn[topic]) {
                 let run = completed.run as usize;
-                let p = effects.probability(calibration, topic, run, &completed.evidence);
+                let p = effects.probability(calibration, topic, run, &completed.features);
                 let band = match p {
                     p if p < 0.01 => 0,
                     p if p < 0.1 => 1,
