@@ -7,6 +7,7 @@
 //!   relevance;
 //! - [`sparse`]: the sparse document vector the features build and the learners read;
 //! - [`seed`]: the fixed mixing functions that seed every random stream;
+//! - [`progress`]: the shape of a progress callback;
 //! - [`recycle_refs`]: a buffer of references reused across borrows.
 //!
 //! The layers above, and what each may import, are the table in docs/architecture.md, which a
@@ -17,6 +18,7 @@ pub mod error;
 #[cfg(test)]
 pub(crate) mod fuzz;
 pub mod ids;
+pub mod progress;
 pub mod relevance;
 pub mod seed;
 pub mod sparse;

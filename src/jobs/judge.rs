@@ -20,7 +20,7 @@ use crate::sim::assessor::StudyAssessor;
 use crate::sim::settings::AssessorChoice;
 
 use super::task::require_model_qrels;
-use super::Progress;
+use crate::base::progress::Progress;
 
 /// The simulated judge's options, shared by `judge` and `simulate`. The defaults are HiCAL's
 /// settings as TREC DL ran them, with the task's pool depth.

@@ -22,6 +22,3 @@ pub mod plot;
 pub mod simulate;
 pub mod synth;
 pub mod task;
-
-/// How a long job reports progress: `done` of `total` steps, called from worker threads.
-pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);

@@ -23,7 +23,7 @@ use crate::sim::shard::ShardSpec;
 use crate::sim::study::StudySettings;
 
 use super::judge::JudgeOptions;
-use super::Progress;
+use crate::base::progress::Progress;
 
 /// The measures a study compares rankings on by default.
 pub const DEFAULT_STUDY_MEASURES: &str = "map,P_10,ndcg_cut_10";

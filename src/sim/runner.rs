@@ -14,6 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use sha2::{Digest, Sha256};
 
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result, Warning};
+use crate::base::progress::Progress;
 use crate::collection::Collection;
 use crate::io::task::Task;
 use crate::judge::cal::TopicJudging;
@@ -114,7 +115,7 @@ impl<'t> Study<'t> {
         journal: &Path,
         shard: Option<ShardSpec>,
         resume: bool,
-        progress: &(dyn Fn(usize, usize) + Sync),
+        progress: Progress<'_>,
     ) -> Result<Judged> {
         let header = JournalHeader {
             fingerprint: self.fingerprint.clone(),
@@ -345,7 +346,7 @@ pub fn judge_shard(
     out: &Path,
     shard: ShardSpec,
     access: FolderAccess<'_>,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: Progress<'_>,
 ) -> Result<ShardReport> {
     let folder = shard.folder(out);
     let mut lock = FolderLock::open(&folder)?;

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::base::choice::Choice;
 use crate::base::error::Result;
+use crate::base::progress::Progress;
 use crate::base::DocId;
 use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
@@ -323,7 +324,7 @@ pub fn run_study<'c>(
     collection: &'c Collection,
     settings: &StudySettings,
     held_out_teams: Vec<String>,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: Progress<'_>,
 ) -> Result<StudyOutcome<'c>> {
     crate::eval::check_rankable(&settings.measures, "the study")?;
     let assessor = prepare_assessor(collection, settings)?;
