@@ -1,10 +1,13 @@
 //! Statistics over run scores: official rankings with average ranks for ties, rank correlation
 //! (Kendall's tau_b, Yilmaz et al.'s tau_ap), paired significance tests (Student's t,
-//! sign-flip randomization), and the summaries the reports print (mean/min/max spreads, rank
+//! Wilcoxon's signed rank, sign-flip randomization, the paired bootstrap, the randomised Tukey
+//! HSD) with corrections for multiple comparisons and the comparison of pairs of runs, and the
+//! summaries the reports print (mean/min/max spreads, rank
 //! changes, swapped pairs).
 //!
 //! Everything here is a pure function of slices of scores or ranks: no I/O, no global state, and
-//! randomness only through a caller-supplied `Rng`. Scoring runs lives in [`crate::eval`]; turning
+//! randomness only through a caller-supplied `Rng` or, for [`comparison`], a caller-supplied
+//! seed. Scoring runs lives in [`crate::eval`]; turning
 //! these figures into files lives in the report layer.
 //!
 //! Conventions shared by every function:
@@ -17,10 +20,14 @@
 
 use crate::base::error::StatsError;
 
+pub mod comparison;
+pub mod correction;
 pub mod kendall;
 pub mod rank;
+pub mod resampling;
 pub mod significance;
 pub mod summary;
+pub mod wilcoxon;
 
 pub use kendall::{tau_ap, tau_b};
 pub use rank::{compare_scores, dominant_rank, official_ranks, DominantRank};
