@@ -67,7 +67,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     let plan = args.options().plan()?;
     let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
     let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
-    let compared = plan.compare(&qrels, &runs)?;
+    let compared = args.threads.run(|| plan.compare(&qrels, &runs))??;
     compared.warnings.iter().for_each(warn);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -7,7 +7,7 @@ use reusesim::report::compare::CompareFormat;
 use reusesim::stats::comparison::SignificanceTest;
 use reusesim::stats::correction::Correction;
 
-use super::choice;
+use super::{choice, ThreadsArgs};
 
 /// Arguments of `reusesim compare`.
 #[derive(Debug, clap::Args)]
@@ -44,6 +44,9 @@ pub struct CompareArgs {
     /// Output layout.
     #[arg(long, value_parser = choice::<CompareFormat>(), default_value_t = CompareFormat::Table)]
     pub format: CompareFormat,
+    /// The worker threads of the resampling tests.
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
     /// The qrels file (`qid iter docid grade`; plain or gzip).
     pub qrels: PathBuf,
     /// Run files or directories of run files (plain or gzip).

@@ -118,15 +118,16 @@ pub fn tukey_ranges(
 ) -> Result<Vec<f64>, StatsError> {
     check_score_table(scores)?;
     let (runs, topics) = (scores.len(), scores[0].len());
+    let by_topic: Vec<Vec<f64>> = (0..topics)
+        .map(|topic| scores.iter().map(|run| run[topic]).collect())
+        .collect();
     let mut row = vec![0.0; runs];
     let mut sums = vec![0.0; runs];
     let ranges = (0..permutations)
         .map(|_| {
             sums.iter_mut().for_each(|sum| *sum = 0.0);
-            for topic in 0..topics {
-                for (run, value) in row.iter_mut().enumerate() {
-                    *value = scores[run][topic];
-                }
+            for topic_scores in &by_topic {
+                row.copy_from_slice(topic_scores);
                 for last in (1..runs).rev() {
                     row.swap(last, rng.random_range(0..=last));
                 }
