@@ -261,8 +261,8 @@ fn refused(arguments: &[&str], files: Option<(&Path, &Path)>) -> String {
 fn bad_input_is_refused_clearly() {
     assert!(refused(&["--test", "z"], None).contains("invalid value 'z'"));
     assert!(refused(&["--correction", "sidak"], None).contains("invalid value 'sidak'"));
-    for alpha in ["0", "1", "1.5", "-0.1"] {
-        let message = refused(&["--alpha", alpha], None);
+    for alpha in ["--alpha=0", "--alpha=1", "--alpha=1.5", "--alpha=-0.1"] {
+        let message = refused(&[alpha], None);
         assert!(
             message.contains("expected alpha between 0 and 1"),
             "{message}"
