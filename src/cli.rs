@@ -11,11 +11,13 @@ use reusesim::base::choice::Choice;
 use reusesim::io::task::Task;
 
 mod audit;
+mod compare;
 mod eval;
 mod study;
 mod tools;
 
 pub use audit::{AuditArgs, AuditFormat, BacktestArgs};
+pub use compare::CompareArgs;
 pub use eval::EvalArgs;
 pub use study::{CompleteArgs, JudgeCommandArgs, MergeArgs, SimulateArgs};
 pub use tools::{IndexArgs, PlotArgs, SynthArgs};
@@ -41,6 +43,9 @@ pub struct Cli {
 pub enum Command {
     /// Score runs against qrels exactly as trec_eval does.
     Eval(EvalArgs),
+    /// Test whether runs scored on one qrels differ significantly, every pair or every run
+    /// against a baseline, measure by measure.
+    Compare(CompareArgs),
     /// List the measures `eval` knows, with both spellings.
     Measures,
     /// The leave-team-out study (the default job): replay the judging with and without each

@@ -8,8 +8,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    AuditArgs, AuditFormat, BacktestArgs, CompleteArgs, EvalArgs, IndexArgs, JudgeCommandArgs,
-    MergeArgs, PlotArgs, SimulateArgs, SynthArgs, ThreadsArgs,
+    AuditArgs, AuditFormat, BacktestArgs, CompareArgs, CompleteArgs, EvalArgs, IndexArgs,
+    JudgeCommandArgs, MergeArgs, PlotArgs, SimulateArgs, SynthArgs, ThreadsArgs,
 };
 use reusesim::jobs;
 use reusesim::jobs::simulate::{SimulateOptions, StudyReport};
@@ -58,6 +58,20 @@ pub fn eval(args: EvalArgs) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     format::write_evaluations(&mut out, args.format, &layout, &evaluated.evaluations)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `reusesim compare`.
+pub fn compare(args: CompareArgs) -> Result<()> {
+    let plan = args.options().plan()?;
+    let qrels = reusesim::io::qrels::read_qrels(&args.qrels).context("reading the qrels")?;
+    let runs = reusesim::io::run::read_runs(&args.runs).context("reading the runs")?;
+    let compared = args.threads.run(|| plan.compare(&qrels, &runs))??;
+    compared.warnings.iter().for_each(warn);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    reusesim::report::compare::write_comparison(&mut out, args.format, &compared.comparison)?;
     out.flush()?;
     Ok(())
 }

@@ -13,6 +13,7 @@ use cli::{Cli, Command};
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Eval(args)) => commands::eval(args),
+        Some(Command::Compare(args)) => commands::compare(args),
         Some(Command::Measures) => commands::measures(),
         Some(Command::Judge(args)) => commands::judge(args),
         Some(Command::Complete(args)) => commands::complete(args),

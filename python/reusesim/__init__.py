@@ -29,6 +29,7 @@ __all__ = [
     "StudyResult",
     "Task",
     "audit",
+    "compare",
     "complete",
     "evaluate",
     "judge",
@@ -113,6 +114,98 @@ def evaluate(
     )
     _warn(messages)
     return pd.DataFrame({"run_id": run_ids, "measure": names, "query_id": topics, "value": values})
+
+
+def compare(
+    qrels,
+    runs,
+    measures: Measures = tuple(JOB_DEFAULTS["compare"]["measures"]),
+    test: str = JOB_DEFAULTS["compare"]["test"],
+    correction: str = JOB_DEFAULTS["compare"]["correction"],
+    alpha: float = JOB_DEFAULTS["compare"]["alpha"],
+    baseline: Optional[str] = None,
+    permutations: int = JOB_DEFAULTS["compare"]["permutations"],
+    seed: int = JOB_DEFAULTS["compare"]["seed"],
+    relevance_level: int = JOB_DEFAULTS["compare"]["relevance_level"],
+    topics: str = JOB_DEFAULTS["compare"]["topics"],
+) -> pd.DataFrame:
+    """Tests whether runs scored on one qrels differ significantly, as ``reusesim compare``
+    does (see docs/compare.md).
+
+    ``qrels`` and ``runs`` take any input :func:`evaluate` takes; ``measures`` are parsed as
+    there. ``test`` is ``"t"``, ``"wilcoxon"``, ``"randomization"``, ``"bootstrap"`` or
+    ``"tukey"`` (two-sided); ``correction`` is ``"none"``, ``"bonferroni"``, ``"holm"`` or
+    ``"bh"``, over each measure's pairs (``"none"`` with Tukey's test, its own correction).
+    With ``baseline`` (a run id) every run is compared with it, otherwise every pair.
+    ``permutations`` and ``seed`` drive the resampling tests. ``topics="qrels"`` compares on
+    every qrels topic, one a run lacks scoring 0 (trec_eval's ``-c``); ``"common"`` on those
+    every run has.
+
+    Returns a DataFrame with a row per pair and measure, columns ``measure run against
+    run_mean against_mean mean_difference ci_low ci_high effect_size p_value adjusted_p_value
+    significant`` (``mean_difference`` is run − against, ``ci_*`` its 95% interval,
+    ``effect_size`` NaN where the differences do not vary). The notes (identical runs, exact
+    tests) are in ``frame.attrs["notes"]``.
+    """
+    text, messages = _native.compare(
+        _inputs.qrels(qrels),
+        _inputs.runs(runs),
+        _options(
+            measures=_measure_list(measures),
+            test=test,
+            correction=correction,
+            alpha=alpha,
+            baseline=baseline,
+            permutations=permutations,
+            seed=seed,
+            relevance_level=relevance_level,
+            topics=topics,
+        ),
+    )
+    _warn(messages)
+    comparison = json.loads(text)
+    rows = []
+    for measure in comparison["measures"]:
+        means = {entry["run"]: entry["mean"] for entry in measure["means"]}
+        for pair in measure["pairs"]:
+            low, high = pair["confidence_interval"]
+            effect = pair["effect_size"]
+            rows.append(
+                {
+                    "measure": measure["measure"],
+                    "run": pair["run"],
+                    "against": pair["against"],
+                    "run_mean": means[pair["run"]],
+                    "against_mean": means[pair["against"]],
+                    "mean_difference": pair["mean_difference"],
+                    "ci_low": low,
+                    "ci_high": high,
+                    "effect_size": float("nan") if effect is None else effect,
+                    "p_value": pair["p_value"],
+                    "adjusted_p_value": pair["adjusted_p_value"],
+                    "significant": pair["significant"],
+                }
+            )
+    frame = pd.DataFrame(rows, columns=COMPARE_COLUMNS)
+    frame.attrs["notes"] = comparison["notes"]
+    return frame
+
+
+#: The columns of :func:`compare`'s DataFrame (those of ``reusesim compare --format tsv``).
+COMPARE_COLUMNS = [
+    "measure",
+    "run",
+    "against",
+    "run_mean",
+    "against_mean",
+    "mean_difference",
+    "ci_low",
+    "ci_high",
+    "effect_size",
+    "p_value",
+    "adjusted_p_value",
+    "significant",
+]
 
 
 def _qrels_frame(columns) -> pd.DataFrame:

@@ -1,5 +1,5 @@
 //! The jobs, as the library's jobs layer (`reusesim::jobs`) runs them for the command line:
-//! evaluate runs, run a leave-team-out study, judge once, complete the qrels, audit runs,
+//! evaluate runs, compare them, run a leave-team-out study, judge once, complete the qrels, audit runs,
 //! backtest the audit, draw a study's figures. Each takes its options as one JSON object (the
 //! Python keywords given, by the options' names); an option left out takes the job's default,
 //! the same as the command line's. This file only converts the inputs and the results.
@@ -63,6 +63,33 @@ fn evaluate(
         .map(ToString::to_string)
         .collect();
     Ok((columns, warnings))
+}
+
+/// Compares `runs` scored against `qrels` with the `compare` job's `options`. Returns the
+/// comparison as `reusesim compare --format json` prints it, and the warnings.
+#[pyfunction]
+fn compare(
+    py: Python<'_>,
+    qrels: &Qrels,
+    runs: &Runs,
+    options: &str,
+) -> PyResult<(String, Vec<String>)> {
+    let options: jobs::compare::CompareOptions = from_json(options).map_err(to_py_err)?;
+    let plan = options.plan().map_err(to_py_err)?;
+    let compared = py
+        .detach(|| plan.compare(&qrels.qrels, &runs.runs))
+        .map_err(to_py_err)?;
+    let mut json = Vec::new();
+    reusesim::report::compare::write_comparison(
+        &mut json,
+        reusesim::report::compare::CompareFormat::Json,
+        &compared.comparison,
+    )?;
+    let warnings = compared.warnings.iter().map(ToString::to_string).collect();
+    Ok((
+        String::from_utf8(json).expect("JSON is written as UTF-8"),
+        warnings,
+    ))
 }
 
 /// Runs the leave-team-out study of `task` with the `simulate` job's `options` and writes
@@ -196,6 +223,7 @@ fn plot(py: Python<'_>, results_dir: PathBuf, options: &str) -> PyResult<Vec<Pat
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(job_defaults, module)?)?;
     module.add_function(wrap_pyfunction!(evaluate, module)?)?;
+    module.add_function(wrap_pyfunction!(compare, module)?)?;
     module.add_function(wrap_pyfunction!(simulate, module)?)?;
     module.add_function(wrap_pyfunction!(judge, module)?)?;
     module.add_function(wrap_pyfunction!(complete, module)?)?;

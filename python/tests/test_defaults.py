@@ -12,6 +12,7 @@ from reusesim import JOB_DEFAULTS
 #: Each function with its job, and the keywords named differently from the job's option.
 FUNCTIONS = [
     (reusesim.evaluate, "evaluate", {}),
+    (reusesim.compare, "compare", {}),
     (reusesim.simulate, "simulate", {}),
     (reusesim.judge, "judge", {}),
     (reusesim.complete, "complete", {}),
@@ -59,3 +60,6 @@ def test_the_defaults_are_the_command_lines():
     assert JOB_DEFAULTS["simulate"]["judge"]["iterations"] == 200_000
     assert JOB_DEFAULTS["backtest"]["world"] == "classic"
     assert JOB_DEFAULTS["audit"]["beyond_pool"] == "extrapolate"
+    assert JOB_DEFAULTS["compare"]["test"] == "t"
+    assert JOB_DEFAULTS["compare"]["correction"] == "none"
+    assert JOB_DEFAULTS["compare"]["seed"] == 1

@@ -49,6 +49,16 @@ pub fn iteration_rng(trial_seed: u64, topic: &str, retrain: usize) -> ChaCha8Rng
     rng
 }
 
+/// The random stream keyed by `seed` and the parts of `key` (a measure and two run tags, say):
+/// `splitmix64` of the seed, then for each part `splitmix64(state ^ fnv1a(part))`, seeds
+/// `ChaCha8Rng::seed_from_u64`. The same key gives the same stream in any process or thread.
+pub fn parts_keyed_rng(seed: u64, key: &[&str]) -> ChaCha8Rng {
+    let state = (key.iter()).fold(splitmix64(seed), |state, part| {
+        splitmix64(state ^ fnv1a(part.as_bytes()))
+    });
+    ChaCha8Rng::seed_from_u64(state)
+}
+
 /// Two uniforms in [0, 1) keyed by (trial seed, topic id, document id): the first 53 bits of
 /// `h = splitmix64(keyed_seed(trial_seed, topic) ^ fnv1a(document))`, then of `splitmix64(h)`.
 /// Any process, trial or strategy asking for the same key gets the same numbers (the completed
@@ -88,6 +98,15 @@ mod tests {
         assert!(documents
             .iter()
             .all(|doc| grade_uniform("301", doc) != grade_uniform("302", doc)));
+    }
+
+    #[test]
+    fn keyed_streams_depend_on_every_part_and_its_place() {
+        use rand::Rng;
+        let draw = |seed, key: &[&str]| parts_keyed_rng(seed, key).random::<u64>();
+        assert_eq!(draw(1, &["map", "a", "b"]), draw(1, &["map", "a", "b"]));
+        assert_ne!(draw(1, &["map", "a", "b"]), draw(1, &["map", "b", "a"]));
+        assert_ne!(draw(1, &["map", "a", "b"]), draw(2, &["map", "a", "b"]));
     }
 
     #[test]

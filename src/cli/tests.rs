@@ -97,6 +97,10 @@ fn every_command_without_options_runs_its_job_with_the_jobs_defaults() {
         panic!("expected eval")
     };
     assert_eq!(args.options(), jobs::eval::EvaluateOptions::default());
+    let Command::Compare(args) = parsed(&["compare", "q", "r"]) else {
+        panic!("expected compare")
+    };
+    assert_eq!(args.options(), jobs::compare::CompareOptions::default());
     let Command::Plot(args) = parsed(&["plot", "res"]) else {
         panic!("expected plot")
     };
@@ -146,7 +150,7 @@ fn flags(command: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_option_of_a_job_is_a_flag_of_its_command() {
-    let jobs: [(&str, BTreeSet<String>); 9] = [
+    let jobs: [(&str, BTreeSet<String>); 10] = [
         (
             "simulate",
             option_names(&jobs::simulate::SimulateOptions::default()),
@@ -171,14 +175,18 @@ fn every_option_of_a_job_is_a_flag_of_its_command() {
             "eval",
             option_names(&jobs::eval::EvaluateOptions::default()),
         ),
+        (
+            "compare",
+            option_names(&jobs::compare::CompareOptions::default()),
+        ),
     ];
-    // trec_eval's own spellings of two of eval's options.
+    // trec_eval's own spellings of two of eval's (and compare's) options.
     let trec_eval_spellings = [("measures", "measure"), ("relevance_level", "level")];
     for (command, options) in jobs {
         let flags = flags(command);
         for option in options {
             let flag = (trec_eval_spellings.iter())
-                .find(|(name, _)| command == "eval" && *name == option)
+                .find(|(name, _)| ["eval", "compare"].contains(&command) && *name == option)
                 .map_or(option.as_str(), |(_, flag)| flag);
             assert!(
                 flags.contains(flag),

@@ -6,13 +6,14 @@
 //! library below a job.
 //!
 //! - [`task`]: the task a job runs on (the embedded default, a feature store);
-//! - [`eval`], [`simulate`] (with its shards and their merge), [`judge`], [`complete`],
+//! - [`eval`], [`compare`], [`simulate`] (with its shards and their merge), [`judge`], [`complete`],
 //!   [`index`], [`synth`], [`plot`], [`audit`], [`backtest`]: one job each;
 //! - [`options`]: options given as JSON (how Python passes its keywords), and every job's
 //!   defaults.
 
 pub mod audit;
 pub mod backtest;
+pub mod compare;
 pub mod complete;
 pub mod eval;
 pub mod index;

@@ -67,6 +67,7 @@ pub fn to_json<T: Serialize>(options: &T) -> String {
 pub fn all_defaults() -> String {
     let jobs = [
         ("evaluate", value(&super::eval::EvaluateOptions::default())),
+        ("compare", value(&super::compare::CompareOptions::default())),
         (
             "simulate",
             value(&super::simulate::SimulateOptions::default()),
@@ -148,7 +149,7 @@ mod tests {
     #[test]
     fn every_jobs_defaults_are_listed_and_read_back() {
         let all: Map<String, Value> = serde_json::from_str(&all_defaults()).unwrap();
-        assert_eq!(all.len(), 9);
+        assert_eq!(all.len(), 10);
         let simulate = to_json(&all["simulate"]);
         assert_eq!(
             from_json::<SimulateOptions>(&simulate).unwrap(),

@@ -1,11 +1,14 @@
 //! Statistics over run scores: official rankings with average ranks for ties, a score's rank
 //! among others and nearest-rank quantiles, rank correlation (Kendall's tau_b, Yilmaz et al.'s
-//! tau_ap), paired significance tests (Student's t, sign-flip randomization), the summaries the
-//! reports print (mean/min/max spreads, rank changes, swapped pairs), and probabilities on the
-//! log-odds scale ([`log_odds`]).
+//! tau_ap), paired significance tests (Student's t, Wilcoxon's signed rank, sign-flip
+//! randomization, the paired bootstrap, the randomised Tukey HSD) with corrections for multiple
+//! comparisons and the comparison of pairs of runs, the summaries the reports print
+//! (mean/min/max spreads, rank changes, swapped pairs), and probabilities on the log-odds scale
+//! ([`log_odds`]).
 //!
 //! Everything here is a pure function of slices of scores or ranks: no I/O, no global state, and
-//! randomness only through a caller-supplied `Rng`. Scoring runs lives in [`crate::eval`]; turning
+//! randomness only through a caller-supplied `Rng` or, for [`comparison`], a caller-supplied
+//! seed. Scoring runs lives in [`crate::eval`]; turning
 //! these figures into files lives in the report layer.
 //!
 //! Conventions shared by every function:
@@ -18,12 +21,16 @@
 //!   [`StatsError::LengthMismatch`](crate::base::error::StatsError::LengthMismatch) rather
 //!   than panicking.
 
+pub mod comparison;
+pub mod correction;
 pub mod kendall;
 pub mod log_odds;
 mod paired;
 pub mod rank;
+pub mod resampling;
 pub mod significance;
 pub mod summary;
+pub mod wilcoxon;
 
 pub use kendall::{tau_ap, tau_b};
 pub use rank::{compare_scores, dominant_rank, official_ranks, DominantRank};

@@ -159,7 +159,7 @@ pub fn randomization_test(
 }
 
 /// `a[i] − b[i]`, after checking lengths and finiteness.
-fn paired_differences(a: &[f64], b: &[f64]) -> Result<Vec<f64>, StatsError> {
+pub(crate) fn paired_differences(a: &[f64], b: &[f64]) -> Result<Vec<f64>, StatsError> {
     check_same_length(a, b)?;
     for (position, &value) in a.iter().enumerate().chain(b.iter().enumerate()) {
         if !value.is_finite() {
@@ -184,6 +184,29 @@ fn student_t_two_sided_p(t_statistic: f64, degrees_of_freedom: f64) -> f64 {
         degrees_of_freedom / denominator,
         squared / denominator,
     )
+}
+
+/// The critical value t* of Student's t with `degrees_of_freedom` ν > 0 for which
+/// P(|T| ≥ t*) = `tail` (in (0, 1)): a (1 − `tail`) confidence interval spans t* standard
+/// errors either side of the mean, as `scipy.stats.t.ppf(1 − tail/2, ν)` gives it.
+pub fn student_t_critical_value(tail: f64, degrees_of_freedom: f64) -> f64 {
+    // The tail falls as t grows: bracket t*, then halve the bracket until it stops shrinking.
+    let (mut low, mut high) = (0.0, 1.0);
+    while student_t_two_sided_p(high, degrees_of_freedom) > tail {
+        low = high;
+        high *= 2.0;
+    }
+    loop {
+        let middle = 0.5 * (low + high);
+        if middle <= low || middle >= high {
+            return middle;
+        }
+        if student_t_two_sided_p(middle, degrees_of_freedom) > tail {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
 }
 
 /// The regularized incomplete beta function I_x(a, b) for a, b > 0 and x in [0, 1], given both
@@ -287,6 +310,22 @@ mod tests {
     /// 10 patients under two drugs (the data of R's `sleep`).
     const SLEEP_DRUG_1: [f64; 10] = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
     const SLEEP_DRUG_2: [f64; 10] = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
+
+    #[test]
+    fn student_t_critical_values_match_scipy() {
+        // scipy 1.17.1: t.ppf(0.975, df).
+        let cases = [
+            (1.0, 12.706204736174694),
+            (9.0, 2.262157162798205),
+            (13.0, 2.1603686564627913),
+            (29.0, 2.045229642132703),
+            (1000.0, 1.9623390808264083),
+        ];
+        for (degrees_of_freedom, expected) in cases {
+            let critical = student_t_critical_value(0.05, degrees_of_freedom);
+            assert_relative_eq!(critical, expected, max_relative = 1e-12);
+        }
+    }
 
     #[test]
     fn paired_t_test_matches_scipy_on_student_sleep_data() {
