@@ -6,8 +6,11 @@
 mod budget;
 mod cells;
 mod measures;
+mod rows;
 mod runs;
 mod strategies;
+
+pub use self::rows::ReportRows;
 
 use self::budget::budget_section;
 use self::cells::{heading, paragraph};
@@ -17,18 +20,7 @@ use self::strategies::strategies_section;
 use crate::judge::settings::Withhold;
 use crate::report::document::{Block, Document, Figure, ListItem};
 use crate::report::plots::{figure_list, FigureKind};
-use crate::sim::analysis::{RankRow, RunRow, StrategyRow, StudySummary};
-
-/// The rows of the tables a report reads beside its summary.
-#[derive(Debug, Clone, Copy)]
-pub struct ReportRows<'r> {
-    /// Rows of `runs.tsv`.
-    pub runs: &'r [RunRow],
-    /// Rows of `ranks.tsv`.
-    pub ranks: &'r [RankRow],
-    /// Rows of `strategies.tsv` (none without a comparison of strategies).
-    pub strategies: &'r [StrategyRow],
-}
+use crate::sim::analysis::StudySummary;
 
 /// The study's report: the settings and what to read first, the paired statistics, the ranks
 /// over all trials, the comparisons with the official ranking, the budget curve, the figures

@@ -2,7 +2,7 @@
 //! moved most, and the run pairs whose order swapped.
 
 use super::cells::{fmt_value, note_row, table_section};
-use super::ReportRows;
+use super::rows::ReportRows;
 use crate::report::document::Block;
 use crate::sim::analysis::{RunRow, StudySummary};
 use crate::stats::Spread;
