@@ -64,5 +64,6 @@ pub fn study_settings(task: &Task, seeds: u64) -> StudySettings {
         budget_fractions: reusesim::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
         assessor: reusesim::sim::settings::AssessorChoice::Official,
+        significance: reusesim::sim::settings::default_significance(),
     }
 }

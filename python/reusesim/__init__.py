@@ -485,6 +485,8 @@ def simulate(
     progress: Optional[bool] = None,
     budget_fractions: Optional[Sequence[float]] = None,
     strategies: Optional[Sequence[str]] = None,
+    significance: Optional[str] = None,
+    alpha: Optional[float] = None,
 ) -> StudyResult:
     """Runs the leave-team-out study of ``task`` (a :class:`Task` or a ``task.toml`` path), as
     ``reusesim simulate`` does, and writes its outputs into ``out_dir`` (a temporary folder
@@ -502,7 +504,10 @@ def simulate(
     each topic's judgments cut to these fractions of its budget, in ``.budget``; default: the
     whole budget alone); ``strategies`` (judging strategies compared on the same trials:
     ``hical``, ``depth``, ``mtf``, ``bandit``, in ``.strategies``; default: none, the study
-    judges with ``hical`` alone). An option
+    judges with ``hical`` alone); ``significance`` (``"TEST[,CORRECTION]"``, default ``"t,holm"``:
+    the test and correction that judge which pairs of runs differ significantly, for the
+    comparisons by significance in ``.trials``, ``.budget``, ``.strategies`` and the summary) and
+    ``alpha`` (default 0.05). An option
     left as ``None`` takes the command line's default (HiCAL's settings, the task's pool depth).
     ``progress`` shows a tqdm bar (default: when tqdm is installed).
     """
@@ -514,6 +519,8 @@ def simulate(
         budget_fractions=None if budget_fractions is None else [float(f) for f in budget_fractions],
         strategies=None if strategies is None else [str(s) for s in strategies],
         judge=_judge_options(locals()),
+        significance=significance,
+        alpha=None if alpha is None else float(alpha),
     )
     native_task = _task(task)._task
     folder = None

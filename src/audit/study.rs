@@ -119,6 +119,7 @@ fn spot_study(
         budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
         assessor: AssessorChoice::Official,
+        significance: crate::sim::settings::default_significance(),
     };
     let outcome = run_study(task, collection, &study_settings, held_out, &|_, _| {})?;
     let summary_settings = SettingsSummary::new(task, &study_settings, &outcome);

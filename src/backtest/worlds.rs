@@ -183,6 +183,7 @@ pub(super) fn simulated_trials(
                 budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
                 strategies: Vec::new(),
                 assessor: AssessorChoice::Official,
+                significance: crate::sim::settings::default_significance(),
             };
             let outcome = run_study(
                 task,

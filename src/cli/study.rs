@@ -13,6 +13,7 @@ use reusesim::judge::settings::{Carried, LearnerChoice, Withhold};
 use reusesim::judge::strategies::Strategy;
 use reusesim::sim::settings::AssessorChoice;
 use reusesim::sim::shard::ShardSpec;
+use reusesim::stats::comparison::TestChoice;
 
 use super::{choice, OutDirArgs, TaskArgs, ThreadsArgs};
 
@@ -143,6 +144,14 @@ pub struct SimulateArgs {
     /// strategy figures and a report section. Without it the study judges with hical alone.
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = choice::<Strategy>())]
     pub strategies: Vec<Strategy>,
+    /// Which differences between runs are significant, for the comparisons by significance:
+    /// TEST[,CORRECTION] with TEST t, wilcoxon, randomization, bootstrap or tukey and
+    /// CORRECTION none, bonferroni, holm or bh (over each measure's pairs of runs).
+    #[arg(long, value_name = "TEST[,CORRECTION]", value_parser = TestChoice::parse, default_value_t = SimulateOptions::default().significance)]
+    pub significance: TestChoice,
+    /// The significance level.
+    #[arg(long, default_value_t = SimulateOptions::default().alpha)]
+    pub alpha: f64,
     /// The judge's options.
     #[command(flatten)]
     pub judge: JudgeArgs,
@@ -162,6 +171,8 @@ impl SimulateArgs {
             budget_fractions: self.budget_fractions.clone(),
             strategies: self.strategies.clone(),
             judge: self.judge.options(),
+            significance: self.significance,
+            alpha: self.alpha,
         }
     }
 }

@@ -18,9 +18,13 @@ use crate::sim::analysis::{SettingsSummary, StudyResults, StudySummary};
 use crate::sim::journal::JOURNAL_FILE;
 use crate::sim::lock::{FolderAccess, FolderLock};
 use crate::sim::runner::{read_shards, ShardReport, Study};
-use crate::sim::settings::{check_budget_fractions, check_strategies, OFFICIAL_BUDGET_ONLY};
+use crate::sim::settings::{
+    check_budget_fractions, check_strategies, study_significance, DEFAULT_STUDY_ALPHA,
+    DEFAULT_STUDY_TEST, OFFICIAL_BUDGET_ONLY,
+};
 use crate::sim::shard::ShardSpec;
 use crate::sim::study::StudySettings;
+use crate::stats::comparison::TestChoice;
 
 use super::judge::JudgeOptions;
 use crate::base::progress::Progress;
@@ -49,6 +53,11 @@ pub struct SimulateOptions {
     pub strategies: Vec<Strategy>,
     /// The judge's options.
     pub judge: JudgeOptions,
+    /// The test and correction that judge which differences between runs are significant,
+    /// `TEST[,CORRECTION]`.
+    pub significance: TestChoice,
+    /// The significance level.
+    pub alpha: f64,
 }
 
 impl Default for SimulateOptions {
@@ -61,6 +70,8 @@ impl Default for SimulateOptions {
             budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
             strategies: Vec::new(),
             judge: JudgeOptions::default(),
+            significance: DEFAULT_STUDY_TEST,
+            alpha: DEFAULT_STUDY_ALPHA,
         }
     }
 }
@@ -79,7 +90,8 @@ impl SimulateOptions {
     /// The study settings for `task` and whether text features are used.
     ///
     /// # Errors
-    /// No seed, unknown measures, invalid budget fractions or strategies, the judge's errors.
+    /// No seed, unknown measures, invalid budget fractions or strategies, an alpha outside (0, 1),
+    /// the judge's errors.
     pub fn settings(&self, task: &Task) -> Result<(StudySettings, bool)> {
         if self.seeds == 0 {
             return Err(crate::base::error::Error::Invalid(
@@ -97,6 +109,7 @@ impl SimulateOptions {
             budget_fractions: check_budget_fractions(&self.budget_fractions)?,
             strategies: check_strategies(&self.strategies)?,
             assessor: self.judge.assessor.clone(),
+            significance: study_significance(self.significance, self.alpha)?,
         };
         Ok((settings, use_text))
     }

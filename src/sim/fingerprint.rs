@@ -26,8 +26,10 @@ use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
 use crate::judge::strategies::Strategy;
 use crate::sim::settings::{
-    check_budget_fractions, check_strategies, AssessorChoice, StudySettings, OFFICIAL_BUDGET_ONLY,
+    check_budget_fractions, check_strategies, study_significance, AssessorChoice, StudySettings,
+    DEFAULT_STUDY_ALPHA, DEFAULT_STUDY_TEST, OFFICIAL_BUDGET_ONLY,
 };
+use crate::stats::comparison::TestChoice;
 
 /// A study's settings as plain data: every field of [`StudySettings`] and [`JudgeSettings`]
 /// (the trial seed aside: the study sets it), whether text features are used, and the task's
@@ -89,6 +91,14 @@ pub struct StudyRecipe {
     pub assessor: String,
     /// The task's pool depth, `auto` resolved.
     pub task_pool_depth: usize,
+    /// The significance test and correction, `TEST,CORRECTION`: recorded, but not part of the
+    /// fingerprint's sha256 (written only when other than the default).
+    #[serde(default = "default_test", skip_serializing_if = "is_default_test")]
+    pub significance: TestChoice,
+    /// The significance level: recorded, not part of the sha256 (written only when other than
+    /// the default).
+    #[serde(default = "default_alpha", skip_serializing_if = "is_default_alpha")]
+    pub alpha: f64,
 }
 
 impl StudyRecipe {
@@ -105,6 +115,7 @@ impl StudyRecipe {
             budget_fractions,
             strategies,
             assessor,
+            significance,
         } = settings;
         let JudgeSettings {
             seed: _,
@@ -142,11 +153,16 @@ impl StudyRecipe {
             strategies: strategies.iter().map(|s| s.name().to_string()).collect(),
             assessor: assessor.to_string(),
             task_pool_depth: task.pool_depth,
+            significance: TestChoice {
+                test: significance.test,
+                correction: significance.correction,
+            },
+            alpha: significance.alpha,
         }
     }
 
-    /// What the judging depends on: the recipe without its budget fractions, and with a fuller
-    /// assessor's file named `file` (its contents are an input).
+    /// What the judging depends on: the recipe without its budget fractions and significance
+    /// settings, and with a fuller assessor's file named `file` (its contents are an input).
     fn judging(&self) -> Self {
         let assessor = match AssessorChoice::parse(&self.assessor) {
             AssessorChoice::File(_) => "file".to_string(),
@@ -155,6 +171,8 @@ impl StudyRecipe {
         Self {
             budget_fractions: official_budget_only(),
             assessor,
+            significance: default_test(),
+            alpha: default_alpha(),
             ..self.clone()
         }
     }
@@ -215,6 +233,7 @@ impl StudyRecipe {
                     .collect::<Result<Vec<_>>>()?,
             )?,
             assessor: AssessorChoice::parse(&self.assessor),
+            significance: study_significance(self.significance, self.alpha)?,
         };
         Ok((settings, use_text))
     }
@@ -227,6 +246,22 @@ fn official_budget_only() -> Vec<f64> {
 
 fn is_official_budget_only(fractions: &[f64]) -> bool {
     fractions == OFFICIAL_BUDGET_ONLY
+}
+
+fn default_test() -> TestChoice {
+    DEFAULT_STUDY_TEST
+}
+
+fn is_default_test(choice: &TestChoice) -> bool {
+    *choice == DEFAULT_STUDY_TEST
+}
+
+fn default_alpha() -> f64 {
+    DEFAULT_STUDY_ALPHA
+}
+
+fn is_default_alpha(alpha: &f64) -> bool {
+    *alpha == DEFAULT_STUDY_ALPHA
 }
 
 /// The assessor of a recipe that names none: the official one.
@@ -439,6 +474,7 @@ mod tests {
             budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
             strategies: Vec::new(),
             assessor: AssessorChoice::Official,
+            significance: crate::sim::settings::default_significance(),
         }
     }
 

@@ -22,6 +22,7 @@ pub(crate) fn small_study(withhold: Withhold, budget: Option<usize>) -> StudySet
         budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
         assessor: crate::sim::settings::AssessorChoice::Official,
+        significance: crate::sim::settings::default_significance(),
     }
 }
 

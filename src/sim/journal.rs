@@ -386,6 +386,7 @@ mod tests {
             budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
             strategies: Vec::new(),
             assessor: crate::sim::settings::AssessorChoice::Official,
+            significance: crate::sim::settings::default_significance(),
         };
         let recipe = crate::sim::fingerprint::StudyRecipe::new(&task, &settings, false);
         JournalHeader {

@@ -1,6 +1,6 @@
 //! What a study does: its seeds, measures, held-out teams, judge, budget, the fractions of the
 //! budget it is also evaluated at, whether it keeps the simulated qrels, the judging
-//! strategies it compares, and its simulated assessor. The plain settings type sits below everything that reads it (the
+//! strategies it compares, its simulated assessor and how it tests significance. The plain settings type sits below everything that reads it (the
 //! study's plan, its fingerprint, its shards), so that those import in one direction only.
 
 use std::path::PathBuf;
@@ -9,6 +9,9 @@ use crate::base::error::{Error, Result};
 use crate::eval::Measure;
 use crate::judge::settings::JudgeSettings;
 use crate::judge::strategies::Strategy;
+use crate::stats::comparison::{SignificanceTest, TestChoice, TestSettings};
+use crate::stats::correction::Correction;
+use crate::stats::DEFAULT_RANDOMIZATION_PERMUTATIONS;
 
 /// What the study does.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +37,48 @@ pub struct StudySettings {
     pub strategies: Vec<Strategy>,
     /// Who grades what the judging processes judge.
     pub assessor: AssessorChoice,
+    /// How the study judges which differences between runs are significant.
+    pub significance: TestSettings,
+}
+
+/// The test and correction a study judges significance by unless told otherwise: the paired
+/// t-test with Holm's correction, the test most IR papers report, corrected for the many
+/// pairs a study compares at once.
+pub const DEFAULT_STUDY_TEST: TestChoice = TestChoice {
+    test: SignificanceTest::Student,
+    correction: Correction::Holm,
+};
+
+/// The significance level of a study unless told otherwise.
+pub const DEFAULT_STUDY_ALPHA: f64 = 0.05;
+
+/// The seed of a study's randomization, bootstrap and Tukey tests (fixed, so reports are
+/// reproducible).
+pub const SIGNIFICANCE_SEED: u64 = 2021;
+
+/// The significance settings of a study told nothing about them.
+pub fn default_significance() -> TestSettings {
+    study_significance(DEFAULT_STUDY_TEST, DEFAULT_STUDY_ALPHA).expect("the default alpha is valid")
+}
+
+/// The significance settings of a study testing with `choice` at level `alpha`: the sampled
+/// tests draw [`DEFAULT_RANDOMIZATION_PERMUTATIONS`] samples from [`SIGNIFICANCE_SEED`].
+///
+/// # Errors
+/// [`Error::Invalid`] when `alpha` is not between 0 and 1.
+pub fn study_significance(choice: TestChoice, alpha: f64) -> Result<TestSettings> {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(Error::Invalid(format!(
+            "expected alpha between 0 and 1, found {alpha}"
+        )));
+    }
+    Ok(TestSettings {
+        test: choice.test,
+        correction: choice.correction,
+        alpha,
+        permutations: DEFAULT_RANDOMIZATION_PERMUTATIONS,
+        seed: SIGNIFICANCE_SEED,
+    })
 }
 
 /// The simulated assessor of a study or a judging run (see docs/assessor.md).

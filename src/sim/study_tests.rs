@@ -203,6 +203,7 @@ fn unit_ids_do_not_depend_on_the_other_trials() {
         budget_fractions: OFFICIAL_BUDGET_ONLY.to_vec(),
         strategies: Vec::new(),
         assessor: crate::sim::settings::AssessorChoice::Official,
+        significance: crate::sim::settings::default_significance(),
     };
     let plan = |teams: &[&str]| {
         let teams: Vec<String> = teams.iter().map(|team| team.to_string()).collect();

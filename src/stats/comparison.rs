@@ -16,7 +16,7 @@ use super::resampling::{
 };
 use super::significance::{paired_t_test, randomization_test, student_t_critical_value};
 use super::wilcoxon::wilcoxon_test;
-use crate::base::choice::choice_enum;
+use crate::base::choice::{choice_enum, Choice};
 use crate::base::error::StatsError;
 use crate::base::seed::parts_keyed_rng;
 
@@ -55,6 +55,70 @@ pub struct TestSettings {
     pub permutations: usize,
     /// The seed of their random streams.
     pub seed: u64,
+}
+
+/// A test and the correction of its p-values, spelled `TEST[,CORRECTION]` (`t,holm`; a test
+/// alone is uncorrected). Tukey's test is its own correction and takes none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TestChoice {
+    /// The test.
+    pub test: SignificanceTest,
+    /// The correction over one measure's pairs.
+    pub correction: Correction,
+}
+
+impl TestChoice {
+    /// Reads `TEST[,CORRECTION]`.
+    ///
+    /// # Errors
+    /// What was expected, when a name is unknown or Tukey's test is given a correction.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (test, correction) = text.split_once(',').unwrap_or((text, "none"));
+        let expected = || {
+            format!(
+                "expected TEST[,CORRECTION] with TEST one of {} and CORRECTION one of {}, \
+                 found {text:?}",
+                names::<SignificanceTest>(),
+                names::<Correction>()
+            )
+        };
+        let test = SignificanceTest::from_name(test.trim()).ok_or_else(expected)?;
+        let correction = Correction::from_name(correction.trim()).ok_or_else(expected)?;
+        if test == SignificanceTest::Tukey && correction != Correction::None {
+            return Err(format!(
+                "the tukey test corrects for all pairs itself; expected no correction, found \
+                 {correction}"
+            ));
+        }
+        Ok(Self { test, correction })
+    }
+}
+
+/// The names of every variant of `C`, comma-separated.
+fn names<C: Choice>() -> String {
+    (C::ALL.iter())
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl std::fmt::Display for TestChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.test, self.correction)
+    }
+}
+
+impl Serialize for TestChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TestChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Self::parse(&text).map_err(serde::de::Error::custom)
+    }
 }
 
 /// One measure's scores of the runs compared: `scores[run][topic]`, the same topics for

@@ -25,6 +25,7 @@ pub mod comparison;
 pub mod correction;
 pub mod kendall;
 pub mod log_odds;
+pub mod pair_changes;
 mod paired;
 pub mod rank;
 pub mod resampling;

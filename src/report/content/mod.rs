@@ -8,6 +8,7 @@ mod cells;
 mod measures;
 mod rows;
 mod runs;
+mod significance;
 mod strategies;
 
 pub use self::rows::ReportRows;
@@ -16,6 +17,7 @@ use self::budget::budget_section;
 use self::cells::{heading, paragraph};
 use self::measures::{assessor, classic, control, lou, paired, truth};
 use self::runs::{rank_changes, rank_spread, swapped_pairs};
+use self::significance::{significance_lead, significance_section};
 use self::strategies::strategies_section;
 use crate::judge::settings::Withhold;
 use crate::report::document::{Block, Document, Figure, ListItem};
@@ -34,6 +36,7 @@ pub fn study_document(summary: &StudySummary, rows: ReportRows<'_>) -> Document 
     blocks.extend(classic(summary));
     blocks.extend(truth(summary));
     blocks.extend(assessor(summary));
+    blocks.extend(significance_section(summary));
     blocks.extend(rank_changes(summary, rows));
     blocks.extend(swapped_pairs(summary));
     if let Some(budget) = &summary.budget {
@@ -85,6 +88,7 @@ fn intro(summary: &StudySummary) -> Vec<Block> {
         )),
     ];
     blocks.extend(assessor_lead(summary));
+    blocks.extend(significance_lead(summary));
     blocks.push(paragraph(
         "Cells give the mean, with the range in brackets. The paired statistics and the ranks \
              over all trials come first: they isolate the leave-out effect. The LOU ranking and \

@@ -124,7 +124,7 @@ pub(super) fn swapped_pairs(summary: &StudySummary) -> Vec<Block> {
     let mut rows = Vec::new();
     for (name, m) in &summary.measures {
         if m.swapped_pairs.is_empty() {
-            rows.push(note_row(name, "(none)", 7));
+            rows.push(note_row(name, "(none)", 8));
         }
         for pair in &m.swapped_pairs {
             rows.push(vec![
@@ -133,8 +133,9 @@ pub(super) fn swapped_pairs(summary: &StudySummary) -> Vec<Block> {
                 pair.worse.clone(),
                 format!("{:.4} / {:.4}", pair.official[0], pair.official[1]),
                 format!("{:.4} / {:.4}", pair.lou_mean[0], pair.lou_mean[1]),
-                fmt_value(pair.t_test_p),
-                fmt_value(pair.randomization_p),
+                fmt_value(pair.p_value),
+                fmt_value(pair.adjusted_p_value),
+                if pair.significant { "yes" } else { "no" }.to_string(),
             ]);
         }
     }
@@ -147,8 +148,9 @@ pub(super) fn swapped_pairs(summary: &StudySummary) -> Vec<Block> {
             "officially worse",
             "official scores",
             "mean LOU scores",
-            "t-test p",
-            "randomization p",
+            "official p",
+            "corrected p",
+            "significant",
         ],
         rows,
     )

@@ -152,10 +152,7 @@ mod tests {
             tau_b: None,
             tau_ap: None,
             paired_tau_b,
-            recall: 0.0,
-            overlap: 0.0,
-            assessor_tau_b: None,
-            assessor_recall: None,
+            ..BudgetRow::default()
         }
     }
 

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::figures::MeasureFigures;
+use super::significance::{SignificanceBasis, SignificanceSummary};
 use super::{ControlSummary, LouSummary, PairedSummary, TrialsSummary};
 use crate::sim::analysis::files::BudgetRow;
 use crate::sim::study::StudyOutcome;
@@ -66,6 +67,10 @@ pub struct BudgetPoint {
     pub lou: LouSummary,
     /// Every held-out trial's ranking against the official ranking.
     pub trials: TrialsSummary,
+    /// The comparisons by significance at this fraction (`None` in summaries written before
+    /// them).
+    #[serde(default)]
+    pub significance: Option<SignificanceSummary>,
 }
 
 /// The budget curve of `outcome` for `measures` (in the study's order) and the rows of
@@ -74,6 +79,7 @@ pub struct BudgetPoint {
 pub(super) fn budget_curve(
     outcome: &StudyOutcome,
     measures: &[String],
+    basis: &SignificanceBasis,
 ) -> (Option<BudgetSummary>, Vec<BudgetRow>) {
     if outcome.budget.is_empty() {
         return (None, Vec::new());
@@ -83,7 +89,7 @@ pub(super) fn budget_curve(
     for budget in &outcome.budget {
         let at_fraction = outcome_at(outcome, budget);
         for (index, name) in measures.iter().enumerate() {
-            let figures = MeasureFigures::new(&at_fraction, index, name);
+            let figures = MeasureFigures::new(&at_fraction, index, name, basis);
             let trial_rows = figures.trial_rows();
             let held_out_rows = figures.held_out_rows();
             curves.entry(name.clone()).or_default().push(BudgetPoint {
@@ -92,12 +98,12 @@ pub(super) fn budget_curve(
                 paired: figures.paired_summary(&trial_rows, &held_out_rows),
                 lou: figures.lou_summary(),
                 trials: figures.trials_summary(),
+                significance: Some(figures.significance_summary()),
             });
-            rows.extend(
-                trial_rows
-                    .iter()
-                    .map(|trial| BudgetRow::new(budget.fraction, trial)),
-            );
+            rows.extend(trial_rows.iter().enumerate().map(|(index, trial)| {
+                let full = figures.trial_changes(index).full;
+                BudgetRow::new(budget.fraction, trial, full)
+            }));
         }
     }
     let summary = BudgetSummary {
@@ -184,6 +190,7 @@ mod tests {
     use crate::sim::analysis::{SettingsSummary, StudySummary};
     use crate::sim::fixture::small_study;
     use crate::sim::study::{held_out_teams, run_study};
+    use crate::stats::pair_changes::PairChanges;
     use crate::stats::Spread;
 
     #[test]
@@ -255,11 +262,32 @@ mod tests {
             assert_eq!(json(&whole.paired), json(&measure.paired), "{name}");
             assert_eq!(json(&whole.lou), json(&measure.lou), "{name}");
             assert_eq!(json(&whole.trials), json(&measure.trials), "{name}");
+            assert_eq!(
+                json(&whole.significance),
+                json(&measure.significance),
+                "{name}"
+            );
         }
+        // At the whole budget a held-out trial's control is the whole budget's, and a control
+        // keeps every one of its own significant pairs.
         let whole_rows: Vec<BudgetRow> = summary
             .trials
             .iter()
-            .map(|trial| BudgetRow::new(1.0, trial))
+            .map(|trial| {
+                let full = match trial.held_out {
+                    Some(_) => PairChanges {
+                        kept: trial.paired_kept.unwrap(),
+                        lost: trial.paired_lost.unwrap(),
+                        reversed: trial.paired_reversed.unwrap(),
+                        new: trial.paired_new.unwrap(),
+                    },
+                    None => PairChanges {
+                        kept: trial.significant.unwrap(),
+                        ..PairChanges::default()
+                    },
+                };
+                BudgetRow::new(1.0, trial, Some(full))
+            })
             .collect();
         let last_rows: Vec<&BudgetRow> = summary
             .budget_rows
@@ -303,6 +331,7 @@ mod tests {
                 tau_b: None,
                 tau_ap: None,
             },
+            significance: None,
         }
     }
 

@@ -1,20 +1,19 @@
 //! The statistics of one measure: the official ranking against the LOU ranking of every seed,
 //! every trial's ranking, the control, classic leave-out-uniques, the truth, and swapped pairs.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
+use super::files::counts;
+use super::significance::{
+    changes, changes_among, significant, ChangeSummary, Directions, DiscriminativePower,
+    SignificanceBasis, SignificanceSummary,
+};
 use super::{
     ClassicSummary, ControlSummary, HeldOutRow, LouRow, LouSummary, MeasureSummary, PairedSummary,
-    RankRow, RunRow, SwappedPair, TrialRow, TrialsSummary, TruthSummary, RANDOMIZATION_SEED,
+    RankRow, RunRow, SwappedPair, TrialRow, TrialsSummary, TruthSummary,
 };
-use crate::sim::scoring::ScoreTable;
 use crate::sim::study::StudyOutcome;
 use crate::sim::trials::TrialOutcome;
-use crate::stats::{
-    dominant_rank, official_ranks, paired_t_test, randomization_test, swapped_pairs,
-    RankComparison, Spread, DEFAULT_RANDOMIZATION_PERMUTATIONS,
-};
+use crate::stats::pair_changes::{pair_index, PairChanges};
+use crate::stats::{dominant_rank, official_ranks, swapped_pairs, RankComparison, Spread};
 
 fn spread(values: impl IntoIterator<Item = f64>) -> Option<Spread> {
     Spread::of(&values.into_iter().collect::<Vec<_>>())
@@ -35,10 +34,19 @@ pub(super) struct MeasureFigures<'o> {
     pub(super) seeds: Vec<u64>,
     /// lou[seed][run]
     pub(super) lou: Vec<Vec<f64>>,
+    /// How the study tests significance, and the references' directions.
+    pub(super) basis: &'o SignificanceBasis,
+    /// The directions of every pair of runs in each trial, trial order.
+    pub(super) directions: Vec<Directions>,
 }
 
 impl<'o> MeasureFigures<'o> {
-    pub(super) fn new(outcome: &'o StudyOutcome<'o>, measure: usize, name: &'o str) -> Self {
+    pub(super) fn new(
+        outcome: &'o StudyOutcome<'o>,
+        measure: usize,
+        name: &'o str,
+        basis: &'o SignificanceBasis,
+    ) -> Self {
         let official = outcome.official.measure(measure);
         let mut seeds: Vec<u64> = outcome.trials.iter().map(|t| t.trial.seed).collect();
         seeds.dedup();
@@ -65,6 +73,8 @@ impl<'o> MeasureFigures<'o> {
             official,
             seeds,
             lou,
+            basis,
+            directions: basis.trial_directions(outcome, measure),
         }
     }
 
@@ -119,6 +129,7 @@ impl<'o> MeasureFigures<'o> {
             truth,
             assessor: self.assessor_summary(),
             paired: self.paired_summary(trials, held_out),
+            significance: Some(self.significance_summary()),
             swapped_pairs: self.swapped_pairs(),
         }
     }
@@ -166,33 +177,29 @@ impl<'o> MeasureFigures<'o> {
         }
     }
 
-    fn swapped_pairs(&self) -> Vec<SwappedPair> {
+    /// Pairs of runs whose mean LOU order differs from the official order, each with its
+    /// official comparison by the study's test (corrected over every pair of runs).
+    pub(super) fn swapped_pairs(&self) -> Vec<SwappedPair> {
         let runs = self.outcome.collection.runs.len();
         let lou_mean: Vec<f64> = (0..runs)
             .map(|run| self.lou.iter().map(|s| s[run]).sum::<f64>() / self.lou.len() as f64)
             .collect();
         let pairs = swapped_pairs(&self.official, &lou_mean).expect("equal lengths");
+        let official = self.basis.references[self.measure].official.as_ref();
+        let tag = |run: usize| self.outcome.collection.runs[run].tag.clone();
         pairs
             .into_iter()
             .map(|(better, worse)| {
-                let (a, b) =
-                    paired_topic_scores(&self.outcome.official, better, worse, self.measure);
-                let mut rng = ChaCha8Rng::seed_from_u64(RANDOMIZATION_SEED);
-                let tag = |run: usize| self.outcome.collection.runs[run].tag.clone();
+                let compared = official
+                    .map(|pairs| pairs[pair_index(runs, better.min(worse), better.max(worse))]);
                 SwappedPair {
                     better: tag(better),
                     worse: tag(worse),
                     official: [self.official[better], self.official[worse]],
                     lou_mean: [lou_mean[better], lou_mean[worse]],
-                    t_test_p: paired_t_test(&a, &b).ok().map(|t| t.p_value),
-                    randomization_p: randomization_test(
-                        &a,
-                        &b,
-                        DEFAULT_RANDOMIZATION_PERMUTATIONS,
-                        &mut rng,
-                    )
-                    .ok(),
-                    topics: a.len(),
+                    p_value: compared.map(|pair| pair.p_value),
+                    adjusted_p_value: compared.map(|pair| pair.adjusted_p_value),
+                    significant: compared.is_some_and(|pair| pair.significant),
                 }
             })
             .collect()
@@ -242,7 +249,8 @@ impl<'o> MeasureFigures<'o> {
         self.outcome
             .trials
             .iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(index, t)| {
                 let scores = t.scores.measure(self.measure);
                 let comparison = self.compare(&scores);
                 let paired = t.trial.held_out.is_some().then(|| {
@@ -253,6 +261,16 @@ impl<'o> MeasureFigures<'o> {
                 let against_assessor = self.assessor_scores(t.trial.seed).map(|reference| {
                     RankComparison::new(&reference, &scores).expect("one score per run")
                 });
+                let pairs = self.trial_changes(index);
+                let [official_kept, official_lost, official_reversed, official_new] =
+                    counts(pairs.official);
+                let [paired_kept, paired_lost, paired_reversed, paired_new] = counts(pairs.paired);
+                let [held_out_kept, held_out_lost, held_out_reversed, held_out_new] =
+                    counts(pairs.held_out);
+                let [truth_kept, truth_lost, truth_reversed, truth_new] = counts(pairs.truth);
+                let assessor = pairs.assessor.map(|changes| counts(changes).map(Some));
+                let [assessor_kept, assessor_lost, assessor_reversed, assessor_new] =
+                    assessor.unwrap_or([None; 4]);
                 TrialRow {
                     seed: t.trial.seed,
                     held_out: t.trial.held_out.clone(),
@@ -267,9 +285,30 @@ impl<'o> MeasureFigures<'o> {
                     overlap_found: t.agreement.overlap_found,
                     recall_found: t.agreement.recall_found,
                     withheld: t.withheld,
+                    significant: significant(&self.directions[index]),
+                    official_kept,
+                    official_lost,
+                    official_reversed,
+                    official_new,
+                    paired_kept,
+                    paired_lost,
+                    paired_reversed,
+                    paired_new,
+                    held_out_kept,
+                    held_out_lost,
+                    held_out_reversed,
+                    held_out_new,
+                    truth_kept,
+                    truth_lost,
+                    truth_reversed,
+                    truth_new,
                     assessor_tau_b: against_assessor.as_ref().map(|c| c.tau_b),
                     assessor_tau_ap: against_assessor.as_ref().map(|c| c.tau_ap),
                     assessor_recall: t.assessor_recall,
+                    assessor_kept,
+                    assessor_lost,
+                    assessor_reversed,
+                    assessor_new,
                 }
             })
             .collect()
@@ -350,6 +389,107 @@ impl MeasureFigures<'_> {
     }
 }
 
+/// One trial's significant pairs against each reference (`None` where a side is untested or
+/// the reference does not apply).
+pub(super) struct TrialChanges {
+    /// Against the official qrels.
+    pub(super) official: Option<PairChanges>,
+    /// Against the seed's control (held-out trials only).
+    pub(super) paired: Option<PairChanges>,
+    /// The same over the pairs that involve a run of the held-out team.
+    pub(super) held_out: Option<PairChanges>,
+    /// Against the truth.
+    pub(super) truth: Option<PairChanges>,
+    /// Against the assessor's qrels of the seed (`None`: the official assessor).
+    pub(super) assessor: Option<Option<PairChanges>>,
+    /// Against the seed's control at the whole budget.
+    pub(super) full: Option<PairChanges>,
+}
+
+impl MeasureFigures<'_> {
+    /// The position of the control trial of `seed`.
+    fn control_index(&self, seed: u64) -> usize {
+        (self.outcome.trials.iter())
+            .position(|t| t.trial.seed == seed && t.trial.held_out.is_none())
+            .expect("every seed has a control")
+    }
+
+    /// The significant pairs of trial `index` against every reference.
+    pub(super) fn trial_changes(&self, index: usize) -> TrialChanges {
+        let trial = &self.outcome.trials[index].trial;
+        let own = &self.directions[index];
+        let references = &self.basis.references[self.measure];
+        let control = &self.directions[self.control_index(trial.seed)];
+        let (paired, held_out) = match &trial.held_out {
+            Some(team) => (
+                changes(control, own),
+                changes_among(control, own, &self.basis.held_out_pairs(team)),
+            ),
+            None => (None, None),
+        };
+        let none: Directions = None;
+        TrialChanges {
+            official: changes(&references.official_directions, own),
+            paired,
+            held_out,
+            truth: changes(&references.truth, own),
+            assessor: self
+                .outcome
+                .assessor
+                .as_ref()
+                .map(|_| changes(references.assessor.get(&trial.seed).unwrap_or(&none), own)),
+            full: changes(references.controls.get(&trial.seed).unwrap_or(&none), own),
+        }
+    }
+
+    /// The comparisons by significance of every trial.
+    pub(super) fn significance_summary(&self) -> SignificanceSummary {
+        let references = &self.basis.references[self.measure];
+        let of_trials: Vec<(bool, TrialChanges)> = (0..self.outcome.trials.len())
+            .map(|index| {
+                let held_out = self.outcome.trials[index].trial.held_out.is_some();
+                (held_out, self.trial_changes(index))
+            })
+            .collect();
+        let of = |held_out: bool, pick: fn(&TrialChanges) -> Option<PairChanges>| {
+            ChangeSummary::of(
+                (of_trials.iter())
+                    .filter(|(is_held_out, _)| *is_held_out == held_out)
+                    .map(|(_, trial)| pick(trial)),
+            )
+        };
+        let pairs = self.basis.pairs();
+        let share = |directions: &Directions| {
+            significant(directions).map(|count| count as f64 / pairs.max(1) as f64)
+        };
+        let shares = |held_out: bool| {
+            spread_of_options(
+                (self.outcome.trials.iter().zip(&self.directions))
+                    .filter(|(t, _)| t.trial.held_out.is_some() == held_out)
+                    .map(|(_, directions)| share(directions)),
+            )
+        };
+        SignificanceSummary {
+            pairs,
+            discriminative_power: DiscriminativePower {
+                official: share(&references.official_directions),
+                controls: shares(false),
+                trials: shares(true),
+            },
+            trials: of(true, |t| t.official),
+            paired: of(true, |t| t.paired),
+            paired_held_out: of(true, |t| t.held_out),
+            control: of(false, |t| t.official),
+            official_truth: ChangeSummary::of([changes(
+                &references.truth,
+                &references.official_directions,
+            )]),
+            control_truth: of(false, |t| t.truth),
+            control_assessor: of(false, |t| t.assessor.flatten()),
+        }
+    }
+}
+
 /// Per run (run index order), its most frequent rank over every trial and that rank's share.
 fn trials_dominant_ranks(ranks: &[RankRow], runs: usize) -> Vec<(f64, f64)> {
     (0..runs)
@@ -367,20 +507,6 @@ fn trials_dominant_ranks(ranks: &[RankRow], runs: usize) -> Vec<(f64, f64)> {
             )
         })
         .collect()
-}
-
-/// Per-topic official scores of two runs over the topics both were scored on.
-fn paired_topic_scores(
-    table: &ScoreTable,
-    first: usize,
-    second: usize,
-    measure: usize,
-) -> (Vec<f64>, Vec<f64>) {
-    table.per_topic[first]
-        .iter()
-        .zip(&table.per_topic[second])
-        .filter_map(|(a, b)| Some((a.as_ref()?[measure], b.as_ref()?[measure])))
-        .unzip()
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@ use super::*;
 use crate::collection::Collection;
 use crate::io::fixture::hand_task;
 use crate::sim::agreement::Agreement;
+use crate::sim::analysis::significance::SignificanceBasis;
+use crate::sim::scoring::ScoreTable;
 use crate::sim::trials::{Trial, TrialOutcome};
 
 /// A table of one measure from per-topic values (`None`: the run has no ranking for the
@@ -103,12 +105,19 @@ fn outcome(collection: &Collection) -> StudyOutcome<'_> {
     }
 }
 
+/// The study's default significance settings on `outcome`'s one measure.
+fn basis(outcome: &StudyOutcome) -> SignificanceBasis {
+    let settings = crate::sim::settings::default_significance();
+    SignificanceBasis::new(outcome, &["map".to_string()], settings)
+}
+
 fn with_figures(check: impl FnOnce(&MeasureFigures<'_>)) {
     let dir = tempfile::tempdir().unwrap();
     let task = hand_task(dir.path(), false);
     let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
     let outcome = outcome(&collection);
-    check(&MeasureFigures::new(&outcome, 0, "map"));
+    let basis = basis(&outcome);
+    check(&MeasureFigures::new(&outcome, 0, "map", &basis));
 }
 
 #[test]
@@ -175,7 +184,7 @@ fn a_held_out_run_that_drops_has_a_positive_rank_change_and_a_negative_score_cha
 }
 
 #[test]
-fn swapped_pairs_test_the_official_scores_of_the_topics_both_runs_have() {
+fn swapped_pairs_test_the_official_scores_of_every_topic() {
     with_figures(|figures| {
         // LOU means: a1 .25, a2 .45, b1 .3, c1 .3, d1 .1: a1 falls below a2, b1 and c1.
         let pairs = figures.swapped_pairs();
@@ -189,14 +198,72 @@ fn swapped_pairs_test_the_official_scores_of_the_topics_both_runs_have() {
         assert_abs_diff_eq!(pair.official[1], 0.5, epsilon = 1e-12);
         assert_abs_diff_eq!(pair.lou_mean[0], 0.25, epsilon = 1e-12);
         assert_abs_diff_eq!(pair.lou_mean[1], 0.45, epsilon = 1e-12);
-        // Topics 1 and 3: differences .2 and .4, mean .3, standard error .1, t = 3 with one
-        // degree of freedom (Cauchy): p = 1 - 2 atan(3) / pi.
-        assert_eq!(pair.topics, 2);
-        let expected_t_p = 1.0 - 2.0 * 3f64.atan() / std::f64::consts::PI;
-        assert_abs_diff_eq!(pair.t_test_p.unwrap(), expected_t_p, epsilon = 1e-9);
-        // Two of the four sign flips give a sum as large as the observed one.
-        assert_abs_diff_eq!(pair.randomization_p.unwrap(), 0.5, epsilon = 0.02);
+        // a2 lacks topic 2, which scores 0 (trec_eval's -c rule): differences .2, .5 and .4,
+        // mean 11/30, sample variance 7/300; t with 2 degrees of freedom has the two-sided
+        // tail 1 - |t| / sqrt(2 + t^2).
+        let t: f64 = (11.0 / 30.0) / (7.0f64 / 300.0 / 3.0).sqrt();
+        let expected_p = 1.0 - t / (2.0 + t * t).sqrt();
+        assert_abs_diff_eq!(pair.p_value.unwrap(), expected_p, epsilon = 1e-9);
+        // Holm over the 10 pairs of 5 runs: never below the raw p-value.
+        assert!(pair.adjusted_p_value.unwrap() >= pair.p_value.unwrap());
+        assert!(!pair.significant);
     });
+}
+
+#[test]
+fn the_trials_significant_pairs_are_classified_against_each_reference() {
+    // Two topics a trial could test: every trial of the fixture has one topic, so give the
+    // trials three by repeating their summaries with small changes.
+    let dir = tempfile::tempdir().unwrap();
+    let task = hand_task(dir.path(), false);
+    let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+    let mut outcome = outcome(&collection);
+    for trial in &mut outcome.trials {
+        let scores: Vec<f64> = trial.scores.summary.iter().map(|s| s[0]).collect();
+        let topics: Vec<Vec<Option<f64>>> = scores
+            .iter()
+            .enumerate()
+            .map(|(run, &score)| {
+                let spread = 0.01 * (run as f64 + 1.0);
+                vec![
+                    Some(score),
+                    Some(score + spread),
+                    Some(score - spread / 2.0),
+                ]
+            })
+            .collect();
+        let slices: Vec<&[Option<f64>]> = topics.iter().map(Vec::as_slice).collect();
+        trial.scores = table(&slices);
+    }
+    let basis = basis(&outcome);
+    let figures = MeasureFigures::new(&outcome, 0, "map", &basis);
+    let rows = figures.trial_rows();
+    for (index, row) in rows.iter().enumerate() {
+        let changes = figures.trial_changes(index);
+        let official = changes.official.unwrap();
+        // The four counts are the pairs significant on either side.
+        let reference = crate::sim::analysis::significance::significant(
+            &basis.references[0].official_directions,
+        );
+        assert_eq!(official.reference_significant(), reference.unwrap());
+        assert_eq!(row.official_kept, Some(official.kept));
+        assert_eq!(row.official_reversed, Some(official.reversed));
+        assert_eq!(
+            official.kept + official.reversed + official.new,
+            row.significant.unwrap()
+        );
+        // Only the held-out trials are paired with their control.
+        assert_eq!(row.paired_kept.is_some(), row.held_out.is_some());
+        // No truth and no assessor in this study.
+        assert_eq!((row.truth_kept, row.assessor_kept), (None, None));
+    }
+    // The summary adds up the held-out trials' rows.
+    let summary = figures.significance_summary();
+    let paired = summary.paired.unwrap();
+    let kept: usize = rows.iter().filter_map(|r| r.paired_kept).sum();
+    let reversed: usize = rows.iter().filter_map(|r| r.paired_reversed).sum();
+    assert_eq!((paired.kept, paired.reversed), (kept, reversed));
+    assert_eq!(summary.pairs, 10);
 }
 
 #[test]
@@ -255,7 +322,8 @@ fn each_trial_is_compared_with_its_own_seeds_assessor_ranking() {
         }),
         ..outcome(&collection)
     };
-    let figures = MeasureFigures::new(&outcome, 0, "map");
+    let basis = basis(&outcome);
+    let figures = MeasureFigures::new(&outcome, 0, "map", &basis);
     // Each trial's order written with its seed's assessor ranks; tau_b = (10 - 2 x the pairs
     // out of order) / 10.
     // Seed 1, control a1 a2 c1 b1 d1: 1 4 3 2 5, 3 pairs out of order.

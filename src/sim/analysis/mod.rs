@@ -9,6 +9,7 @@ mod assessor;
 pub mod budget;
 mod figures;
 pub mod files;
+pub mod significance;
 pub mod strategies;
 
 use std::collections::BTreeMap;
@@ -21,6 +22,7 @@ use crate::judge::pegasos::DEFAULT_ITERATIONS;
 use crate::judge::schedule::Schedule;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold, HICAL_TRAIN_LEVEL};
 use crate::sim::study::{StudyOutcome, StudySettings};
+use crate::stats::comparison::TestSettings;
 use crate::stats::Spread;
 pub use assessor::{AssessorReport, AssessorSummary};
 use budget::BudgetSummary;
@@ -28,10 +30,8 @@ use figures::MeasureFigures;
 pub use files::{
     BudgetRow, HeldOutRow, LouRow, RankRow, RunRow, StrategyRow, StudyResults, TrialRow,
 };
+use significance::{SignificanceBasis, SignificanceSettings, SignificanceSummary};
 use strategies::StrategiesSummary;
-
-/// The seed of the randomization tests' sign flips (fixed, so reports are reproducible).
-pub const RANDOMIZATION_SEED: u64 = 2021;
 
 /// Settings as reported, with every departure from HiCAL named.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -52,6 +52,9 @@ pub struct SettingsSummary {
     pub relevance_level: i32,
     /// Every way the simulation departs from HiCAL as TREC DL ran it.
     pub deviations: Vec<String>,
+    /// How differences between runs are judged significant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub significance: Option<SignificanceSettings>,
 }
 
 impl SettingsSummary {
@@ -71,6 +74,7 @@ impl SettingsSummary {
             judge: settings.judge.clone(),
             budget: settings.budget,
             relevance_level: task.manifest.relevance_level,
+            significance: Some(settings.significance.into()),
         }
     }
 }
@@ -172,12 +176,13 @@ pub struct SwappedPair {
     pub official: [f64; 2],
     /// Mean LOU scores over seeds.
     pub lou_mean: [f64; 2],
-    /// The paired t-test p-value of the official per-topic difference (two-sided).
-    pub t_test_p: Option<f64>,
-    /// The sign-flip randomization test p-value (10,000 permutations, fixed seed).
-    pub randomization_p: Option<f64>,
-    /// Topics both runs were scored on.
-    pub topics: usize,
+    /// The p-value of the official per-topic difference by the study's test (over the qrels'
+    /// topics, a topic a run lacks scoring 0; `None` with fewer than 2 topics).
+    pub p_value: Option<f64>,
+    /// The p-value corrected over every pair of runs of the measure.
+    pub adjusted_p_value: Option<f64>,
+    /// Whether the pair differs significantly under the official qrels.
+    pub significant: bool,
 }
 
 /// Held-out trials against the control trial of their seed: the leave-out effect with the
@@ -213,6 +218,9 @@ pub struct MeasureSummary {
     /// The rankings against the simulated assessor's own, when it is not the official one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assessor: Option<AssessorSummary>,
+    /// Every pair of runs compared by significance (`None` in summaries written before it).
+    #[serde(default)]
+    pub significance: Option<SignificanceSummary>,
     /// Swapped pairs with significance tests.
     pub swapped_pairs: Vec<SwappedPair>,
 }
@@ -273,8 +281,14 @@ impl StudySummary {
         let mut measures = BTreeMap::new();
         let (mut runs, mut lou, mut trials, mut held_out, mut ranks) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let test = settings.significance.clone().map(TestSettings::from);
+        let basis = SignificanceBasis::new(
+            outcome,
+            &settings.measures,
+            test.unwrap_or_else(crate::sim::settings::default_significance),
+        );
         for (index, name) in settings.measures.iter().enumerate() {
-            let figures = MeasureFigures::new(outcome, index, name);
+            let figures = MeasureFigures::new(outcome, index, name, &basis);
             let trial_rows = figures.trial_rows();
             let held_out_rows = figures.held_out_rows();
             let rank_rows = figures.rank_rows();
@@ -286,9 +300,9 @@ impl StudySummary {
             held_out.extend(held_out_rows);
             ranks.extend(rank_rows);
         }
-        let (budget, budget_rows) = budget::budget_curve(outcome, &settings.measures);
+        let (budget, budget_rows) = budget::budget_curve(outcome, &settings.measures, &basis);
         let (strategies, strategy_rows) =
-            strategies::compare_strategies(outcome, &settings.measures);
+            strategies::compare_strategies(outcome, &settings.measures, &basis);
         Self {
             task: task_name.to_string(),
             settings,

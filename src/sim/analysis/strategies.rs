@@ -14,11 +14,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::budget::{with_trials, EQUIVALENT_TAU_B};
-use super::figures::MeasureFigures;
+use super::figures::{MeasureFigures, TrialChanges};
+use super::significance::SignificanceBasis;
 use crate::base::choice::Choice;
 use crate::sim::analysis::files::StrategyRow;
 use crate::sim::study::StudyOutcome;
 use crate::sim::trials::StrategyPoint;
+use crate::stats::pair_changes::PairChanges;
 
 /// The mean paired rank change of the held-out runs a reusable collection stays below.
 pub const RANK_CHANGE_LIMIT: f64 = 1.0;
@@ -57,6 +59,7 @@ pub struct StrategyVerdict {
 pub(super) fn compare_strategies(
     outcome: &StudyOutcome,
     measures: &[String],
+    basis: &SignificanceBasis,
 ) -> (Option<StrategiesSummary>, Vec<StrategyRow>) {
     let Some(first) = outcome.strategies.first() else {
         return (None, Vec::new());
@@ -69,6 +72,7 @@ pub(super) fn compare_strategies(
                 compared.strategy.name(),
                 point,
                 measures,
+                basis,
             ));
         }
     }
@@ -95,6 +99,7 @@ fn point_rows(
     strategy: &str,
     point: &StrategyPoint,
     measures: &[String],
+    basis: &SignificanceBasis,
 ) -> Vec<StrategyRow> {
     let at_point = with_trials(outcome, point.trials.clone(), 0);
     let mean = |spread: Option<crate::stats::Spread>| spread.map(|spread| spread.mean);
@@ -102,7 +107,18 @@ fn point_rows(
         .iter()
         .enumerate()
         .map(|(index, name)| {
-            let figures = MeasureFigures::new(&at_point, index, name);
+            let figures = MeasureFigures::new(&at_point, index, name, basis);
+            let controls = control_changes(&figures);
+            let [official_kept, official_lost, official_reversed, official_new] =
+                mean_counts(controls.iter().map(|c| c.official));
+            let [hical_kept, hical_lost, hical_reversed, hical_new] =
+                mean_counts(controls.iter().map(|c| c.full));
+            let [truth_kept, truth_lost, truth_reversed, truth_new] =
+                mean_counts(controls.iter().map(|c| c.truth));
+            let assessor = (outcome.assessor.as_ref())
+                .map(|_| mean_counts(controls.iter().map(|c| c.assessor.flatten())).map(Some));
+            let [assessor_kept, assessor_lost, assessor_reversed, assessor_new] =
+                assessor.unwrap_or([None; 4]);
             let trial_rows = figures.trial_rows();
             let paired = figures.paired_summary(&trial_rows, &figures.held_out_rows());
             let control = figures.control_summary();
@@ -121,15 +137,51 @@ fn point_rows(
                 control_recall_found: mean(control.recall_found).unwrap_or(0.0),
                 unofficial_share: point.unofficial_share,
                 judgments_per_topic: point.judgments_per_topic,
+                official_kept,
+                official_lost,
+                official_reversed,
+                official_new,
+                hical_kept,
+                hical_lost,
+                hical_reversed,
+                hical_new,
+                truth_kept,
+                truth_lost,
+                truth_reversed,
+                truth_new,
                 control_assessor_tau_b: assessor.as_ref().map(|a| mean(a.control_tau_b)),
                 control_assessor_recall: assessor
                     .as_ref()
                     .map(|a| mean(a.control_recall).unwrap_or(0.0)),
                 file_share: sources.map(|s| s.share(s.file)),
                 drawn_share: sources.map(|s| s.share(s.drawn)),
+                assessor_kept,
+                assessor_lost,
+                assessor_reversed,
+                assessor_new,
             }
         })
         .collect()
+}
+
+/// The significant pairs of each control trial of `figures` against every reference.
+fn control_changes(figures: &MeasureFigures) -> Vec<TrialChanges> {
+    (figures.outcome.trials.iter().enumerate())
+        .filter(|(_, trial)| trial.trial.held_out.is_none())
+        .map(|(index, _)| figures.trial_changes(index))
+        .collect()
+}
+
+/// The mean of each count (kept, lost, reversed, new) over `changes`; `NA` when any is
+/// undefined.
+fn mean_counts(changes: impl Iterator<Item = Option<PairChanges>>) -> [Option<f64>; 4] {
+    let changes: Option<Vec<PairChanges>> = changes.collect();
+    let Some(changes) = changes.filter(|changes| !changes.is_empty()) else {
+        return [None; 4];
+    };
+    let count = changes.len() as f64;
+    let total: PairChanges = changes.into_iter().sum();
+    [total.kept, total.lost, total.reversed, total.new].map(|sum| Some(sum as f64 / count))
 }
 
 /// The control rankings' mean tau_b against the truth ranking on measure `index`; `None`
@@ -208,6 +260,22 @@ mod tests {
             control_assessor_recall: None,
             file_share: None,
             drawn_share: None,
+            official_kept: None,
+            official_lost: None,
+            official_reversed: None,
+            official_new: None,
+            hical_kept: None,
+            hical_lost: None,
+            hical_reversed: None,
+            hical_new: None,
+            truth_kept: None,
+            truth_lost: None,
+            truth_reversed: None,
+            truth_new: None,
+            assessor_kept: None,
+            assessor_lost: None,
+            assessor_reversed: None,
+            assessor_new: None,
         }
     }
 

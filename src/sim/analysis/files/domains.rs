@@ -136,6 +136,40 @@ optional_number!(
     "a score >= 0, or NA"
 );
 
+/// A count, or `NA` where there is none to take (pairs of runs a trial could not test).
+pub(super) mod optional_count {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(in super::super) fn serialize<S: Serializer>(
+        value: &Option<usize>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(count) => serializer.serialize_u64(*count as u64),
+            None => serializer.serialize_str(super::NOT_AVAILABLE),
+        }
+    }
+
+    pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<usize>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if text == super::NOT_AVAILABLE {
+            return Ok(None);
+        }
+        text.parse()
+            .map(Some)
+            .map_err(|_| serde::de::Error::custom("a whole number, or NA"))
+    }
+}
+
+optional_number!(
+    /// A mean count, or `NA` where there is none to take.
+    optional_mean_count,
+    0.0..=f64::MAX,
+    "a number >= 0, or NA"
+);
+
 /// A column written only when the study's assessor is not the official one: `None` leaves the
 /// column out (`#[serde(default, skip_serializing_if = "Option::is_none", with = "...")]`), and
 /// a file without it reads as `None`.
@@ -168,6 +202,18 @@ assessor_column!(
     /// A correlation against the assessor's ranking, or `NA` where it is undefined.
     assessor_tau,
     tau,
+    Option<f64>
+);
+assessor_column!(
+    /// A count of pairs against the assessor's qrels, or `NA`.
+    assessor_count,
+    optional_count,
+    Option<usize>
+);
+assessor_column!(
+    /// A mean count of pairs against the assessor's qrels, or `NA`.
+    assessor_mean_count,
+    optional_mean_count,
     Option<f64>
 );
 assessor_column!(

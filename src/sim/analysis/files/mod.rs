@@ -42,6 +42,16 @@ pub use strategies::StrategyRow;
 
 use results::unnumbered;
 
+use crate::stats::pair_changes::PairChanges;
+
+/// The four counts of `changes` as columns (kept, lost, reversed, new), `NA` without them.
+pub fn counts(changes: Option<PairChanges>) -> [Option<usize>; 4] {
+    match changes {
+        Some(changes) => [changes.kept, changes.lost, changes.reversed, changes.new].map(Some),
+        None => [None; 4],
+    }
+}
+
 /// A row of one of the study's tables: its fields, as serde writes and reads them, are the
 /// file's columns.
 pub trait TableRow: Serialize + DeserializeOwned {

@@ -201,6 +201,57 @@ pub struct TrialRow {
     /// Documents withheld from the simulated assessor, over all topics.
     #[serde(deserialize_with = "domains::whole")]
     pub withheld: usize,
+    /// Pairs of runs significantly different on the trial's qrels (`NA`: fewer than 2 topics).
+    #[serde(with = "domains::optional_count")]
+    pub significant: Option<usize>,
+    /// Pairs of runs significant under both, in the same direction: the trial against the official qrels.
+    #[serde(with = "domains::optional_count")]
+    pub official_kept: Option<usize>,
+    /// Pairs of runs significant under the reference only: the trial against the official qrels.
+    #[serde(with = "domains::optional_count")]
+    pub official_lost: Option<usize>,
+    /// Pairs of runs significant under both, in opposite directions: the trial against the official qrels.
+    #[serde(with = "domains::optional_count")]
+    pub official_reversed: Option<usize>,
+    /// Pairs of runs significant under this trial only: the trial against the official qrels.
+    #[serde(with = "domains::optional_count")]
+    pub official_new: Option<usize>,
+    /// Pairs of runs significant under both, in the same direction: the trial against its seed's control (`NA` for the control).
+    #[serde(with = "domains::optional_count")]
+    pub paired_kept: Option<usize>,
+    /// Pairs of runs significant under the reference only: the trial against its seed's control (`NA` for the control).
+    #[serde(with = "domains::optional_count")]
+    pub paired_lost: Option<usize>,
+    /// Pairs of runs significant under both, in opposite directions: the trial against its seed's control (`NA` for the control).
+    #[serde(with = "domains::optional_count")]
+    pub paired_reversed: Option<usize>,
+    /// Pairs of runs significant under this trial only: the trial against its seed's control (`NA` for the control).
+    #[serde(with = "domains::optional_count")]
+    pub paired_new: Option<usize>,
+    /// Pairs of runs significant under both, in the same direction: the same over the pairs that involve a run of the held-out team.
+    #[serde(with = "domains::optional_count")]
+    pub held_out_kept: Option<usize>,
+    /// Pairs of runs significant under the reference only: the same over the pairs that involve a run of the held-out team.
+    #[serde(with = "domains::optional_count")]
+    pub held_out_lost: Option<usize>,
+    /// Pairs of runs significant under both, in opposite directions: the same over the pairs that involve a run of the held-out team.
+    #[serde(with = "domains::optional_count")]
+    pub held_out_reversed: Option<usize>,
+    /// Pairs of runs significant under this trial only: the same over the pairs that involve a run of the held-out team.
+    #[serde(with = "domains::optional_count")]
+    pub held_out_new: Option<usize>,
+    /// Pairs of runs significant under both, in the same direction: the trial against the truth (`NA` without one).
+    #[serde(with = "domains::optional_count")]
+    pub truth_kept: Option<usize>,
+    /// Pairs of runs significant under the reference only: the trial against the truth (`NA` without one).
+    #[serde(with = "domains::optional_count")]
+    pub truth_lost: Option<usize>,
+    /// Pairs of runs significant under both, in opposite directions: the trial against the truth (`NA` without one).
+    #[serde(with = "domains::optional_count")]
+    pub truth_reversed: Option<usize>,
+    /// Pairs of runs significant under this trial only: the trial against the truth (`NA` without one).
+    #[serde(with = "domains::optional_count")]
+    pub truth_new: Option<usize>,
     /// With an assessor other than the official one: tau_b of the trial's ranking against the
     /// assessor's ranking of its seed (the column is absent otherwise).
     #[serde(
@@ -224,12 +275,47 @@ pub struct TrialRow {
         with = "domains::assessor_fraction"
     )]
     pub assessor_recall: Option<f64>,
+    /// Pairs of runs significant under both, in the same direction: the trial against the assessor's qrels of its seed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_count"
+    )]
+    pub assessor_kept: Option<Option<usize>>,
+    /// Pairs of runs significant under the reference only: the trial against the assessor's qrels of its seed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_count"
+    )]
+    pub assessor_lost: Option<Option<usize>>,
+    /// Pairs of runs significant under both, in opposite directions: the trial against the assessor's qrels of its seed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_count"
+    )]
+    pub assessor_reversed: Option<Option<usize>>,
+    /// Pairs of runs significant under this trial only: the trial against the assessor's qrels of its seed.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_count"
+    )]
+    pub assessor_new: Option<Option<usize>>,
 }
 
 impl TableRow for TrialRow {
     const FILE: &'static str = "trials.tsv";
-    const ASSESSOR_COLUMNS: &'static [&'static str] =
-        &["assessor_tau_b", "assessor_tau_ap", "assessor_recall"];
+    const ASSESSOR_COLUMNS: &'static [&'static str] = &[
+        "assessor_tau_b",
+        "assessor_tau_ap",
+        "assessor_recall",
+        "assessor_kept",
+        "assessor_lost",
+        "assessor_reversed",
+        "assessor_new",
+    ];
 }
 
 /// One held-out run in one trial (`heldout.tsv`).

@@ -48,6 +48,42 @@ pub struct StrategyRow {
     /// Judgments, carried ones included, per (trial, topic).
     #[serde(with = "domains::score")]
     pub judgments_per_topic: f64,
+    /// Pairs of runs significant under both, in the same direction: the controls against the official qrels, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub official_kept: Option<f64>,
+    /// Pairs of runs significant under the reference only: the controls against the official qrels, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub official_lost: Option<f64>,
+    /// Pairs of runs significant under both, in opposite directions: the controls against the official qrels, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub official_reversed: Option<f64>,
+    /// Pairs of runs significant under the control only: the controls against the official qrels, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub official_new: Option<f64>,
+    /// Pairs of runs significant under both, in the same direction: the controls against the same seed's hical control at the whole budget, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub hical_kept: Option<f64>,
+    /// Pairs of runs significant under the reference only: the controls against the same seed's hical control at the whole budget, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub hical_lost: Option<f64>,
+    /// Pairs of runs significant under both, in opposite directions: the controls against the same seed's hical control at the whole budget, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub hical_reversed: Option<f64>,
+    /// Pairs of runs significant under the control only: the controls against the same seed's hical control at the whole budget, mean over seeds.
+    #[serde(with = "domains::optional_mean_count")]
+    pub hical_new: Option<f64>,
+    /// Pairs of runs significant under both, in the same direction: the controls against the truth, mean over seeds (`NA` without one).
+    #[serde(with = "domains::optional_mean_count")]
+    pub truth_kept: Option<f64>,
+    /// Pairs of runs significant under the reference only: the controls against the truth, mean over seeds (`NA` without one).
+    #[serde(with = "domains::optional_mean_count")]
+    pub truth_lost: Option<f64>,
+    /// Pairs of runs significant under both, in opposite directions: the controls against the truth, mean over seeds (`NA` without one).
+    #[serde(with = "domains::optional_mean_count")]
+    pub truth_reversed: Option<f64>,
+    /// Pairs of runs significant under the control only: the controls against the truth, mean over seeds (`NA` without one).
+    #[serde(with = "domains::optional_mean_count")]
+    pub truth_new: Option<f64>,
     /// With an assessor other than the official one: the control rankings' mean tau_b against
     /// the assessor's ranking of their seed (the column is absent otherwise).
     #[serde(
@@ -77,6 +113,34 @@ pub struct StrategyRow {
         with = "domains::assessor_fraction"
     )]
     pub drawn_share: Option<f64>,
+    /// Pairs of runs significant under both, in the same direction: the controls against the assessor's qrels of their seed, mean over seeds.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_mean_count"
+    )]
+    pub assessor_kept: Option<Option<f64>>,
+    /// Pairs of runs significant under the reference only: the controls against the assessor's qrels of their seed, mean over seeds.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_mean_count"
+    )]
+    pub assessor_lost: Option<Option<f64>>,
+    /// Pairs of runs significant under both, in opposite directions: the controls against the assessor's qrels of their seed, mean over seeds.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_mean_count"
+    )]
+    pub assessor_reversed: Option<Option<f64>>,
+    /// Pairs of runs significant under the control only: the controls against the assessor's qrels of their seed, mean over seeds.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "domains::assessor_mean_count"
+    )]
+    pub assessor_new: Option<Option<f64>>,
 }
 
 impl TableRow for StrategyRow {
@@ -86,5 +150,9 @@ impl TableRow for StrategyRow {
         "control_assessor_recall",
         "file_share",
         "drawn_share",
+        "assessor_kept",
+        "assessor_lost",
+        "assessor_reversed",
+        "assessor_new",
     ];
 }

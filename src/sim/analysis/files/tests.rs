@@ -60,9 +60,30 @@ fn minimal(dir: &Path) {
         overlap_found: 1.0,
         recall_found: 1.0,
         withheld: 0,
+        significant: Some(3),
+        official_kept: Some(2),
+        official_lost: Some(1),
+        official_reversed: Some(0),
+        official_new: Some(1),
+        paired_kept: held_out.map(|_| 3),
+        paired_lost: held_out.map(|_| 0),
+        paired_reversed: held_out.map(|_| 0),
+        paired_new: held_out.map(|_| 0),
+        held_out_kept: held_out.map(|_| 1),
+        held_out_lost: held_out.map(|_| 0),
+        held_out_reversed: held_out.map(|_| 0),
+        held_out_new: held_out.map(|_| 0),
+        truth_kept: None,
+        truth_lost: None,
+        truth_reversed: None,
+        truth_new: None,
         assessor_tau_b: None,
         assessor_tau_ap: None,
         assessor_recall: None,
+        assessor_kept: None,
+        assessor_lost: None,
+        assessor_reversed: None,
+        assessor_new: None,
     };
     write_table(dir, &[trial(None, None), trial(Some("a"), Some(0.5))]).unwrap();
     let rank = |held_out: Option<&str>| RankRow {
@@ -176,31 +197,53 @@ fn an_empty_table_keeps_its_header() {
 fn values_outside_their_domain_name_the_column_and_the_value() {
     let dir = tempfile::tempdir().unwrap();
     minimal(dir.path());
-    let header = "seed\theld_out\tmeasure\ttau_b\ttau_ap\tpaired_tau_b\tpaired_tau_ap\toverlap\t\
-                  recall\tcarried\toverlap_found\trecall_found\twithheld\n";
-    for (line, column, expected) in [
+    let counts: Vec<String> = ["official", "paired", "held_out", "truth"]
+        .iter()
+        .flat_map(|reference| {
+            ["kept", "lost", "reversed", "new"].map(|kind| format!("{reference}_{kind}"))
+        })
+        .collect();
+    let header = format!(
+        "seed\theld_out\tmeasure\ttau_b\ttau_ap\tpaired_tau_b\tpaired_tau_ap\toverlap\t\
+         recall\tcarried\toverlap_found\trecall_found\twithheld\tsignificant\t{}\n",
+        counts.join("\t")
+    );
+    // Each line's trial columns, then its significant pairs and the sixteen counts: 2 kept and
+    // 1 lost against the official qrels, the rest not available.
+    let counts_tail = format!("\t2\t1\t0\t0{}", "\tNA".repeat(12));
+    let valid = "1\tcontrol\tmap\tNA\tNA\tNA\tNA\t1\t1\t0\t1\t1\t0";
+    for (line, significant, column, expected) in [
         (
             "1\tcontrol\tmap\t1.5\tNA\tNA\tNA\t1\t1\t0\t1\t1\t0",
+            "3",
             4,
             "a correlation between -1 and 1",
         ),
         (
             "1\tcontrol\tmap\tNA\tNA\tNA\tNA\t2\t1\t0\t1\t1\t0",
+            "3",
             8,
             "a fraction between 0 and 1",
         ),
         (
             "x\tcontrol\tmap\tNA\tNA\tNA\tNA\t1\t1\t0\t1\t1\t0",
+            "3",
             1,
             "a whole number",
         ),
         (
             "1\t\tmap\tNA\tNA\tNA\tNA\t1\t1\t0\t1\t1\t0",
+            "3",
             2,
             "a non-empty field",
         ),
+        (valid, "-1", 14, "a whole number, or NA"),
     ] {
-        write(dir.path(), "trials.tsv", &format!("{header}{line}\n"));
+        write(
+            dir.path(),
+            "trials.tsv",
+            &format!("{header}{line}\t{significant}{counts_tail}\n"),
+        );
         let message = StudyResults::read(dir.path()).unwrap_err().to_string();
         assert!(message.contains("trials.tsv:2:"), "{message}");
         assert!(message.contains(&format!("column {column}")), "{message}");
