@@ -10,9 +10,12 @@ from conftest import REPO
 
 FAST = {"iterations": 2000, "progress": False}
 
+COUNTS = ["kept", "lost", "reversed", "new"]
 BUDGET_COLUMNS = [
     "fraction", "seed", "held_out", "measure", "tau_b", "tau_ap", "paired_tau_b", "recall", "overlap",
-]
+    "significant",
+] + [f"{reference}_{count}" for reference in ["official", "paired", "held_out", "full", "truth"]
+     for count in COUNTS]
 
 
 def test_budget_fractions_give_the_budget_table_of_the_command_line(cli, default_task_path, tmp_path):

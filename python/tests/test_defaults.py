@@ -63,3 +63,5 @@ def test_the_defaults_are_the_command_lines():
     assert JOB_DEFAULTS["compare"]["test"] == "t"
     assert JOB_DEFAULTS["compare"]["correction"] == "none"
     assert JOB_DEFAULTS["compare"]["seed"] == 1
+    assert JOB_DEFAULTS["simulate"]["significance"] == "t,holm"
+    assert JOB_DEFAULTS["simulate"]["alpha"] == 0.05

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::util::{read_qrels_map, stdout_of, write_tiny_text_task};
+use crate::util::{read_qrels_map, run, stdout_of, write_tiny_text_task};
 
 const OUTPUT_FILES: &[&str] = &[
     "summary.json",
@@ -157,7 +157,16 @@ fn outputs_are_identical_with_one_and_two_threads() {
     let dir = tempfile::tempdir().unwrap();
     let task = write_tiny_text_task(&dir.path().join("task"));
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
-    let settings = ["--seeds", "2", "--iterations", "2000", "--keep-qrels"];
+    // A sampled significance test too: its random streams are keyed by pair, not by thread.
+    let settings = [
+        "--seeds",
+        "2",
+        "--iterations",
+        "2000",
+        "--keep-qrels",
+        "--significance",
+        "randomization,holm",
+    ];
     simulate(&task, &one, &[&settings[..], &["--threads", "1"]].concat());
     simulate(&task, &two, &[&settings[..], &["--threads", "2"]].concat());
     for name in OUTPUT_FILES {
@@ -397,4 +406,45 @@ fn the_default_study_withholds_uniques_and_leads_with_the_paired_statistics() {
         sections.windows(2).all(|pair| pair[0] < pair[1]),
         "{sections:?}"
     );
+}
+
+#[test]
+fn bad_significance_settings_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    for (extra, expected) in [
+        (
+            &["--significance", "t,fdr"][..],
+            "expected TEST[,CORRECTION]",
+        ),
+        (
+            &["--significance", "anova"][..],
+            "expected TEST[,CORRECTION]",
+        ),
+        (
+            &["--significance", "tukey,bh"][..],
+            "corrects for all pairs itself",
+        ),
+        (
+            &["--alpha", "1"][..],
+            "expected alpha between 0 and 1, found 1",
+        ),
+    ] {
+        let out = dir.path().join("out");
+        let task_arg = task.to_str().unwrap();
+        let out_arg = out.to_str().unwrap();
+        let args = [
+            &["simulate", "--task", task_arg, "--out", out_arg][..],
+            extra,
+        ]
+        .concat();
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+        assert!(
+            !out.join("units.journal").exists(),
+            "{extra:?} judged units"
+        );
+    }
 }

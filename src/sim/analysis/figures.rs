@@ -1,6 +1,10 @@
 //! The statistics of one measure: the official ranking against the LOU ranking of every seed,
 //! every trial's ranking, the control, classic leave-out-uniques, the truth, and swapped pairs.
 
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
 use super::files::counts;
 use super::significance::{
     changes, changes_among, significant, ChangeSummary, Directions, DiscriminativePower,
@@ -36,8 +40,9 @@ pub(super) struct MeasureFigures<'o> {
     pub(super) lou: Vec<Vec<f64>>,
     /// How the study tests significance, and the references' directions.
     pub(super) basis: &'o SignificanceBasis,
-    /// The directions of every pair of runs in each trial, trial order.
-    pub(super) directions: Vec<Directions>,
+    /// The directions of every pair of runs in each trial, trial order, each tested when
+    /// first asked for (a strategy's rows need only the controls').
+    directions: Vec<OnceLock<Directions>>,
 }
 
 impl<'o> MeasureFigures<'o> {
@@ -74,7 +79,7 @@ impl<'o> MeasureFigures<'o> {
             seeds,
             lou,
             basis,
-            directions: basis.trial_directions(outcome, measure),
+            directions: outcome.trials.iter().map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -245,7 +250,30 @@ impl<'o> MeasureFigures<'o> {
         (runs, lou)
     }
 
+    /// The directions of every pair of runs in trial `index`.
+    pub(super) fn directions(&self, index: usize) -> &Directions {
+        self.directions[index].get_or_init(|| {
+            (self.basis).directions(&self.outcome.trials[index].scores, self.measure)
+        })
+    }
+
+    /// The rows of `trials.tsv`, every trial tested for significance (in parallel).
     pub(super) fn trial_rows(&self) -> Vec<TrialRow> {
+        (0..self.directions.len())
+            .into_par_iter()
+            .for_each(|index| {
+                self.directions(index);
+            });
+        self.rows(true)
+    }
+
+    /// The rows of `trials.tsv` without the comparisons by significance (`NA`), for what
+    /// needs only the rankings.
+    pub(super) fn ranking_rows(&self) -> Vec<TrialRow> {
+        self.rows(false)
+    }
+
+    fn rows(&self, with_significance: bool) -> Vec<TrialRow> {
         self.outcome
             .trials
             .iter()
@@ -261,7 +289,11 @@ impl<'o> MeasureFigures<'o> {
                 let against_assessor = self.assessor_scores(t.trial.seed).map(|reference| {
                     RankComparison::new(&reference, &scores).expect("one score per run")
                 });
-                let pairs = self.trial_changes(index);
+                let pairs = if with_significance {
+                    self.trial_changes(index)
+                } else {
+                    TrialChanges::default()
+                };
                 let [official_kept, official_lost, official_reversed, official_new] =
                     counts(pairs.official);
                 let [paired_kept, paired_lost, paired_reversed, paired_new] = counts(pairs.paired);
@@ -285,7 +317,11 @@ impl<'o> MeasureFigures<'o> {
                     overlap_found: t.agreement.overlap_found,
                     recall_found: t.agreement.recall_found,
                     withheld: t.withheld,
-                    significant: significant(&self.directions[index]),
+                    significant: if with_significance {
+                        significant(self.directions(index))
+                    } else {
+                        None
+                    },
                     official_kept,
                     official_lost,
                     official_reversed,
@@ -391,6 +427,7 @@ impl MeasureFigures<'_> {
 
 /// One trial's significant pairs against each reference (`None` where a side is untested or
 /// the reference does not apply).
+#[derive(Default)]
 pub(super) struct TrialChanges {
     /// Against the official qrels.
     pub(super) official: Option<PairChanges>,
@@ -417,9 +454,9 @@ impl MeasureFigures<'_> {
     /// The significant pairs of trial `index` against every reference.
     pub(super) fn trial_changes(&self, index: usize) -> TrialChanges {
         let trial = &self.outcome.trials[index].trial;
-        let own = &self.directions[index];
+        let own = self.directions(index);
         let references = &self.basis.references[self.measure];
-        let control = &self.directions[self.control_index(trial.seed)];
+        let control = self.directions(self.control_index(trial.seed));
         let (paired, held_out) = match &trial.held_out {
             Some(team) => (
                 changes(control, own),
@@ -464,9 +501,9 @@ impl MeasureFigures<'_> {
         };
         let shares = |held_out: bool| {
             spread_of_options(
-                (self.outcome.trials.iter().zip(&self.directions))
-                    .filter(|(t, _)| t.trial.held_out.is_some() == held_out)
-                    .map(|(_, directions)| share(directions)),
+                (self.outcome.trials.iter().enumerate())
+                    .filter(|(_, t)| t.trial.held_out.is_some() == held_out)
+                    .map(|(index, _)| share(self.directions(index))),
             )
         };
         SignificanceSummary {

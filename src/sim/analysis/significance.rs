@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::scoring::ScoreTable;
@@ -109,17 +108,6 @@ impl SignificanceBasis {
     /// The direction of every pair of runs on `table`'s scores of `measure`.
     pub(super) fn directions(&self, table: &ScoreTable, measure: usize) -> Directions {
         self.compare_all(table, measure).as_deref().map(directions)
-    }
-
-    /// The directions of every trial of `outcome`, in trial order.
-    pub(super) fn trial_directions(
-        &self,
-        outcome: &StudyOutcome,
-        measure: usize,
-    ) -> Vec<Directions> {
-        (outcome.trials.par_iter())
-            .map(|trial| self.directions(&trial.scores, measure))
-            .collect()
     }
 
     /// Whether the pair of [`all_pairs`] index `pair` involves a run of `team`.

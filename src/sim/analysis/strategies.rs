@@ -119,7 +119,7 @@ fn point_rows(
                 .map(|_| mean_counts(controls.iter().map(|c| c.assessor.flatten())).map(Some));
             let [assessor_kept, assessor_lost, assessor_reversed, assessor_new] =
                 assessor.unwrap_or([None; 4]);
-            let trial_rows = figures.trial_rows();
+            let trial_rows = figures.ranking_rows();
             let paired = figures.paired_summary(&trial_rows, &figures.held_out_rows());
             let control = figures.control_summary();
             let assessor = figures.assessor_summary();
