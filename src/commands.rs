@@ -106,7 +106,7 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let spinner = spinner(&format!("judging {}", task.manifest.name));
     let judging = args
         .threads
-        .run(|| jobs::judge::judge(&task, &args.options(), &|_, _| {}))??;
+        .run(|| jobs::judge::judge(&task, &args.options(), &|_, _, _| {}))??;
     spinner.finish_and_clear();
     if judging.pools_over_budget > 0 {
         eprintln!(
@@ -159,18 +159,13 @@ pub fn complete(args: CompleteArgs) -> Result<()> {
 
 /// `reusesim index`.
 pub fn index(args: IndexArgs) -> Result<()> {
-    use reusesim::features::store::{BuildOutcome, BuildProgress};
+    use reusesim::features::store::BuildOutcome;
     let started = std::time::Instant::now();
     let spinner = spinner(&format!("indexing into {}", args.out.display()));
-    let show = |progress: BuildProgress| {
-        spinner.set_message(match progress {
-            BuildProgress::Reading { documents } => format!("reading: {documents} documents"),
-            BuildProgress::Weighting { documents, of } => {
-                format!("weighting: {documents} of {of} documents")
-            }
-            BuildProgress::Indexing { regions, of } => {
-                format!("indexing ids: region {regions} of {of}")
-            }
+    let show = |stage: &str, done: usize, total: usize| {
+        spinner.set_message(match total {
+            0 => format!("{stage}: {done}"),
+            _ => format!("{stage}: {done} of {total}"),
         });
     };
     let indexed = args
@@ -251,7 +246,7 @@ fn study(args: &SimulateArgs, options: &SimulateOptions) -> Result<()> {
     let out = (args.out.out.clone()).unwrap_or_else(|| jobs::simulate::default_out(&task));
     let bar = progress_bar(&format!("simulating {}", task.manifest.name));
     let stop_after = reusesim::sim::runner::stop_after_units();
-    let progress = |done: usize, total: usize| {
+    let progress = |_: &str, done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
         if stop_after == Some(done) {
@@ -408,7 +403,7 @@ fn synth_corpus(args: &SynthArgs) -> Result<()> {
     let params = args.preset.params();
     let bar = progress_bar(&format!("writing the corpus of {}", params.name));
     bar.set_length(args.documents.unwrap_or(params.document_count) as u64);
-    let progress = |written: usize| bar.set_position(written as u64);
+    let progress = |_: &str, written: usize, _| bar.set_position(written as u64);
     let documents = args.threads.run(|| {
         jobs::synth::synth_corpus(args.preset, args.seed, args.documents, &args.out, &progress)
     })??;
