@@ -30,6 +30,19 @@ impl ThreadsArgs {
             .context("starting worker threads")?;
         Ok(pool.install(work))
     }
+
+    /// Runs a job without countable steps as [`run`](Self::run) does, behind a spinner showing
+    /// `message`.
+    pub fn run_job<T: Send>(
+        self,
+        message: &str,
+        job: impl FnOnce() -> reusesim::Result<T> + Send,
+    ) -> Result<T> {
+        let spinner = spinner(message);
+        let outcome = self.run(job)??;
+        spinner.finish_and_clear();
+        Ok(outcome)
+    }
 }
 
 /// `reusesim eval`.
@@ -103,11 +116,11 @@ pub fn measures() -> Result<()> {
 pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let task = args.task.open()?;
-    let spinner = spinner(&format!("judging {}", task.manifest.name));
     let judging = args
         .threads
-        .run(|| jobs::judge::judge(&task, &args.options(), &|_, _, _| {}))??;
-    spinner.finish_and_clear();
+        .run_job(&format!("judging {}", task.manifest.name), || {
+            jobs::judge::judge(&task, &args.options(), &|_, _, _| {})
+        })?;
     if judging.pools_over_budget > 0 {
         eprintln!(
             "reusesim: warning: on {} topic(s) the pool alone exceeds the budget; the whole \
@@ -138,11 +151,10 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
 pub fn complete(args: CompleteArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let task = args.task.open()?;
-    let spinner = spinner(&format!("completing {}", task.manifest.name));
-    let completed = args
-        .threads
-        .run(|| jobs::complete::complete(&task, &args.options()))??;
-    spinner.finish_and_clear();
+    let completed = (args.threads)
+        .run_job(&format!("completing {}", task.manifest.name), || {
+            jobs::complete::complete(&task, &args.options())
+        })?;
     reusesim::io::atomic::write_atomically(&args.out, |out| completed.qrels.write_trec(out))?;
     eprintln!(
         "reusesim: completed {} topics: {} official judgments, {} drawn ({} relevant) in {:.1} \
@@ -373,14 +385,8 @@ pub fn synth(args: SynthArgs) -> Result<()> {
     }
     let started = std::time::Instant::now();
     let options = args.options();
-    let spinner = spinner(&format!(
-        "generating and judging {}",
-        options.preset.params().name
-    ));
-    let written = args
-        .threads
-        .run(|| jobs::synth::synth(&options, &args.out))??;
-    spinner.finish_and_clear();
+    let message = format!("generating and judging {}", options.preset.params().name);
+    let written = (args.threads).run_job(&message, || jobs::synth::synth(&options, &args.out))?;
     let report = &written.report;
     let found: usize = report.relevant_found.iter().sum();
     let total: usize = report.relevant_total.iter().sum();
@@ -425,11 +431,10 @@ pub fn audit(args: AuditArgs) -> Result<()> {
     let task = args.task.open()?;
     let runs = reusesim::io::run::read_runs(&args.run_files()?).context("reading the runs")?;
     let tags: Vec<&str> = runs.iter().map(|run| run.tag.as_str()).collect();
-    let spinner = spinner(&format!("auditing {}", tags.join(", ")));
-    let (report, warnings) = args
-        .threads
-        .run(|| jobs::audit::audit(task, runs, &args.options()))??;
-    spinner.finish_and_clear();
+    let (report, warnings) = (args.threads)
+        .run_job(&format!("auditing {}", tags.join(", ")), || {
+            jobs::audit::audit(task, runs, &args.options())
+        })?;
     warnings.iter().for_each(warn);
     if let Some(judged) = &report.judged {
         note_judged(judged);
