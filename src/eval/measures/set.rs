@@ -47,7 +47,10 @@ pub fn relative_precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
 /// Relevant retrieved² over (retrieved × relevant).
 pub fn precision_times_recall(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
     let (retrieved, relevant, relevant_retrieved) = counts(ranking, args);
-    ratio(relevant_retrieved * relevant_retrieved, retrieved * relevant)
+    ratio(
+        relevant_retrieved * relevant_retrieved,
+        retrieved * relevant,
+    )
 }
 
 /// (β + 1) P R / (β P + R).
