@@ -69,7 +69,7 @@ impl RulesOptions {
     /// # Errors
     /// Invalid rules.
     pub fn rules(&self, budget: Option<usize>, beyond_pool: BeyondPool) -> Result<AuditRules> {
-        Ok(AuditRules {
+        AuditRules {
             risk_threshold: self.risk_threshold,
             settle_threshold: self.settle_threshold,
             rank_margin: self.rank_margin,
@@ -77,7 +77,7 @@ impl RulesOptions {
             beyond_pool,
             list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
         }
-        .check()?)
+        .check()
     }
 }
 
