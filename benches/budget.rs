@@ -56,7 +56,7 @@ fn budget_curve(criterion: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let out = dir.path();
     let started = Instant::now();
-    simulate(&task, &whole, out, FolderAccess::FRESH, &|_, _| {}).expect("the study runs");
+    simulate(&task, &whole, out, FolderAccess::FRESH, &|_, _, _| {}).expect("the study runs");
     let whole_study = started.elapsed().as_secs_f64();
     // From here on every study resumes every unit from the journal: no judging.
     let after_judging = |options: &SimulateOptions| {
@@ -68,7 +68,7 @@ fn budget_curve(criterion: &mut Criterion) {
                 resume: true,
                 ..FolderAccess::FRESH
             },
-            &|_, _| {},
+            &|_, _, _| {},
         )
         .expect("the study resumes");
         assert_eq!(report.resumed, report.summary.simulations.distinct_units);

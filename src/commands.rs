@@ -30,6 +30,19 @@ impl ThreadsArgs {
             .context("starting worker threads")?;
         Ok(pool.install(work))
     }
+
+    /// Runs a job without countable steps as [`run`](Self::run) does, behind a spinner showing
+    /// `message`.
+    pub fn run_job<T: Send>(
+        self,
+        message: &str,
+        job: impl FnOnce() -> reusesim::Result<T> + Send,
+    ) -> Result<T> {
+        let spinner = spinner(message);
+        let outcome = self.run(job)??;
+        spinner.finish_and_clear();
+        Ok(outcome)
+    }
 }
 
 /// `reusesim eval`.
@@ -103,11 +116,11 @@ pub fn measures() -> Result<()> {
 pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let task = args.task.open()?;
-    let spinner = spinner(&format!("judging {}", task.manifest.name));
     let judging = args
         .threads
-        .run(|| jobs::judge::judge(&task, &args.options(), &|_, _| {}))??;
-    spinner.finish_and_clear();
+        .run_job(&format!("judging {}", task.manifest.name), || {
+            jobs::judge::judge(&task, &args.options(), &|_, _, _| {})
+        })?;
     if judging.pools_over_budget > 0 {
         eprintln!(
             "reusesim: warning: on {} topic(s) the pool alone exceeds the budget; the whole \
@@ -138,11 +151,10 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
 pub fn complete(args: CompleteArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let task = args.task.open()?;
-    let spinner = spinner(&format!("completing {}", task.manifest.name));
-    let completed = args
-        .threads
-        .run(|| jobs::complete::complete(&task, &args.options()))??;
-    spinner.finish_and_clear();
+    let completed = (args.threads)
+        .run_job(&format!("completing {}", task.manifest.name), || {
+            jobs::complete::complete(&task, &args.options())
+        })?;
     reusesim::io::atomic::write_atomically(&args.out, |out| completed.qrels.write_trec(out))?;
     eprintln!(
         "reusesim: completed {} topics: {} official judgments, {} drawn ({} relevant) in {:.1} \
@@ -159,18 +171,13 @@ pub fn complete(args: CompleteArgs) -> Result<()> {
 
 /// `reusesim index`.
 pub fn index(args: IndexArgs) -> Result<()> {
-    use reusesim::features::store::{BuildOutcome, BuildProgress};
+    use reusesim::features::store::BuildOutcome;
     let started = std::time::Instant::now();
     let spinner = spinner(&format!("indexing into {}", args.out.display()));
-    let show = |progress: BuildProgress| {
-        spinner.set_message(match progress {
-            BuildProgress::Reading { documents } => format!("reading: {documents} documents"),
-            BuildProgress::Weighting { documents, of } => {
-                format!("weighting: {documents} of {of} documents")
-            }
-            BuildProgress::Indexing { regions, of } => {
-                format!("indexing ids: region {regions} of {of}")
-            }
+    let show = |stage: &str, done: usize, total: usize| {
+        spinner.set_message(match total {
+            0 => format!("{stage}: {done}"),
+            _ => format!("{stage}: {done} of {total}"),
         });
     };
     let indexed = args
@@ -251,7 +258,7 @@ fn study(args: &SimulateArgs, options: &SimulateOptions) -> Result<()> {
     let out = (args.out.out.clone()).unwrap_or_else(|| jobs::simulate::default_out(&task));
     let bar = progress_bar(&format!("simulating {}", task.manifest.name));
     let stop_after = reusesim::sim::runner::stop_after_units();
-    let progress = |done: usize, total: usize| {
+    let progress = |_: &str, done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
         if stop_after == Some(done) {
@@ -378,14 +385,8 @@ pub fn synth(args: SynthArgs) -> Result<()> {
     }
     let started = std::time::Instant::now();
     let options = args.options();
-    let spinner = spinner(&format!(
-        "generating and judging {}",
-        options.preset.params().name
-    ));
-    let written = args
-        .threads
-        .run(|| jobs::synth::synth(&options, &args.out))??;
-    spinner.finish_and_clear();
+    let message = format!("generating and judging {}", options.preset.params().name);
+    let written = (args.threads).run_job(&message, || jobs::synth::synth(&options, &args.out))?;
     let report = &written.report;
     let found: usize = report.relevant_found.iter().sum();
     let total: usize = report.relevant_total.iter().sum();
@@ -408,7 +409,7 @@ fn synth_corpus(args: &SynthArgs) -> Result<()> {
     let params = args.preset.params();
     let bar = progress_bar(&format!("writing the corpus of {}", params.name));
     bar.set_length(args.documents.unwrap_or(params.document_count) as u64);
-    let progress = |written: usize| bar.set_position(written as u64);
+    let progress = |_: &str, written: usize, _| bar.set_position(written as u64);
     let documents = args.threads.run(|| {
         jobs::synth::synth_corpus(args.preset, args.seed, args.documents, &args.out, &progress)
     })??;
@@ -430,11 +431,10 @@ pub fn audit(args: AuditArgs) -> Result<()> {
     let task = args.task.open()?;
     let runs = reusesim::io::run::read_runs(&args.run_files()?).context("reading the runs")?;
     let tags: Vec<&str> = runs.iter().map(|run| run.tag.as_str()).collect();
-    let spinner = spinner(&format!("auditing {}", tags.join(", ")));
-    let (report, warnings) = args
-        .threads
-        .run(|| jobs::audit::audit(task, runs, &args.options()))??;
-    spinner.finish_and_clear();
+    let (report, warnings) = (args.threads)
+        .run_job(&format!("auditing {}", tags.join(", ")), || {
+            jobs::audit::audit(task, runs, &args.options())
+        })?;
     warnings.iter().for_each(warn);
     if let Some(judged) = &report.judged {
         note_judged(judged);

@@ -106,7 +106,7 @@ fn simulate(
 ) -> PyResult<()> {
     let options: jobs::simulate::SimulateOptions = from_json(options).map_err(to_py_err)?;
     work::run(py, threads, progress, |progress| {
-        let report = |done, total| progress.report(done, total);
+        let report = progress.callback();
         jobs::simulate::simulate(&task.task, &options, &out_dir, FolderAccess::FRESH, &report)
             .map(drop)
     })
@@ -129,7 +129,7 @@ fn judge(
 ) -> PyResult<(QrelsColumns, String, usize, usize)> {
     let options: jobs::judge::JudgeJobOptions = from_json(options).map_err(to_py_err)?;
     work::run(py, threads, progress, |progress| {
-        let report = |done, total| progress.report(done, total);
+        let report = progress.callback();
         let judging = jobs::judge::judge(&task.task, &options, &report)?;
         Ok((
             qrels_columns(&judging.qrels),
@@ -203,7 +203,7 @@ fn backtest(
 ) -> PyResult<String> {
     let options: jobs::backtest::BacktestOptions = from_json(options).map_err(to_py_err)?;
     work::run(py, threads, progress, |progress| {
-        let report = |_: &str, done, total| progress.report(done, total);
+        let report = progress.callback();
         let (summary, _) = jobs::backtest::backtest(&task.task, &options, &out_dir, &report)?;
         Ok(serde_json::to_string(&summary).expect("the backtest summary serialises"))
     })

@@ -54,6 +54,11 @@ impl Progress {
         }
     }
 
+    /// [`report`](Self::report) as the jobs' progress callback (Python is not told the stage).
+    pub fn callback(&self) -> impl Fn(&str, usize, usize) + Sync + '_ {
+        move |_, done, total| self.report(done, total)
+    }
+
     /// For tests (`REUSESIM_TEST_STOP_AFTER_UNITS`): Ctrl-C as a user presses it, through
     /// Python's own SIGINT handling, then a wait until the waiting thread has seen it, so
     /// that the work cannot end first.

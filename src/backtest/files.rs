@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::outcome::{BacktestOutcome, BacktestRow};
 use super::summary::BacktestSummary;
-use super::{BacktestOutcome, BacktestRow};
 use crate::base::error::Result;
 use crate::io::atomic::write_atomically;
 use crate::report::document::{Align, Block, Document, Table};

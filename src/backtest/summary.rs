@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{BacktestOutcome, BacktestRow, ProbabilityOutcome};
+use super::outcome::{BacktestOutcome, BacktestRow, ProbabilityOutcome};
 use crate::audit::AuditRules;
 
 /// The risk thresholds the summary also scores the verdict at, to choose the default by.

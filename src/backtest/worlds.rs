@@ -5,6 +5,7 @@ use rustc_hash::FxHashMap;
 
 use super::settings::{BacktestSettings, TrialSource, World};
 use crate::base::error::{Error, Result};
+use crate::base::progress::{stage, StagedProgress, JUDGING_UNITS};
 use crate::collection::{Collection, UniqueRule};
 use crate::io::task::Task;
 use crate::judge::settings::{JudgeSettings, Withhold};
@@ -150,7 +151,7 @@ pub(super) fn simulated_trials(
     collection: &Collection,
     settings: &BacktestSettings,
     teams: &[String],
-    progress: &(dyn Fn(&str, usize, usize) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<TrialJudgments> {
     match &settings.trials {
         TrialSource::Results { dir, seed } => {
@@ -190,9 +191,7 @@ pub(super) fn simulated_trials(
                 collection,
                 &study_settings,
                 teams.to_vec(),
-                &|done, total| {
-                    progress("judging units", done, total);
-                },
+                &stage(progress, JUDGING_UNITS),
             )?;
             Ok(teams
                 .iter()

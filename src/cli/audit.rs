@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use reusesim::backtest::World;
 use reusesim::collection::FeatureChoice;
-use reusesim::jobs::audit::AuditOptions;
+use reusesim::jobs::audit::{AuditOptions, RulesOptions};
 use reusesim::jobs::backtest::BacktestOptions;
 use reusesim::relevance_model::reach::BeyondPool;
 use reusesim::relevance_model::trials::AbsenceSource;
@@ -28,23 +28,37 @@ pub enum AuditFormat {
 #[derive(Debug, Clone, clap::Args)]
 pub struct RulesArgs {
     /// At most this many documents of one topic in the (merged) list to judge (0: no cap).
-    #[arg(long, value_name = "K", default_value_t = AuditOptions::default().list_per_topic)]
+    #[arg(long, value_name = "K", default_value_t = RulesOptions::default().list_per_topic)]
     pub list_per_topic: usize,
     /// A measure is at risk when the probability that the run's rank moves exceeds this.
-    #[arg(long, value_name = "P", default_value_t = AuditOptions::default().risk_threshold)]
+    #[arg(long, value_name = "P", default_value_t = RulesOptions::default().risk_threshold)]
     pub risk_threshold: f64,
     /// The list of documents to judge stops once the remaining probability is at most this.
-    #[arg(long, value_name = "P", default_value_t = AuditOptions::default().settle_threshold)]
+    #[arg(long, value_name = "P", default_value_t = RulesOptions::default().settle_threshold)]
     pub settle_threshold: f64,
     /// A rank moves when it changes by at least this many places.
-    #[arg(long, value_name = "R", default_value_t = AuditOptions::default().rank_margin)]
+    #[arg(long, value_name = "R", default_value_t = RulesOptions::default().rank_margin)]
     pub rank_margin: f64,
     /// Measures (comma-separated; trec_eval or ir_measures spellings).
     #[arg(long, value_name = "LIST", default_value = reusesim::audit::DEFAULT_AUDIT_MEASURES)]
     pub measures: String,
     /// Features of the audit's judge model: text (needs a corpus and topics), runs, or auto.
-    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = AuditOptions::default().features)]
+    #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = RulesOptions::default().features)]
     pub features: FeatureChoice,
+}
+
+impl RulesArgs {
+    /// The rules' options.
+    pub fn options(&self) -> RulesOptions {
+        RulesOptions {
+            measures: vec![self.measures.clone()],
+            features: self.features,
+            list_per_topic: self.list_per_topic,
+            risk_threshold: self.risk_threshold,
+            settle_threshold: self.settle_threshold,
+            rank_margin: self.rank_margin,
+        }
+    }
 }
 
 /// Arguments of `reusesim audit`.
@@ -120,14 +134,9 @@ impl AuditArgs {
     /// The audit's options.
     pub fn options(&self) -> AuditOptions {
         AuditOptions {
-            measures: vec![self.rules.measures.clone()],
-            features: self.rules.features,
+            rules: self.rules.options(),
             beyond_pool: self.beyond_pool,
-            list_per_topic: self.rules.list_per_topic,
             budget: self.budget,
-            risk_threshold: self.rules.risk_threshold,
-            settle_threshold: self.rules.settle_threshold,
-            rank_margin: self.rules.rank_margin,
             results: self.results.clone(),
             study_seeds: self.study_seeds,
             evidence: self.evidence,
@@ -203,17 +212,12 @@ impl BacktestArgs {
             truth_qrels: self.truth_qrels.clone(),
             runs: self.runs.clone(),
             beyond_pool: self.beyond_pool,
-            list_per_topic: self.rules.list_per_topic,
             results: self.results.clone(),
             seed: self.seed,
             iterations: self.iterations,
-            measures: vec![self.rules.measures.clone()],
             teams: self.teams.clone(),
-            features: self.rules.features,
             evidence: self.evidence,
-            risk_threshold: self.rules.risk_threshold,
-            settle_threshold: self.rules.settle_threshold,
-            rank_margin: self.rules.rank_margin,
+            rules: self.rules.options(),
             format: self.format,
         }
     }

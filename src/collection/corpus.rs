@@ -145,7 +145,8 @@ mod tests {
         let corpus = dir.path().join("corpus.tsv");
         std::fs::write(&corpus, text).unwrap();
         let out = dir.path().join("store");
-        crate::features::store::build_store(&[corpus], &Default::default(), &out, &|_| {}).unwrap();
+        crate::features::store::build_store(&[corpus], &Default::default(), &out, &|_, _, _| {})
+            .unwrap();
         let store = FeatureStore::open(&out).unwrap();
         // The map stays valid once the file is unlinked.
         drop(dir);

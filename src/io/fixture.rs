@@ -117,3 +117,11 @@ pub(crate) fn hand_task_with_carried(dir: &Path, with_text: bool) -> Task {
     std::fs::write(&qrels, text).unwrap();
     Task::open(&dir.join("task.toml")).unwrap()
 }
+
+/// What `read` makes of `text` written to a file named `name` in a temporary folder.
+pub(crate) fn read_written<T>(name: &str, text: &str, read: impl FnOnce(&Path) -> T) -> T {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("the file is written");
+    read(&path)
+}

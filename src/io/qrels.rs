@@ -206,12 +206,10 @@ impl Qrels {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::fixture::read_written;
 
     fn qrels_from(text: &str) -> Result<Qrels, ParseError> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("q.qrels");
-        std::fs::write(&path, text).unwrap();
-        read_qrels(&path)
+        read_written("q.qrels", text, read_qrels)
     }
 
     #[test]

@@ -314,12 +314,10 @@ pub fn read_runs(inputs: &[PathBuf]) -> Result<Vec<Run>, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::fixture::read_written;
 
     fn run_from(text: &str) -> Result<Run, ParseError> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("run.txt");
-        std::fs::write(&path, text).unwrap();
-        read_run(&path)
+        read_written("run.txt", text, read_run)
     }
 
     #[test]

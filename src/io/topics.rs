@@ -123,12 +123,10 @@ fn parse_xml(path: &Path, text: &str) -> Result<Topics, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::fixture::read_written;
 
     fn topics_from(text: &str) -> Result<Topics, ParseError> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("topics");
-        std::fs::write(&path, text).unwrap();
-        read_topics(&path)
+        read_written("topics", text, read_topics)
     }
 
     #[test]

@@ -22,26 +22,76 @@ use crate::relevance_model::trials::AbsenceSource;
 
 use super::task::require_model_qrels;
 
-/// The options of `audit`.
+/// The audit's verdict rules, its measures and the features of its judge model: the options
+/// `audit` and `backtest` share.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct AuditOptions {
+#[serde(default)]
+pub struct RulesOptions {
     /// Measures to give intervals for (each a list, trec_eval or ir_measures spellings).
     pub measures: Vec<String>,
     /// Features of the judge model: text, runs, or auto.
     pub features: FeatureChoice,
-    /// How documents beyond the pool's reach are treated.
-    pub beyond_pool: BeyondPool,
     /// At most this many documents of one topic in the list to judge (0: no cap).
     pub list_per_topic: usize,
-    /// Propose at most this many documents to judge.
-    pub budget: Option<usize>,
     /// A measure is at risk when the probability that the run's rank moves exceeds this.
     pub risk_threshold: f64,
     /// The list stops once the remaining probability is at most this.
     pub settle_threshold: f64,
     /// A rank moves when it changes by at least this many places.
     pub rank_margin: f64,
+}
+
+impl Default for RulesOptions {
+    fn default() -> Self {
+        Self {
+            measures: vec![DEFAULT_AUDIT_MEASURES.to_string()],
+            features: FeatureChoice::Auto,
+            list_per_topic: LIST_PER_TOPIC,
+            risk_threshold: RISK_THRESHOLD,
+            settle_threshold: SETTLE_THRESHOLD,
+            rank_margin: RANK_MARGIN,
+        }
+    }
+}
+
+impl RulesOptions {
+    /// The measures, parsed.
+    ///
+    /// # Errors
+    /// Unknown measures.
+    pub fn measures(&self) -> Result<Vec<eval::Measure>> {
+        eval::parse_measures(&self.measures)
+    }
+
+    /// The audit's rules, with the list's `budget` and the treatment of documents beyond the
+    /// pool's reach, which the two jobs decide differently.
+    ///
+    /// # Errors
+    /// Invalid rules.
+    pub fn rules(&self, budget: Option<usize>, beyond_pool: BeyondPool) -> Result<AuditRules> {
+        AuditRules {
+            risk_threshold: self.risk_threshold,
+            settle_threshold: self.settle_threshold,
+            rank_margin: self.rank_margin,
+            budget,
+            beyond_pool,
+            list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
+        }
+        .check()
+    }
+}
+
+/// The options of `audit`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditOptions {
+    /// The verdict rules, the measures and the features.
+    #[serde(flatten)]
+    pub rules: RulesOptions,
+    /// How documents beyond the pool's reach are treated.
+    pub beyond_pool: BeyondPool,
+    /// Propose at most this many documents to judge.
+    pub budget: Option<usize>,
     /// A study's results folder for the leave-team-out comparison.
     pub results: Option<PathBuf>,
     /// Seeds of the study run on the spot without `results` (0: no study).
@@ -61,14 +111,9 @@ pub struct AuditOptions {
 impl Default for AuditOptions {
     fn default() -> Self {
         Self {
-            measures: vec![DEFAULT_AUDIT_MEASURES.to_string()],
-            features: FeatureChoice::Auto,
+            rules: RulesOptions::default(),
             beyond_pool: BeyondPool::Extrapolated,
-            list_per_topic: LIST_PER_TOPIC,
             budget: None,
-            risk_threshold: RISK_THRESHOLD,
-            settle_threshold: SETTLE_THRESHOLD,
-            rank_margin: RANK_MARGIN,
             results: None,
             study_seeds: SPOT_STUDY_SEEDS,
             evidence: AbsenceSource::Pool,
@@ -92,17 +137,9 @@ impl AuditOptions {
             (None, seeds) => StudySource::OnTheSpot { seeds },
         };
         Ok(AuditSettings {
-            measures: eval::parse_measures(&self.measures)?,
-            features: self.features,
-            rules: AuditRules {
-                risk_threshold: self.risk_threshold,
-                settle_threshold: self.settle_threshold,
-                rank_margin: self.rank_margin,
-                budget: self.budget,
-                beyond_pool: self.beyond_pool,
-                list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
-            }
-            .check()?,
+            measures: self.rules.measures()?,
+            features: self.rules.features,
+            rules: self.rules.rules(self.budget, self.beyond_pool)?,
             study,
             evidence: self.evidence,
         })

@@ -4,20 +4,17 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{
-    AuditRules, DEFAULT_AUDIT_MEASURES, LIST_PER_TOPIC, RANK_MARGIN, RISK_THRESHOLD,
-    SETTLE_THRESHOLD,
-};
 use crate::backtest::{BacktestSettings, BacktestSummary, TrialSource, World};
 use crate::base::error::Result;
-use crate::collection::FeatureChoice;
-use crate::eval;
+use crate::base::progress::StagedProgress;
 use crate::io::task::Task;
 use crate::judge::pegasos::DEFAULT_ITERATIONS;
 use crate::judge::settings::JudgeSettings;
 use crate::relevance_model::reach::BeyondPool;
 use crate::relevance_model::trials::AbsenceSource;
 use crate::report::plots::FigureFormat;
+
+use super::audit::RulesOptions;
 
 /// The options of `backtest`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,8 +28,6 @@ pub struct BacktestOptions {
     pub runs: Option<Vec<String>>,
     /// How the audit treats documents beyond the pool's reach (`None`: the world's own rule).
     pub beyond_pool: Option<BeyondPool>,
-    /// At most this many documents of one topic in the list to judge (0: no cap).
-    pub list_per_topic: usize,
     /// With the simulated world: a study's results folder whose trial qrels are the worlds
     /// (`None`: judge a 1-seed study here).
     pub results: Option<PathBuf>,
@@ -40,20 +35,14 @@ pub struct BacktestOptions {
     pub seed: u64,
     /// With the simulated world and no `results`: Pegasos iterations per retrain of the study.
     pub iterations: usize,
-    /// Measures (each a list, trec_eval or ir_measures spellings).
-    pub measures: Vec<String>,
     /// Leave out only these teams (`None`: every team with a pooled run).
     pub teams: Option<Vec<String>>,
-    /// Features of the audit's judge model (and of the study's judge).
-    pub features: FeatureChoice,
     /// What the calibration learns a team's absence loses from (`None`: the world's own).
     pub evidence: Option<AbsenceSource>,
-    /// The audit's risk threshold.
-    pub risk_threshold: f64,
-    /// The audit's settle threshold.
-    pub settle_threshold: f64,
-    /// The audit's rank margin.
-    pub rank_margin: f64,
+    /// The audit's verdict rules, the measures and the features of the audit's judge model
+    /// (and of the study's judge).
+    #[serde(flatten)]
+    pub rules: RulesOptions,
     /// Which files to write for each figure.
     pub format: FigureFormat,
 }
@@ -65,17 +54,12 @@ impl Default for BacktestOptions {
             truth_qrels: None,
             runs: None,
             beyond_pool: None,
-            list_per_topic: LIST_PER_TOPIC,
             results: None,
             seed: 1,
             iterations: DEFAULT_ITERATIONS,
-            measures: vec![DEFAULT_AUDIT_MEASURES.to_string()],
             teams: None,
-            features: FeatureChoice::Auto,
             evidence: None,
-            risk_threshold: RISK_THRESHOLD,
-            settle_threshold: SETTLE_THRESHOLD,
-            rank_margin: RANK_MARGIN,
+            rules: RulesOptions::default(),
             format: FigureFormat::Both,
         }
     }
@@ -102,17 +86,10 @@ impl BacktestOptions {
         };
         BacktestSettings {
             world: self.world,
-            measures: eval::parse_measures(&self.measures)?,
-            features: self.features,
-            rules: AuditRules {
-                risk_threshold: self.risk_threshold,
-                settle_threshold: self.settle_threshold,
-                rank_margin: self.rank_margin,
-                budget: None,
-                beyond_pool: self.beyond_pool.unwrap_or(self.world.beyond_pool()),
-                list_per_topic: (self.list_per_topic > 0).then_some(self.list_per_topic),
-            }
-            .check()?,
+            measures: self.rules.measures()?,
+            features: self.rules.features,
+            rules: (self.rules)
+                .rules(None, self.beyond_pool.unwrap_or(self.world.beyond_pool()))?,
             teams: self.teams.clone(),
             trials,
             evidence: self.evidence.unwrap_or(self.world.default_evidence()),
@@ -140,7 +117,7 @@ pub fn backtest(
     task: &Task,
     options: &BacktestOptions,
     out: &Path,
-    progress: &(dyn Fn(&str, usize, usize) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<(BacktestSummary, Vec<PathBuf>)> {
     let started = std::time::Instant::now();
     let settings = options.settings(task)?;

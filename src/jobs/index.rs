@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::base::error::{Context, Error, Result};
-use crate::features::store::{build_store, BuildOutcome, BuildProgress, FeatureStore};
+use crate::base::progress::StagedProgress;
+use crate::features::store::{build_store, BuildOutcome, FeatureStore};
 use crate::io::corpus::settings::CorpusSettings;
 
 /// The options of `index`: how the corpus's lines are laid out (each `None`: decided per file,
@@ -42,7 +43,7 @@ pub fn index(
     corpus: &[PathBuf],
     out: &Path,
     options: &IndexOptions,
-    progress: &(dyn Fn(BuildProgress) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<Indexed> {
     let layout = CorpusSettings {
         format: options.corpus_format.clone(),

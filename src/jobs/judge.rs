@@ -20,7 +20,7 @@ use crate::sim::assessor::StudyAssessor;
 use crate::sim::settings::AssessorChoice;
 
 use super::task::require_model_qrels;
-use crate::base::progress::Progress;
+use crate::base::progress::StagedProgress;
 
 /// The simulated judge's options, shared by `judge` and `simulate`. The defaults are HiCAL's
 /// settings as TREC DL ran them, with the task's pool depth.
@@ -156,7 +156,11 @@ pub struct Judging {
 /// # Errors
 /// Unknown teams, invalid settings, an assessor that cannot grade the task, corpus and learner
 /// errors.
-pub fn judge(task: &Task, options: &JudgeJobOptions, progress: Progress<'_>) -> Result<Judging> {
+pub fn judge(
+    task: &Task,
+    options: &JudgeJobOptions,
+    progress: StagedProgress<'_>,
+) -> Result<Judging> {
     let excluded_runs = crate::judge::excluded_runs(task, &options.leave_out)?;
     let (settings, use_text) = options.judge.settings(task, options.seed)?;
     options.judge.check_assessor(task)?;
@@ -175,13 +179,17 @@ pub fn judge(task: &Task, options: &JudgeJobOptions, progress: Progress<'_>) -> 
         &collection,
         &excluded_runs,
         |topic| {
-            progress(started.fetch_add(1, Ordering::Relaxed), topics);
+            progress(
+                "judging topics",
+                started.fetch_add(1, Ordering::Relaxed),
+                topics,
+            );
             options.judge.budget.unwrap_or(topic.grades.len())
         },
         &settings,
         &assessor.for_seed(&collection, options.seed),
     )?;
-    progress(topics, topics);
+    progress("judging topics", topics, topics);
     let mut trace = Vec::new();
     let with_sources = !options.judge.assessor.is_official();
     write_traces(&mut trace, &collection, &judgings, with_sources)

@@ -99,6 +99,8 @@ fn value<T: Serialize>(options: &T) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::audit::{AuditOptions, RulesOptions};
+    use crate::jobs::backtest::BacktestOptions;
     use crate::jobs::simulate::SimulateOptions;
 
     #[test]
@@ -144,6 +146,40 @@ mod tests {
             "{error}"
         );
         assert!(from_json::<SimulateOptions>("[1]").is_err());
+    }
+
+    #[test]
+    fn the_rules_audit_and_backtest_share_are_flat_options_and_unknown_ones_are_refused() {
+        let options: AuditOptions =
+            from_json(r#"{"risk_threshold": 0.2, "budget": 5}"#).expect("valid options");
+        assert_eq!(options.rules.risk_threshold, 0.2);
+        assert_eq!(options.budget, Some(5));
+        let options: BacktestOptions =
+            from_json(r#"{"rank_margin": 2.0, "seed": 3}"#).expect("valid options");
+        assert_eq!(options.rules.rank_margin, 2.0);
+        assert_eq!(options.seed, 3);
+        let error = from_json::<AuditOptions>(r#"{"risk": 0.2}"#).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown field `risk`"),
+            "{error}"
+        );
+        let error = from_json::<BacktestOptions>(r#"{"budget": 5}"#).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown field `budget`"),
+            "{error}"
+        );
+        let error = from_json::<BacktestOptions>(r#"{"list_per_topic": "all"}"#).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("list_per_topic: invalid type"),
+            "{error}"
+        );
+        let defaults = serde_json::to_value(AuditOptions::default()).unwrap();
+        assert_eq!(
+            defaults["settle_threshold"],
+            RulesOptions::default().settle_threshold
+        );
     }
 
     #[test]

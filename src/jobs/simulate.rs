@@ -27,7 +27,7 @@ use crate::sim::study::StudySettings;
 use crate::stats::comparison::TestChoice;
 
 use super::judge::JudgeOptions;
-use crate::base::progress::Progress;
+use crate::base::progress::{stage, StagedProgress, JUDGING_UNITS};
 
 /// The measures a study compares rankings on by default.
 pub const DEFAULT_STUDY_MEASURES: &str = "map,P_10,ndcg_cut_10";
@@ -136,7 +136,7 @@ pub struct StudyReport {
 }
 
 /// Runs the leave-team-out study of `task` and writes every output and figure into `out`;
-/// `progress(done, total)` is called as judging units finish. Each finished unit goes to the
+/// `progress` hears of the judging units as they finish. Each finished unit goes to the
 /// journal `out/units.journal`; with `access.resume`, the units already there are not judged
 /// again. The folder is locked for the whole run ([`crate::sim::lock`]).
 ///
@@ -148,7 +148,7 @@ pub fn simulate(
     options: &SimulateOptions,
     out: &Path,
     access: FolderAccess<'_>,
-    progress: Progress<'_>,
+    progress: StagedProgress<'_>,
 ) -> Result<StudyReport> {
     let started = Instant::now();
     let (settings, use_text) = options.settings(task)?;
@@ -161,7 +161,7 @@ pub fn simulate(
         &out.join(JOURNAL_FILE),
         None,
         access.resume,
-        progress,
+        &stage(progress, JUDGING_UNITS),
     )?;
     let judgings = judged.judgings.into_values().collect();
     let mut report = render(&study, judgings, out, started)?;
@@ -181,11 +181,12 @@ pub fn simulate_shard(
     out: &Path,
     shard: ShardSpec,
     access: FolderAccess<'_>,
-    progress: Progress<'_>,
+    progress: StagedProgress<'_>,
 ) -> Result<ShardReport> {
     let (settings, use_text) = options.settings(task)?;
     options.judge.check_assessor(task)?;
-    crate::sim::runner::judge_shard(task, &settings, use_text, out, shard, access, progress)
+    let progress = stage(progress, JUDGING_UNITS);
+    crate::sim::runner::judge_shard(task, &settings, use_text, out, shard, access, &progress)
 }
 
 /// `merge`: reads the N finished shards in `out/shards/`, checks that every unit is there

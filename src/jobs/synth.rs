@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::base::error::Result;
+use crate::base::progress::StagedProgress;
 use crate::collection::CandidateSource;
 use crate::judge::pegasos::DEFAULT_ITERATIONS;
 use crate::judge::settings::JudgeSettings;
@@ -85,7 +86,7 @@ pub fn synth_corpus(
     seed: u64,
     documents: Option<usize>,
     out: &Path,
-    progress: &(dyn Fn(usize) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<usize> {
     let documents = documents.unwrap_or(preset.params().document_count);
     let corpus = SynthCorpus::generate(preset, seed, documents)?;

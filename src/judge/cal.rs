@@ -23,11 +23,11 @@ use crate::collection::{CandidateSource, Collection, TopicData, UniqueRule, Vect
 use crate::features::runs::pseudo_positive;
 use crate::judge::assessor::{Assessor, GradeSource};
 use crate::judge::candidates::{best_of_store, select_batch, store_vector, CandidateVectors};
+use crate::judge::learner::{Scorer, TrainingSet};
 use crate::judge::logistic::{self, fit_logistic, LogisticModel};
 use crate::judge::pegasos::{FitMemory, LinearModel, PegasosParams, PegasosValidParams};
 use crate::judge::schedule::BatchPlanner;
 use crate::judge::settings::{Carried, JudgeSettings, LearnerChoice, Withhold};
-use crate::judge::{Scorer, TrainingSet};
 
 /// The key of the positive seed among a unit's training documents (documents are keyed by id).
 const SEED_KEY: u64 = u64::MAX;

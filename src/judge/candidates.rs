@@ -9,7 +9,7 @@ use crate::base::sparse::SparseVec;
 use crate::base::DocId;
 use crate::collection::{CandidateSource, Collection, StoreDocuments, TopicData, Vectors};
 use crate::features::runs::run_feature_vector;
-use crate::judge::Scorer;
+use crate::judge::learner::Scorer;
 
 /// The interned documents CAL may propose for a topic, sorted (withheld ones still among
 /// them). With corpus candidates and a feature store, the store's other documents are

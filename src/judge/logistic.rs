@@ -14,10 +14,10 @@ use argmin::core::{CostFunction, Executor, Gradient, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
 
-use super::{Scorer, TrainingSet};
 use crate::base::error::LearnerError;
 use crate::base::error::Result;
 use crate::base::sparse::SparseVec;
+use crate::judge::learner::{Scorer, TrainingSet};
 use crate::stats::log_odds::{sigmoid, sigmoid_by_sign};
 
 /// A fitted logistic regression: `P(relevant | x) = 1 / (1 + exp(−(w·x + intercept)))`.

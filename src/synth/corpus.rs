@@ -20,8 +20,8 @@ use rustc_hash::FxHashSet;
 use crate::base::error::{Error, Result};
 use crate::base::Grade;
 use crate::features::text::stemmed_terms;
+use crate::synth::keys::{sub_seed, Part};
 use crate::synth::presets::PresetParams;
-use crate::synth::{sub_seed, Part};
 
 /// Consonants that open a syllable. No `c`, `q`, `x`, `h`, `w` or `y`: they either play a
 /// part in Porter's rules (`y` as a vowel, `w`/`x`/`y` in the `*o` condition) or make

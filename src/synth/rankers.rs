@@ -26,8 +26,8 @@ use rayon::prelude::*;
 use crate::base::Grade;
 use crate::io::run::{RankedDoc, Run, RunTopic};
 use crate::synth::corpus::{Corpus, DocumentRole, TopicalIndex};
+use crate::synth::keys::{gaussian, mix, sub_seed, Part};
 use crate::synth::presets::PresetParams;
-use crate::synth::{gaussian, mix, sub_seed, Part};
 
 /// The baseline team's name.
 pub const BASELINE_TEAM: &str = "baseline";

@@ -5,9 +5,13 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use rustc_hash::FxHashSet;
+
+use super::corpus::DocumentRole;
 use super::*;
 use crate::eval::{parse_measures, EvalOptions, Evaluator};
 use crate::features::text::stemmed_terms;
+use crate::io::qrels::Qrels;
 use crate::io::task::Task;
 
 /// The seed of the embedded default task.
@@ -585,11 +589,11 @@ fn an_extended_corpus_file_does_not_depend_on_the_thread_count() {
         .num_threads(1)
         .build()
         .unwrap();
-    pool.install(|| write_corpus_file(&single, &corpus, &|_| {}))
+    pool.install(|| write_corpus_file(&single, &corpus, &|_, _, _| {}))
         .unwrap();
     let parallel = dir.path().join("parallel.tsv.gz");
     let reported = std::sync::Mutex::new(Vec::new());
-    write_corpus_file(&parallel, &corpus, &|written| {
+    write_corpus_file(&parallel, &corpus, &|_, written, _| {
         reported.lock().unwrap().push(written)
     })
     .unwrap();

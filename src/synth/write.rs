@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 use flate2::{Compression, GzBuilder};
 
 use crate::base::error::{Error, Result};
+use crate::base::progress::StagedProgress;
 use crate::io::atomic::write_atomically;
 use crate::io::qrels::Qrels;
 use crate::synth::corpus::Corpus;
 use crate::synth::rankers::score_text;
-use crate::synth::{SynthCorpus, SynthWorld};
+use crate::synth::world::{SynthCorpus, SynthWorld};
 
 /// The gzip level of `corpus.tsv.gz`; fixed, as the bytes must not change between runs.
 const CORPUS_COMPRESSION_LEVEL: u32 = 6;
@@ -111,7 +112,7 @@ pub fn write_task(
         Ok(())
     })?;
     write_atomically(&out_dir.join("corpus.tsv.gz"), |out| {
-        write_corpus(out, &world.corpus, &|_| {})
+        write_corpus(out, &world.corpus, &|_, _, _| {})
     })?;
     write_qrels(&out_dir.join(&layout.truth), &world.truth)?;
     write_qrels(
@@ -121,14 +122,14 @@ pub fn write_task(
 }
 
 /// Writes `corpus` as gzip TSV (`doc_id<TAB>text`, as a task's `corpus.tsv.gz`) at `path`,
-/// atomically, calling `progress` with the number of documents written after each batch.
+/// atomically, telling `progress` of the documents written after each batch.
 ///
 /// # Errors
 /// [`Error::Write`] when the file cannot be written.
 pub fn write_corpus_file(
     path: &Path,
     corpus: &SynthCorpus,
-    progress: &(dyn Fn(usize) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<()> {
     write_atomically(path, |out| write_corpus(out, &corpus.corpus, progress))
 }
@@ -190,7 +191,7 @@ fn write_manifest(
 fn write_corpus(
     out: &mut dyn Write,
     corpus: &Corpus,
-    progress: &(dyn Fn(usize) + Sync),
+    progress: StagedProgress<'_>,
 ) -> std::io::Result<()> {
     let mut encoder = GzBuilder::new()
         .mtime(0)
@@ -200,7 +201,7 @@ fn write_corpus(
     for start in (0..document_count).step_by(CORPUS_BATCH_DOCUMENTS) {
         let end = (start + CORPUS_BATCH_DOCUMENTS).min(document_count);
         encoder.write_all(corpus.corpus_lines(start..end).as_bytes())?;
-        progress(end);
+        progress("writing documents", end, document_count);
     }
     encoder.finish()?;
     Ok(())

@@ -17,44 +17,40 @@ fn counts(ranking: &JudgedRanking, args: &MeasureArgs) -> (f64, f64, f64) {
     )
 }
 
-/// Relevant retrieved over retrieved.
-pub fn precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
-    let (retrieved, _, relevant_retrieved) = counts(ranking, args);
-    if retrieved > 0.0 {
-        relevant_retrieved / retrieved
+/// `numerator / denominator`, or 0 when the denominator is 0 (an empty ranking or topic).
+fn ratio(numerator: f64, denominator: f64) -> f64 {
+    if denominator > 0.0 {
+        numerator / denominator
     } else {
         0.0
     }
+}
+
+/// Relevant retrieved over retrieved.
+pub fn precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
+    let (retrieved, _, relevant_retrieved) = counts(ranking, args);
+    ratio(relevant_retrieved, retrieved)
 }
 
 /// Relevant retrieved over relevant.
 pub fn recall(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
     let (_, relevant, relevant_retrieved) = counts(ranking, args);
-    if relevant > 0.0 {
-        relevant_retrieved / relevant
-    } else {
-        0.0
-    }
+    ratio(relevant_retrieved, relevant)
 }
 
 /// Relevant retrieved over min(retrieved, relevant).
 pub fn relative_precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
     let (retrieved, relevant, relevant_retrieved) = counts(ranking, args);
-    if retrieved > 0.0 && relevant > 0.0 {
-        relevant_retrieved / retrieved.min(relevant)
-    } else {
-        0.0
-    }
+    ratio(relevant_retrieved, retrieved.min(relevant))
 }
 
 /// Relevant retrieved² over (retrieved × relevant).
 pub fn precision_times_recall(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
     let (retrieved, relevant, relevant_retrieved) = counts(ranking, args);
-    if retrieved > 0.0 && relevant > 0.0 {
-        (relevant_retrieved * relevant_retrieved) / (retrieved * relevant)
-    } else {
-        0.0
-    }
+    ratio(
+        relevant_retrieved * relevant_retrieved,
+        retrieved * relevant,
+    )
 }
 
 /// (β + 1) P R / (β P + R).

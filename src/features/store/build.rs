@@ -17,33 +17,16 @@ use super::reader::FeatureStore;
 use super::spill::{SpillSink, Spilled, SpilledChunk};
 use super::table::{home_bits, home_slot, Placed, Region, REGION_SLOTS};
 use crate::base::error::{Error, ParseError, ParseErrorKind, Result};
+use crate::base::progress::StagedProgress;
 use crate::features::text::pass::{CorpusPass, Refusal};
 use crate::features::text::weighting::Vocabulary;
 use crate::features::text::FEATURE_RULES_VERSION;
 use crate::io::corpus::CorpusLayout;
 
-/// How far a build has come, for a progress display.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BuildProgress {
-    /// Reading the corpus: documents read so far.
-    Reading {
-        /// Documents read.
-        documents: u64,
-    },
-    /// Weighting the vectors.
-    Weighting {
-        /// Documents weighted.
-        documents: u64,
-        /// Of this many.
-        of: u64,
-    },
-    /// Filling the id table.
-    Indexing {
-        /// Regions filled.
-        regions: u64,
-        /// Of this many.
-        of: u64,
-    },
+/// A count of the store's, kept in `u64` so that stores do not depend on the platform, as
+/// progress reports it.
+fn to_count(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
 }
 
 /// What a build did.
@@ -58,7 +41,8 @@ pub enum BuildOutcome {
 
 /// Builds the feature store of the corpus made of `inputs` (each a file or a folder, read in
 /// the order given) laid out as `layout`, at `out`, unless an up-to-date store is already
-/// there. `progress` is told how far the build has come.
+/// there. `progress` hears of the documents read, then weighted, then of the id table's regions
+/// filled.
 ///
 /// # Errors
 /// The corpus reader's errors (naming file and line), a document id seen twice (naming the
@@ -68,7 +52,7 @@ pub fn build_store(
     inputs: &[PathBuf],
     layout: &CorpusLayout,
     out: &Path,
-    progress: &(dyn Fn(BuildProgress) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<BuildOutcome> {
     build_in_regions(inputs, layout, out, progress, REGION_SLOTS)
 }
@@ -79,7 +63,7 @@ pub(super) fn build_in_regions(
     inputs: &[PathBuf],
     layout: &CorpusLayout,
     out: &Path,
-    progress: &(dyn Fn(BuildProgress) + Sync),
+    progress: StagedProgress<'_>,
     region_slots: u64,
 ) -> Result<BuildOutcome> {
     let roles = corpus_roles(inputs)?;
@@ -88,7 +72,8 @@ pub(super) fn build_in_regions(
     }
     let workspace = Workspace::create(out)?;
     let mut store = SectionWriter::create(&workspace.store_path())?;
-    let documents_read = |documents| progress(BuildProgress::Reading { documents });
+    // The corpus is read in one pass, so the number of its documents is not known before the end.
+    let documents_read = |documents| progress("reading documents", to_count(documents), 0);
     let mut sink = SpillSink::create(&workspace, &mut store, &documents_read)?;
     let mut pass = CorpusPass::default();
     let mut digests = Vec::new();
@@ -149,7 +134,7 @@ fn write_sections(
     workspace: &Workspace,
     spilled: Spilled,
     vocabulary: &Vocabulary,
-    progress: &(dyn Fn(BuildProgress) + Sync),
+    progress: StagedProgress<'_>,
     region_slots: u64,
 ) -> Result<Header> {
     let mut sections = Sections {
@@ -198,7 +183,7 @@ fn write_vectors(
     workspace: &Workspace,
     spilled: &Spilled,
     vocabulary: &Vocabulary,
-    progress: &(dyn Fn(BuildProgress) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<(Span, ScratchReader, u64)> {
     let start = store.begin_section()?;
     let mut lengths = spilled.term_bytes.sequential()?;
@@ -226,10 +211,11 @@ fn write_vectors(
         );
         wrote?;
         written += weighted.len() as u64;
-        progress(BuildProgress::Weighting {
-            documents: written,
-            of: spilled.documents,
-        });
+        progress(
+            "weighting documents",
+            to_count(written),
+            to_count(spilled.documents),
+        );
         weighted = read?;
         if weighted.is_empty() {
             break;
@@ -273,7 +259,7 @@ fn write_id_table(
     sections: &Sections,
     bits: u32,
     region_slots: u64,
-    progress: &(dyn Fn(BuildProgress) + Sync),
+    progress: StagedProgress<'_>,
 ) -> Result<Span> {
     let names = NameReader {
         store: store.reader()?,
@@ -311,10 +297,7 @@ fn write_id_table(
         }
         write_slots(store, &region.slots)?;
         carried = overflow;
-        progress(BuildProgress::Indexing {
-            regions: index + 1,
-            of: regions,
-        });
+        progress("filling id regions", to_count(index + 1), to_count(regions));
     }
     // What overflowed the last region takes the slots after it, in order.
     let tail: Vec<u32> = carried.iter().map(|&(position, _)| position + 1).collect();

@@ -33,6 +33,6 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use build::{build_store, BuildOutcome, BuildProgress};
+pub use build::{build_store, BuildOutcome};
 pub use format::{CorpusFile, Header, LayoutRecord, STORE_FORMAT_VERSION};
 pub use reader::FeatureStore;

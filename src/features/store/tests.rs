@@ -35,7 +35,7 @@ fn corpus_text(documents: usize, first_id: usize) -> String {
     text
 }
 
-fn quiet(_: BuildProgress) {}
+fn quiet(_: &str, _: usize, _: usize) {}
 
 fn build(inputs: &[PathBuf], out: &Path) -> Result<BuildOutcome> {
     build_store(inputs, &CorpusLayout::default(), out, &quiet)

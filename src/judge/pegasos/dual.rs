@@ -14,14 +14,15 @@
 
 use rand::Rng;
 
+use super::draw::draw_pair;
 use super::kernels::{update_rows, GramEntry, VectorLevel};
 use super::memory::{flat, flat_mut, Block, DualBuffers, DualBuffersOf, FitMemory, LANES};
-use super::LinearModel;
-use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
-use super::{FitReport, GramPrecision, PegasosValidParams, Solver, SCALE_FOLD_THRESHOLD};
+use super::model::LinearModel;
+use super::settings::{FitReport, GramPrecision, PegasosValidParams, Solver, SCALE_FOLD_THRESHOLD};
+use super::step::{learning_rate, pair_loss, projection_factor, shrink_factor};
 use crate::base::recycle_refs;
 use crate::base::sparse::SparseVec;
-use crate::judge::TrainingSet;
+use crate::judge::learner::TrainingSet;
 
 /// Steps between two folds of the recent updates into the scores.
 const RECENT_STEPS: usize = 8;
@@ -206,7 +207,7 @@ pub(super) fn fit_dual(
     rng: &mut impl Rng,
     level: VectorLevel,
 ) -> FitReport {
-    match params.precision {
+    match params.precision() {
         GramPrecision::F32 => fit_dual_with::<f32>(params, training, keys, memory, rng, level),
         GramPrecision::F64 => fit_dual_with::<f64>(params, training, keys, memory, rng, level),
     }
@@ -244,7 +245,7 @@ where
     );
     let report = FitReport {
         solver: Solver::Dual,
-        iterations: params.iterations,
+        iterations: params.iterations(),
         projections,
         scale_folds: w.folds,
     };
@@ -264,9 +265,9 @@ fn take_steps<T: GramEntry>(
     w: &mut DualWeights<T>,
     rng: &mut impl Rng,
 ) -> usize {
-    let lambda = params.lambda;
+    let lambda = params.lambda();
     let mut projections = 0;
-    for step in 1..=params.iterations {
+    for step in 1..=params.iterations() {
         let (positive, negative) = draw_pair(gram.positive_count, gram.negative_count, rng);
         let (a, b) = (positive, gram.positive_count + negative);
         let learning_rate = learning_rate(lambda, step);
@@ -302,3 +303,7 @@ fn take_steps<T: GramEntry>(
     }
     projections
 }
+
+#[cfg(test)]
+#[path = "dual_tests.rs"]
+mod tests;

@@ -12,7 +12,7 @@
 use rand::Rng;
 
 use crate::base::sparse::SparseVec;
-use crate::judge::TrainingSet;
+use crate::judge::learner::TrainingSet;
 
 /// Sofia-ML's `MIN_SCALING_FACTOR`.
 const MIN_SCALING_FACTOR: f64 = 1e-7;

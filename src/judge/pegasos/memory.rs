@@ -10,7 +10,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::LinearModel;
+use super::model::LinearModel;
 use crate::base::sparse::SparseVec;
 
 /// Dot products and scratch space kept across the fits of one judging unit (see

@@ -2,12 +2,13 @@
 
 use rand::Rng;
 
+use super::draw::draw_pair;
 use super::memory::FitMemory;
-use super::LinearModel;
-use super::{draw_pair, learning_rate, pair_loss, projection_factor, shrink_factor};
-use super::{FitReport, PegasosValidParams, Solver, SCALE_FOLD_THRESHOLD};
+use super::model::LinearModel;
+use super::settings::{FitReport, PegasosValidParams, Solver, SCALE_FOLD_THRESHOLD};
+use super::step::{learning_rate, pair_loss, projection_factor, shrink_factor};
 use crate::base::sparse::SparseVec;
-use crate::judge::TrainingSet;
+use crate::judge::learner::TrainingSet;
 
 /// A dense weight vector `w = scale * values`, so that the L2 shrink is O(1); after Sofia-ML's
 /// `SfWeightVector`.
@@ -138,11 +139,11 @@ pub(super) fn fit_primal(
     memory: &mut FitMemory,
     rng: &mut impl Rng,
 ) -> FitReport {
-    let lambda = params.lambda;
+    let lambda = params.lambda();
     let (values, model) = memory.accumulator_and_model(training.dimension);
     let mut weights = DenseWeights::zeros(values);
     let mut projections = 0;
-    for step in 1..=params.iterations {
+    for step in 1..=params.iterations() {
         let (positive, negative) =
             draw_pair(training.positives.len(), training.negatives.len(), rng);
         let (a, b) = (training.positives[positive], training.negatives[negative]);
@@ -160,7 +161,7 @@ pub(super) fn fit_primal(
     }
     let report = FitReport {
         solver: Solver::Primal,
-        iterations: params.iterations,
+        iterations: params.iterations(),
         projections,
         scale_folds: weights.folds,
     };

@@ -7,7 +7,7 @@
 //! falls as its ranking is read deeper: before each new outcome of an arm its relevant and
 //! non-relevant counts are multiplied by [`DISCOUNT`]. Ties go to the first arm in run order.
 
-use super::{OpenRun, RunChooser};
+use super::run_chooser::{OpenRun, RunChooser};
 
 /// The factor an arm's counts are multiplied by before each of its new outcomes.
 pub const DISCOUNT: f64 = 0.9;

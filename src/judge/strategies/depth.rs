@@ -3,7 +3,7 @@
 //! ties by docno ascending) that no shallower depth or earlier run judged, runs in the task's
 //! run order; a budget met within a depth cuts that depth there.
 
-use super::{OpenRun, RunChooser};
+use super::run_chooser::{OpenRun, RunChooser};
 
 /// Depth first: the run whose next unjudged document is shallowest, the first such run in run
 /// order on a tie. Judging each run's next unjudged document this way is judging the pool

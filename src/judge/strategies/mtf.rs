@@ -5,7 +5,7 @@
 //! is, so the run keeps being judged while it keeps finding relevant documents; a non-relevant
 //! one lowers its priority by one, which sends it behind every run that has failed less often.
 
-use super::{OpenRun, RunChooser};
+use super::run_chooser::{OpenRun, RunChooser};
 
 /// Per run, its priority: minus the number of non-relevant documents judged from it.
 #[derive(Debug, Clone, PartialEq, Eq)]

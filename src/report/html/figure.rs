@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use maud::{html, Markup, PreEscaped};
 
-use super::{figure_id, inline};
+use super::text::inline;
 use crate::base::error::{Error, Result};
 use crate::report::document::Figure;
 use crate::report::plots::{svg_figure, RunSpot, SpotArea};
@@ -96,4 +96,9 @@ fn render_spot(spot: &RunSpot, team: &str, tip: &str) -> Markup {
                 data-run=(spot.run) data-team=(team) data-tip=(tip) { title { (tip) } }
         },
     }
+}
+
+/// A figure's element id: `figure-<stem>`.
+fn figure_id(figure: &Figure) -> String {
+    format!("figure-{}", figure.stem())
 }

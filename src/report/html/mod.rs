@@ -5,11 +5,14 @@
 //! click on a column; a team picked in the page's header is highlighted in every figure.
 
 mod figure;
+mod text;
+
+use text::{anchor, inline};
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::base::error::Result;
-use crate::report::document::{inline_parts, Align, Block, Document, Figure, ListItem, Table};
+use crate::report::document::{Align, Block, Document, ListItem, Table};
 use crate::sim::analysis::StudyResults;
 
 /// The page's style sheet.
@@ -91,28 +94,6 @@ fn page(title: &str, teams: &[String], body: &[Markup]) -> Markup {
     }
 }
 
-/// Text with its inline code.
-fn inline(text: &str) -> Markup {
-    html! {
-        @for (is_code, part) in inline_parts(text) {
-            @if is_code { code { (part) } } @else { (part) }
-        }
-    }
-}
-
-/// The id of a heading: its text's letters and digits, lower case, the rest as dashes.
-fn anchor(text: &str) -> String {
-    let mut id = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            id.push(c.to_ascii_lowercase());
-        } else if !id.ends_with('-') {
-            id.push('-');
-        }
-    }
-    id.trim_matches('-').to_string()
-}
-
 /// A block other than figures.
 fn render_block(block: &Block) -> Markup {
     match block {
@@ -170,11 +151,6 @@ fn render_list(items: &[ListItem]) -> Markup {
             }
         }
     }
-}
-
-/// A figure's element id: `figure-<stem>`.
-fn figure_id(figure: &Figure) -> String {
-    format!("figure-{}", figure.stem())
 }
 
 #[cfg(test)]

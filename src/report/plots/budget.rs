@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use plotters::prelude::*;
 
 use super::chart::fraction_chart;
+use super::drawing::{Canvas, DrawingResult};
 use super::legend::{Legend, LegendEntry, Mark};
 use super::style::{PALETTE, THRESHOLD_COLOUR};
-use super::{Canvas, DrawingResult};
 use crate::sim::analysis::budget::EQUIVALENT_TAU_B;
 use crate::sim::analysis::BudgetRow;
 

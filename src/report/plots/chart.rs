@@ -10,9 +10,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::drawing::{DrawResult, DrawingResult, LEGEND_WIDTH, WIDTH};
 use super::legend::{draw_legend, Legend};
 use super::style::{text, AXIS_TITLE_SIZE, CAPTION_SIZE, LABEL_SIZE, THRESHOLD_COLOUR};
-use super::{DrawResult, DrawingResult, LEGEND_WIDTH, WIDTH};
 
 /// A chart with numbers on both axes (every figure's).
 pub(super) type NumberChart<'a, DB> =

@@ -7,9 +7,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::chart::{draw_framed, square_chart, NumberChart, TickLabels};
+use super::drawing::{DrawResult, Drawing, RunSpot};
 use super::legend::{Legend, LegendEntry, Mark};
 use super::style::palette_colour;
-use super::{DrawResult, Drawing, RunSpot};
 
 /// One estimator's points: (truth, estimate), such as (true score, estimated score).
 #[derive(Debug, Clone, PartialEq)]

@@ -5,8 +5,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::drawing::DrawResult;
 use super::style::{team_colour, text, LEGEND_SIZE};
-use super::DrawResult;
 
 /// How a legend entry is drawn.
 #[derive(Debug, Clone, Copy)]

@@ -22,6 +22,7 @@
 mod bitmap;
 mod budget;
 mod chart;
+mod drawing;
 pub mod estimates;
 pub mod font;
 mod legend;
@@ -36,87 +37,19 @@ mod tau;
 mod truth;
 pub mod verdict;
 
+pub use drawing::{Drawing, RunSpot, SpotArea, HEIGHT, WIDTH};
+pub use output::{FigureFormat, SvgFigure};
+
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use self::chart::draw_framed;
+use self::drawing::{trial_count, Canvas, DrawResult};
 use self::output::{render_svg, write_drawing};
-use crate::base::choice::choice_enum;
 use crate::base::error::Result;
 use crate::sim::analysis::StudyResults;
-
-/// Width of every figure, in pixels (SVG user units).
-pub const WIDTH: u32 = 1200;
-/// Height of every figure, in pixels (SVG user units).
-pub const HEIGHT: u32 = 700;
-/// Width of the legend column at the right of each figure.
-const LEGEND_WIDTH: u32 = 210;
-
-choice_enum! {
-    /// Which files to write for each figure.
-    pub enum FigureFormat {
-        /// PNG only.
-        Png = "png",
-        /// SVG only.
-        Svg = "svg",
-        /// PNG and SVG.
-        Both = "both",
-    }
-}
-
-impl FigureFormat {
-    fn has_png(self) -> bool {
-        matches!(self, Self::Png | Self::Both)
-    }
-
-    fn has_svg(self) -> bool {
-        matches!(self, Self::Svg | Self::Both)
-    }
-}
-
-/// Where a run's marks sit in a figure, in the figure's pixels (its SVG user units): what the
-/// HTML report makes hoverable and focusable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunSpot {
-    /// The run's tag.
-    pub run: String,
-    /// The area its marks cover.
-    pub area: SpotArea,
-}
-
-/// The area of a run's marks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpotArea {
-    /// A column holding every mark of the run: left, top, right, bottom.
-    Column {
-        /// Left edge.
-        left: i32,
-        /// Top edge.
-        top: i32,
-        /// Right edge.
-        right: i32,
-        /// Bottom edge.
-        bottom: i32,
-    },
-    /// One point (the centre of the run's mark).
-    Point {
-        /// Horizontal position.
-        x: i32,
-        /// Vertical position.
-        y: i32,
-    },
-}
-
-/// A figure drawn as SVG, with the places of its runs' marks.
-#[derive(Debug, Clone)]
-pub struct SvgFigure {
-    /// The SVG document, as the `.svg` file holds it.
-    pub svg: String,
-    /// Each run's marks (none for figures without run marks: tau_b, budget).
-    pub spots: Vec<RunSpot>,
-}
 
 /// Draws one figure of `results` as SVG, with the places of its runs' marks.
 ///
@@ -282,16 +215,6 @@ fn write_figure(
     write_drawing(&figure, &figure_stem(kind, measure), out, format)
 }
 
-/// A figure that can draw itself on any plotters backend.
-pub trait Drawing {
-    /// Draws on `root`, adding the places of run marks to `spots`.
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        spots: &mut Vec<RunSpot>,
-    ) -> DrawResult<DB>;
-}
-
 /// One of a study's figures.
 struct StudyFigure<'r> {
     results: &'r StudyResults,
@@ -322,23 +245,6 @@ pub fn write_standalone_figure(
 ) -> Result<Vec<PathBuf>> {
     font::register()?;
     write_drawing(figure, stem, out, format)
-}
-
-/// A value computed while drawing on a backend, or the backend's error.
-type DrawingResult<DB, T> =
-    std::result::Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
-
-/// The result of drawing on a backend.
-type DrawResult<DB> =
-    std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
-
-/// What a study figure draws on and from: the whole figure (for labels outside the plot),
-/// the plot area, the results and the measure.
-struct Canvas<'a, DB: DrawingBackend> {
-    root: &'a DrawingArea<DB, Shift>,
-    plot: &'a DrawingArea<DB, Shift>,
-    results: &'a StudyResults,
-    measure: &'a str,
 }
 
 fn draw_figure<DB: DrawingBackend>(
@@ -377,11 +283,6 @@ fn caption(results: &StudyResults, measure: &str, subject: &str) -> String {
         if results.seeds.len() == 1 { "" } else { "s" },
         results.held_out_teams.len()
     )
-}
-
-/// The study's trials: a control and one per held-out team, for each seed.
-fn trial_count(results: &StudyResults) -> usize {
-    results.seeds.len() * (1 + results.held_out_teams.len())
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Writing a figure to files: PNG through the bitmap backend (encoded here) and SVG, each
+//! The formats a figure is written in, and writing it to files: PNG through the bitmap backend (encoded here) and SVG, each
 //! written atomically; and the SVG of a figure with the places of its run marks.
 
 use std::path::{Path, PathBuf};
@@ -6,9 +6,41 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 
 use super::bitmap::Bitmap;
-use super::{Drawing, FigureFormat, SvgFigure, HEIGHT, WIDTH};
+use super::drawing::{Drawing, RunSpot, HEIGHT, WIDTH};
+use crate::base::choice::choice_enum;
 use crate::base::error::{Error, Result};
 use crate::io::atomic::write_atomically;
+
+choice_enum! {
+    /// Which files to write for each figure.
+    pub enum FigureFormat {
+        /// PNG only.
+        Png = "png",
+        /// SVG only.
+        Svg = "svg",
+        /// PNG and SVG.
+        Both = "both",
+    }
+}
+
+impl FigureFormat {
+    pub(super) fn has_png(self) -> bool {
+        matches!(self, Self::Png | Self::Both)
+    }
+
+    pub(super) fn has_svg(self) -> bool {
+        matches!(self, Self::Svg | Self::Both)
+    }
+}
+
+/// A figure drawn as SVG, with the places of its runs' marks.
+#[derive(Debug, Clone)]
+pub struct SvgFigure {
+    /// The SVG document, as the `.svg` file holds it.
+    pub svg: String,
+    /// Each run's marks (none for figures without run marks: tau_b, budget).
+    pub spots: Vec<RunSpot>,
+}
 
 /// Writes `drawing` as `out/<stem>.png` and/or `.svg`, atomically. Returns the files written.
 pub(super) fn write_drawing(

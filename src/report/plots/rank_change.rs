@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use plotters::prelude::*;
 
 use super::chart::spread_offset;
+use super::drawing::{Canvas, DrawingResult, RunSpot};
 use super::legend::{team_entries, Legend, LegendEntry, Mark};
 use super::run_axis::RunRankAxis;
 use super::style::team_colour;
-use super::{Canvas, DrawingResult, RunSpot};
 use crate::sim::analysis::{RunRow, StudyResults};
 
 pub(super) fn draw<DB: DrawingBackend>(

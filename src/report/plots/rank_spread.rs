@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 
 use plotters::prelude::*;
 
+use super::drawing::{trial_count, Canvas, DrawingResult, RunSpot};
 use super::legend::{team_entries, Legend, LegendEntry, Mark};
 use super::run_axis::RunRankAxis;
 use super::style::team_colour;
-use super::{trial_count, Canvas, DrawingResult, RunSpot};
 
 /// The radius (pixels) of a rank that every trial gave.
 const MAX_RADIUS: f64 = 9.0;

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::chart::{chart, Axis, ColumnLabels, NumberChart, TickLabels};
-use super::{DrawResult, DrawingResult, RunSpot, SpotArea};
+use super::drawing::{DrawResult, DrawingResult, RunSpot, SpotArea};
 use crate::sim::analysis::RunRow;
 
 /// The least horizontal room (pixels) a rotated run label needs.

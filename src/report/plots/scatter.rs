@@ -8,9 +8,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::chart::{square_chart, NumberChart, TickLabels};
+use super::drawing::{Canvas, DrawResult, DrawingResult, RunSpot, SpotArea};
 use super::legend::{team_entries, Legend, LegendEntry, Mark};
 use super::style::{team_colour, text, LABEL_SIZE};
-use super::{Canvas, DrawResult, DrawingResult, RunSpot, SpotArea};
 use crate::sim::analysis::RunRow;
 
 /// How many of the runs farthest from the diagonal get their tag written beside them.

@@ -7,9 +7,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::chart::fraction_chart;
+use super::drawing::{Canvas, DrawResult, DrawingResult};
 use super::legend::{Legend, LegendEntry, Mark};
 use super::style::{palette_colour, THRESHOLD_COLOUR};
-use super::{Canvas, DrawResult, DrawingResult};
 use crate::sim::analysis::budget::EQUIVALENT_TAU_B;
 use crate::sim::analysis::strategies::RANK_CHANGE_LIMIT;
 use crate::sim::analysis::StrategyRow;

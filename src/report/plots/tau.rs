@@ -6,9 +6,9 @@
 use plotters::prelude::*;
 
 use super::chart::{chart, draw_guide, spread_offset, Axis, ColumnLabels};
+use super::drawing::{Canvas, DrawingResult};
 use super::legend::{Legend, LegendEntry, Mark};
 use super::style::{team_colour, THRESHOLD_COLOUR};
-use super::{Canvas, DrawingResult};
 use crate::sim::analysis::StudyResults;
 
 /// The usual threshold for equivalent rankings.

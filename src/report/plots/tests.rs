@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use super::drawing::LEGEND_WIDTH;
 use super::style::{team_colour, PALETTE};
 use super::*;
 use crate::sim::analysis::{LouRow, RankRow, RunRow, TrialRow};

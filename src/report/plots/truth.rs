@@ -7,9 +7,9 @@
 use plotters::prelude::*;
 
 use super::chart::{chart, draw_guide, Axis, TickLabels};
+use super::drawing::{Canvas, DrawingResult, RunSpot, SpotArea};
 use super::legend::{Legend, LegendEntry, Mark};
 use super::style::PALETTE;
-use super::{Canvas, DrawingResult, RunSpot, SpotArea};
 use crate::stats::{official_ranks, tau_b};
 
 pub(super) fn draw<DB: DrawingBackend>(

@@ -7,9 +7,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::chart::{chart, draw_framed, draw_guide, Axis, TickLabels};
+use super::drawing::{DrawResult, Drawing, RunSpot};
 use super::estimates::{draw_dots, EstimateSeries};
 use super::legend::{Legend, LegendEntry, Mark};
-use super::{DrawResult, Drawing, RunSpot};
 
 /// The figure's data.
 #[derive(Debug, Clone, PartialEq)]
