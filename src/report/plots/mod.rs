@@ -13,6 +13,8 @@
 //!   the control's recall against the fraction of the budget.
 //! - `strategies_<measure>` (studies comparing judging strategies): each strategy's paired rank
 //!   change and tau_b against the fraction of the budget.
+//! - `significance_<measure>` (studies with budget fractions or judging strategies): per
+//!   fraction and strategy, the reference's significant pairs of runs kept, lost and reversed.
 //!
 //! Every figure is drawn on the same frame (caption, plot area, legend column) and axes; each
 //! figure's file draws its own marks and says what its legend holds. Each figure is written as
@@ -30,6 +32,7 @@ mod rank_change;
 mod rank_spread;
 mod run_axis;
 mod scatter;
+mod significance;
 mod strategies;
 mod style;
 mod tau;
@@ -149,6 +152,8 @@ pub enum FigureKind {
     Budget,
     /// Each judging strategy's paired rank change and tau_b against the budget fraction.
     Strategies,
+    /// The reference's significant pairs kept, lost and reversed per fraction and strategy.
+    Significance,
 }
 
 impl FigureKind {
@@ -161,6 +166,7 @@ impl FigureKind {
             Self::RankSpread => "rank_spread",
             Self::Budget => "budget",
             Self::Strategies => "strategies",
+            Self::Significance => "significance",
         }
     }
 
@@ -174,6 +180,7 @@ impl FigureKind {
             Self::RankSpread => "rank of every run in every trial",
             Self::Budget => "tau_b and recall against the budget",
             Self::Strategies => "judging strategies against the budget",
+            Self::Significance => "significant pairs kept, lost, reversed",
         }
     }
 }
@@ -200,8 +207,8 @@ pub fn measure_in_file_name(measure: &str) -> String {
 }
 
 /// The figures of a study, in drawing order: per measure, rank change, rank spread, tau_b,
-/// scores, (with a truth file) truth, (with a budget curve) budget and (with a comparison of
-/// judging strategies) strategies.
+/// scores, (with a truth file) truth, (with a budget curve) budget, (with a comparison of
+/// judging strategies) strategies and (with either) significance.
 pub fn figure_list(
     measures: &[String],
     has_truth: bool,
@@ -222,6 +229,9 @@ pub fn figure_list(
     }
     if has_strategies {
         kinds.push(FigureKind::Strategies);
+    }
+    if has_budget || has_strategies {
+        kinds.push(FigureKind::Significance);
     }
     measures
         .iter()
@@ -363,6 +373,7 @@ fn draw_figure<DB: DrawingBackend>(
             FigureKind::RankSpread => rank_spread::draw(&canvas, spots),
             FigureKind::Budget => budget::draw(&canvas),
             FigureKind::Strategies => strategies::draw(&canvas),
+            FigureKind::Significance => significance::draw(&canvas),
         }
     })
 }
