@@ -99,8 +99,22 @@ fn fractions_leave_the_studys_own_outputs_as_they_were() {
             "{name:?}"
         );
     }
-    for figure in ["budget_map.png", "budget_map.svg", "budget_P_10.svg"] {
+    for figure in [
+        "budget_map.png",
+        "budget_map.svg",
+        "budget_P_10.svg",
+        "significance_map.png",
+        "significance_map.svg",
+        "significance_P_10.svg",
+    ] {
         assert!(curve.join("figures").join(figure).exists(), "{figure}");
+    }
+    assert!(!plain.join("figures/significance_map.svg").exists());
+    // Without strategies, the significance figure's one bar a fraction is the budget curve's
+    // hical controls.
+    let significance = std::fs::read_to_string(curve.join("figures/significance_map.svg")).unwrap();
+    for text in ["hical", "share of the significant pairs under"] {
+        assert!(significance.contains(text), "{text}");
     }
     // summary.json: the same, but for the budget block and the fractions recorded in the
     // fingerprint, whose sha256 leaves them out.

@@ -99,6 +99,13 @@ fn strategies_leave_the_studys_own_outputs_as_they_were() {
     assert!(report.contains("## Judging strategies"), "{report}");
     assert!(compared.join("figures/strategies_map.png").exists());
     assert!(!alone.join("figures/strategies_map.png").exists());
+    // The significance figure: a bar per strategy with strategies, hical's alone without.
+    let significance =
+        |dir: &Path| std::fs::read_to_string(dir.join("figures/significance_map.svg")).unwrap();
+    for strategy in ["hical", "depth", "mtf", "bandit"] {
+        assert!(significance(&compared).contains(strategy), "{strategy}");
+    }
+    assert!(!significance(&alone).contains("bandit"));
 }
 
 #[test]

@@ -188,5 +188,8 @@ fn figure_title(kind: FigureKind) -> &'static str {
         FigureKind::RankSpread => "every run's rank over all trials, dominant rank ringed",
         FigureKind::Budget => "tau_b and recall against the fraction of the budget",
         FigureKind::Strategies => "judging strategies against the fraction of the budget",
+        FigureKind::Significance => {
+            "significant pairs kept, lost, reversed and new by fraction and strategy"
+        }
     }
 }

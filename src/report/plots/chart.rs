@@ -188,7 +188,8 @@ pub(super) struct ColumnLabels {
     columns: usize,
     pub(super) spacing: f64,
     is_rotated: bool,
-    room: u32,
+    /// The room under the plot the labels and the axis title take.
+    pub(super) room: u32,
 }
 
 impl ColumnLabels {

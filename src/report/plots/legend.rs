@@ -17,6 +17,8 @@ pub(super) enum Mark {
     Ring,
     /// A filled square.
     Square,
+    /// An open square.
+    OpenSquare,
     /// A solid line.
     Line,
     /// A vertical bar (a range).
@@ -115,6 +117,10 @@ fn draw_mark<DB: DrawingBackend>(
         Mark::Square => area.draw(&Rectangle::new(
             [(x - 6, y - 6), (x + 6, y + 6)],
             colour.filled(),
+        )),
+        Mark::OpenSquare => area.draw(&Rectangle::new(
+            [(x - 6, y - 6), (x + 6, y + 6)],
+            colour.stroke_width(2),
         )),
         Mark::Line => area.draw(&PathElement::new(
             vec![(x - 10, y), (x + 10, y)],

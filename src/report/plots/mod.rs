@@ -13,6 +13,8 @@
 //!   the control's recall against the fraction of the budget.
 //! - `strategies_<measure>` (studies comparing judging strategies): each strategy's paired rank
 //!   change and tau_b against the fraction of the budget.
+//! - `significance_<measure>` (studies with budget fractions or judging strategies): per
+//!   fraction and strategy, the reference's significant pairs of runs kept, lost and reversed.
 //!
 //! Every figure is drawn on the same frame (caption, plot area, legend column) and axes; each
 //! figure's file draws its own marks and says what its legend holds. Each figure is written as
@@ -31,6 +33,7 @@ mod rank_change;
 mod rank_spread;
 mod run_axis;
 mod scatter;
+mod significance;
 mod strategies;
 mod style;
 mod tau;
@@ -82,6 +85,8 @@ pub enum FigureKind {
     Budget,
     /// Each judging strategy's paired rank change and tau_b against the budget fraction.
     Strategies,
+    /// The reference's significant pairs kept, lost and reversed per fraction and strategy.
+    Significance,
 }
 
 impl FigureKind {
@@ -94,6 +99,7 @@ impl FigureKind {
             Self::RankSpread => "rank_spread",
             Self::Budget => "budget",
             Self::Strategies => "strategies",
+            Self::Significance => "significance",
         }
     }
 
@@ -107,6 +113,7 @@ impl FigureKind {
             Self::RankSpread => "rank of every run in every trial",
             Self::Budget => "tau_b and recall against the budget",
             Self::Strategies => "judging strategies against the budget",
+            Self::Significance => "significant pairs kept, lost, reversed",
         }
     }
 }
@@ -133,8 +140,8 @@ pub fn measure_in_file_name(measure: &str) -> String {
 }
 
 /// The figures of a study, in drawing order: per measure, rank change, rank spread, tau_b,
-/// scores, (with a truth file) truth, (with a budget curve) budget and (with a comparison of
-/// judging strategies) strategies.
+/// scores, (with a truth file) truth, (with a budget curve) budget, (with a comparison of
+/// judging strategies) strategies and (with either) significance.
 pub fn figure_list(
     measures: &[String],
     has_truth: bool,
@@ -155,6 +162,9 @@ pub fn figure_list(
     }
     if has_strategies {
         kinds.push(FigureKind::Strategies);
+    }
+    if has_budget || has_strategies {
+        kinds.push(FigureKind::Significance);
     }
     measures
         .iter()
@@ -269,6 +279,7 @@ fn draw_figure<DB: DrawingBackend>(
             FigureKind::RankSpread => rank_spread::draw(&canvas, spots),
             FigureKind::Budget => budget::draw(&canvas),
             FigureKind::Strategies => strategies::draw(&canvas),
+            FigureKind::Significance => significance::draw(&canvas),
         }
     })
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use super::drawing::LEGEND_WIDTH;
 use super::style::{team_colour, PALETTE};
 use super::*;
-use crate::sim::analysis::{LouRow, RankRow, RunRow, TrialRow};
+use crate::sim::analysis::{BudgetRow, LouRow, RankRow, RunRow, TrialRow};
 use crate::stats::Spread;
 
 /// The first two palette colours, as the SVG writes them.
@@ -332,4 +332,86 @@ fn a_runs_spot_is_its_column_in_rank_figures_and_its_point_in_the_scores_figure(
     }
     let tau = svg_figure(&results(), FigureKind::TauB, "map").unwrap();
     assert!(tau.spots.is_empty());
+}
+
+#[test]
+fn significance_bars_stack_kept_reversed_and_lost_up_to_one_with_the_new_pairs_above() {
+    let mut results = results();
+    // One seed's control at the whole budget: of the official qrels' 10 significant pairs, 6
+    // kept, 3 lost, 1 reversed; 2 more significant under the control only.
+    results.budget = vec![BudgetRow {
+        fraction: 1.0,
+        seed: 1,
+        measure: "map".into(),
+        official_kept: Some(6),
+        official_lost: Some(3),
+        official_reversed: Some(1),
+        official_new: Some(2),
+        ..BudgetRow::default()
+    }];
+    let svg = svg_figure(&results, FigureKind::Significance, "map")
+        .unwrap()
+        .svg;
+    let rects = elements(&svg, "rect");
+    let bar = |fill: &str| {
+        let rect = (rects.iter())
+            .find(|r| attribute(r, "fill") == fill && number(r, "width") > 12)
+            .unwrap_or_else(|| panic!("no bar filled {fill}"));
+        let top = number(rect, "y");
+        (top, top + number(rect, "height"))
+    };
+    let (kept, reversed, lost) = (bar("#1F77B4"), bar("#C81414"), bar("#CDCDCD"));
+    // Stacked from the axis up: kept, reversed, lost, each touching the next.
+    assert!((kept.0 - reversed.1).abs() <= 1 && (reversed.0 - lost.1).abs() <= 1);
+    let unit = f64::from(kept.1 - lost.0);
+    let share = |(top, bottom): (i32, i32)| f64::from(bottom - top) / unit;
+    for (got, expected) in [
+        (share(kept), 0.6),
+        (share(reversed), 0.1),
+        (share(lost), 0.3),
+    ] {
+        assert!((got - expected).abs() < 0.01, "{got} != {expected}");
+    }
+    // The new pairs: an open box from 1 up by 2 / 10 of the reference's pairs.
+    let new = (rects.iter())
+        .find(|r| attribute(r, "fill") == "none" && number(r, "width") > 12)
+        .expect("an open box of new pairs");
+    assert!((number(new, "y") + number(new, "height") - lost.0).abs() <= 1);
+    assert!((f64::from(number(new, "height")) / unit - 0.2).abs() < 0.01);
+    let texts: Vec<String> = texts(&svg).into_iter().map(|(text, _, _)| text).collect();
+    for wanted in [
+        "share of the significant pairs under the official qrels (map; 10 a seed)",
+        "+2",
+        "hical",
+        "reversed (red count)",
+        "new (+count)",
+    ] {
+        assert!(
+            texts.iter().any(|text| text == wanted),
+            "{wanted:?} in {texts:?}"
+        );
+    }
+    // The reversed pairs' count in red.
+    let red: Vec<&String> = (texts.iter().zip(elements(&svg, "text")))
+        .filter(|(_, element)| attribute(element, "fill") == "#C81414")
+        .map(|(text, _)| text)
+        .collect();
+    assert_eq!(red, ["1"]);
+}
+
+#[test]
+fn the_significance_figure_is_drawn_with_a_budget_curve_or_strategies() {
+    let measures = ["map".to_string()];
+    let has_significance = |has_budget, has_strategies| {
+        figure_list(&measures, false, has_budget, has_strategies)
+            .iter()
+            .any(|(kind, _)| *kind == FigureKind::Significance)
+    };
+    assert!(!has_significance(false, false));
+    assert!(has_significance(true, false));
+    assert!(has_significance(true, true));
+    assert_eq!(
+        figure_stem(FigureKind::Significance, "map"),
+        "significance_map"
+    );
 }
