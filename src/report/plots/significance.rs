@@ -17,7 +17,7 @@ use plotters::prelude::*;
 use super::chart::{chart, Axis, ColumnLabels, TickLabels};
 use super::legend::{Legend, LegendEntry, Mark};
 use super::style::{text, LABEL_SIZE, PALETTE};
-use super::{Canvas, DrawingResult};
+use super::drawing::{Canvas, DrawingResult};
 use crate::sim::analysis::{BudgetRow, StrategyRow};
 
 /// The kept pairs' colour.
