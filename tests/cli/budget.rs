@@ -162,20 +162,42 @@ fn fractions_leave_the_studys_own_outputs_as_they_were() {
             "tau_ap",
             "paired_tau_b",
             "recall",
-            "overlap"
+            "overlap",
+            "significant",
         ]
+        .into_iter()
+        .map(String::from)
+        .chain(
+            ["official", "paired", "held_out", "full", "truth"]
+                .iter()
+                .flat_map(|reference| {
+                    ["kept", "lost", "reversed", "new"].map(|kind| format!("{reference}_{kind}"))
+                })
+        )
+        .collect::<Vec<_>>()
     );
     let (trial_header, trials) = rows(&curve.join("trials.tsv"));
     assert_eq!(budget_rows.len(), 3 * trials.len());
     let at_whole: Vec<&Vec<String>> = budget_rows.iter().filter(|r| r[0] == "1").collect();
     assert_eq!(at_whole.len(), trials.len());
     for (row, trial) in at_whole.iter().zip(&trials) {
-        for column in &header[1..] {
+        for column in header[1..].iter().filter(|c| !c.starts_with("full_")) {
             assert_eq!(
                 field(&header, row, column),
                 field(&trial_header, trial, column),
                 "{column}"
             );
+        }
+        // Against the whole budget's control: a control keeps its own significant pairs, a
+        // held-out trial's pairs are its paired ones.
+        for kind in ["kept", "lost", "reversed", "new"] {
+            let full = field(&header, row, &format!("full_{kind}"));
+            let expected = match (field(&header, row, "held_out"), kind) {
+                ("control", "kept") => field(&header, row, "significant"),
+                ("control", _) => "0",
+                _ => field(&header, row, &format!("paired_{kind}")),
+            };
+            assert_eq!(full, expected, "full_{kind} of {row:?}");
         }
     }
     let number =
