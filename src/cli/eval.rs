@@ -12,9 +12,9 @@ use super::choice;
 /// Arguments of `reusesim eval`.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
-    /// A measure, in trec_eval (`map`, `P.5,10`, `ndcg_cut_10`, `all_trec`) or ir_measures
-    /// (`AP`, `P@10`, `nDCG@10`, `AP(rel=2)`) spelling; repeatable. Default: trec_eval's
-    /// `official` set, printed as trec_eval prints it.
+    /// A measure, in trec_eval (`map`, `P.5,10`, `ndcg_cut_10`, `all_trec`), ir_measures
+    /// (`AP`, `P@10`, `nDCG@10`, `AP(rel=2)`) or ranx (`ndcg@10`, `mrr@10`, `hits@10`)
+    /// spelling; repeatable. Default: trec_eval's `official` set, printed as trec_eval prints it.
     #[arg(short = 'm', long = "measure", value_name = "MEASURE", default_values_t = EvaluateOptions::default().measures, hide_default_value = true)]
     pub measures: Vec<String>,
     /// A grade >= LEVEL counts as relevant for binary measures (trec_eval -l).

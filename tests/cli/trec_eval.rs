@@ -293,3 +293,22 @@ fn trec_eval_long_options_are_accepted() {
         ],
     );
 }
+
+/// A collection size that is not a whole number of documents is refused before anything is
+/// read, naming the option (exit code 2).
+#[test]
+fn a_collection_size_that_is_not_a_count_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for size in ["-5", "many"] {
+        let output = crate::util::run([
+            "eval".as_ref(),
+            "-N".as_ref(),
+            size.as_ref(),
+            root.join("qrels/synth-passage.qrels").as_os_str(),
+            root.join("runs/synth-passage/runs/bm25base").as_os_str(),
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--docs-in-collection <NUM>"), "{stderr}");
+    }
+}
