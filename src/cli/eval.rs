@@ -48,7 +48,7 @@ pub struct EvalArgs {
     pub judged_docs_only: bool,
     /// The number of documents in the collection, which utility's fourth coefficient
     /// multiplies (trec_eval -N).
-    #[arg(short = 'N', long = "docs-in-collection", visible_alias = "Number_docs_in_coll", value_name = "NUM",
+    #[arg(short = 'N', long = "documents-in-collection", visible_alias = "Number_docs_in_coll", value_name = "NUM",
           default_value_t = EvaluateOptions::default().documents_in_collection)]
     pub documents_in_collection: usize,
     /// Print no summary (trec_eval -n).

@@ -299,7 +299,7 @@ fn trec_eval_long_options_are_accepted() {
 #[test]
 fn a_collection_size_that_is_not_a_count_is_refused() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for size in ["-5", "many"] {
+    for size in ["2.5", "many"] {
         let output = crate::util::run([
             "eval".as_ref(),
             "-N".as_ref(),
@@ -309,6 +309,9 @@ fn a_collection_size_that_is_not_a_count_is_refused() {
         ]);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains("--docs-in-collection <NUM>"), "{stderr}");
+        assert!(
+            stderr.contains("--documents-in-collection <NUM>"),
+            "{stderr}"
+        );
     }
 }
