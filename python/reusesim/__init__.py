@@ -44,11 +44,26 @@ DEFAULT_MEASURES = _native.DEFAULT_MEASURES
 #: The measures a study compares rankings on by default (as ``reusesim simulate``).
 DEFAULT_STUDY_MEASURES = _native.DEFAULT_STUDY_MEASURES
 
-Measures = Union[str, Sequence[str]]
+#: One measure or several: strings in any spelling ``reusesim eval -m`` takes, or ir_measures'
+#: ``Measure`` objects (``ir_measures.nDCG@10``), read by their ``str``.
+Measures = Union[str, object, Sequence[Union[str, object]]]
 
 
 def _measure_list(measures: Measures) -> list[str]:
-    return [measures] if isinstance(measures, str) else list(measures)
+    """The measures as strings: a string as given, any other object (an ir_measures ``Measure``)
+    by its ``str``, which ir_measures makes the measure's canonical name."""
+    if isinstance(measures, str) or not isinstance(measures, Iterable):
+        measures = [measures]
+    return [measure if isinstance(measure, str) else str(measure) for measure in measures]
+
+
+def _as_spelled(names: Sequence[str], measures: list[str]) -> list[str]:
+    """Each of trec_eval's ``names`` as ``measures`` spell it where one of them names that
+    measure alone (the first such), trec_eval's name otherwise (``P.5,10``, ``official``)."""
+    spellings: dict[str, str] = {}
+    for name, spelling in _native.measure_spellings(measures):
+        spellings.setdefault(name, spelling)
+    return [spellings.get(name, name) for name in names]
 
 
 def _options(**given) -> str:
@@ -80,40 +95,59 @@ def evaluate(
     per_topic: bool = JOB_DEFAULTS["evaluate"]["per_topic"],
     complete: bool = JOB_DEFAULTS["evaluate"]["complete"],
     max_docs: Optional[int] = None,
+    judged_docs_only: bool = JOB_DEFAULTS["evaluate"]["judged_docs_only"],
+    documents_in_collection: int = JOB_DEFAULTS["evaluate"]["documents_in_collection"],
     zscores: Union[str, os.PathLike, None] = None,
     trec_eval: Optional[str] = None,
 ) -> pd.DataFrame:
     """Scores runs exactly as trec_eval does.
 
     ``measures`` are parsed as ``reusesim eval -m`` parses them: trec_eval spellings (``map``,
-    ``P_10``, ``P.5,10``, ``ndcg_cut_10``, the nicknames ``official`` and ``all_trec``) and
-    ir_measures spellings (``AP``, ``nDCG@10``, ``P(rel=2)@10``, ``Judged@10``), one string or
-    a list; by default trec_eval's default set, ``official``, without ``runid`` and ``num_q``. ``relevance_level``, ``complete`` and
-    ``max_docs`` are trec_eval's ``-l``, ``-c`` and ``-M``; ``zscores`` (a file of ``qid measure
+    ``P_10``, ``P.5,10``, ``ndcg_cut_10``, the nicknames ``official`` and ``all_trec``),
+    ir_measures spellings (``AP``, ``nDCG@10``, ``P(rel=2)@10``, ``Judged@10``) and ranx
+    spellings (``ndcg@10``, ``mrr@10``, ``hits@10``), one string, one ir_measures ``Measure``
+    object (``ir_measures.nDCG@10``, read by its ``str``) or a list of them; by default
+    trec_eval's default set, ``official``, without ``runid`` and ``num_q``. ``relevance_level``, ``complete``,
+    ``max_docs``, ``judged_docs_only`` and ``documents_in_collection`` are trec_eval's ``-l``,
+    ``-c``, ``-M``, ``-J`` and ``-N``; ``zscores`` (a file of ``qid measure
     mean stddev`` lines) gives z-scores as trec_eval's ``-Z``; ``trec_eval`` (``"9"``, the
     default, or ``"10"``) is the release whose arithmetic to follow where releases differ.
 
-    Returns a DataFrame with columns ``run_id measure query_id value``: one row per run and
-    measure with ``query_id == "all"`` (the mean over topics; a sum for counts), preceded by
-    the per-topic rows when ``per_topic``. Measures are named in trec_eval's spelling
-    (``nDCG@10`` is ``ndcg_cut_10``). Warnings (a run topic missing from the qrels) are issued
-    with :mod:`warnings`.
+    Returns a DataFrame with columns ``run_id measure query_id value trec_eval_measure``: one
+    row per run and measure with ``query_id == "all"`` (the mean over topics; a sum for
+    counts), preceded by the per-topic rows when ``per_topic``. ``measure`` is spelled as it was
+    asked for (``str(measure)`` for a ``Measure`` object) where one name asked for that measure
+    alone, and in trec_eval's spelling where a name stands for several (``P.5,10``,
+    ``official``); ``trec_eval_measure`` is trec_eval's spelling (``nDCG@10`` is
+    ``ndcg_cut_10``). Warnings (a run topic missing from the qrels) are issued with
+    :mod:`warnings`.
     """
+    measures = _measure_list(measures)
     (run_ids, names, topics, values), messages = _native.evaluate(
         _inputs.qrels(qrels),
         _inputs.runs(runs),
         _options(
-            measures=_measure_list(measures),
+            measures=measures,
             relevance_level=relevance_level,
             per_topic=per_topic,
             complete=complete,
             max_docs=max_docs,
+            judged_docs_only=judged_docs_only,
+            documents_in_collection=documents_in_collection,
             zscores=zscores,
             trec_eval=trec_eval,
         ),
     )
     _warn(messages)
-    return pd.DataFrame({"run_id": run_ids, "measure": names, "query_id": topics, "value": values})
+    return pd.DataFrame(
+        {
+            "run_id": run_ids,
+            "measure": _as_spelled(names, measures),
+            "query_id": topics,
+            "value": values,
+            "trec_eval_measure": names,
+        }
+    )
 
 
 def compare(
@@ -143,15 +177,17 @@ def compare(
 
     Returns a DataFrame with a row per pair and measure, columns ``measure run against
     run_mean against_mean mean_difference ci_low ci_high effect_size p_value adjusted_p_value
-    significant`` (``mean_difference`` is run − against, ``ci_*`` its 95% interval,
-    ``effect_size`` NaN where the differences do not vary). The notes (identical runs, exact
-    tests) are in ``frame.attrs["notes"]``.
+    significant trec_eval_measure`` (``mean_difference`` is run − against, ``ci_*`` its 95%
+    interval, ``effect_size`` NaN where the differences do not vary); ``measure`` is spelled as
+    asked for and ``trec_eval_measure`` in trec_eval's spelling, as in :func:`evaluate`. The
+    notes (identical runs, exact tests) are in ``frame.attrs["notes"]``.
     """
+    measures = _measure_list(measures)
     text, messages = _native.compare(
         _inputs.qrels(qrels),
         _inputs.runs(runs),
         _options(
-            measures=_measure_list(measures),
+            measures=measures,
             test=test,
             correction=correction,
             alpha=alpha,
@@ -165,14 +201,16 @@ def compare(
     _warn(messages)
     comparison = json.loads(text)
     rows = []
-    for measure in comparison["measures"]:
+    trec_eval_names = [measure["measure"] for measure in comparison["measures"]]
+    spelled = _as_spelled(trec_eval_names, measures)
+    for measure, name in zip(comparison["measures"], spelled):
         means = {entry["run"]: entry["mean"] for entry in measure["means"]}
         for pair in measure["pairs"]:
             low, high = pair["confidence_interval"]
             effect = pair["effect_size"]
             rows.append(
                 {
-                    "measure": measure["measure"],
+                    "measure": name,
                     "run": pair["run"],
                     "against": pair["against"],
                     "run_mean": means[pair["run"]],
@@ -184,6 +222,7 @@ def compare(
                     "p_value": pair["p_value"],
                     "adjusted_p_value": pair["adjusted_p_value"],
                     "significant": pair["significant"],
+                    "trec_eval_measure": measure["measure"],
                 }
             )
     frame = pd.DataFrame(rows, columns=COMPARE_COLUMNS)
@@ -191,7 +230,8 @@ def compare(
     return frame
 
 
-#: The columns of :func:`compare`'s DataFrame (those of ``reusesim compare --format tsv``).
+#: The columns of :func:`compare`'s DataFrame: those of ``reusesim compare --format tsv``, then
+#: ``trec_eval_measure``.
 COMPARE_COLUMNS = [
     "measure",
     "run",
@@ -205,6 +245,7 @@ COMPARE_COLUMNS = [
     "p_value",
     "adjusted_p_value",
     "significant",
+    "trec_eval_measure",
 ]
 
 

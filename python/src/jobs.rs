@@ -21,6 +21,15 @@ fn job_defaults() -> String {
     jobs::options::all_defaults()
 }
 
+/// The measures that one piece of `specs` names alone, as (trec_eval's name, the piece as
+/// written): how to give results back under the caller's spelling.
+#[pyfunction]
+fn measure_spellings(specs: Vec<String>) -> Vec<(String, String)> {
+    (reusesim::eval::selection::spelled_alone(&specs).into_iter())
+        .map(|(measure, spelling)| (measure.to_string(), spelling))
+        .collect()
+}
+
 /// The rows of an evaluation: run tag, measure, topic (or `all`) and value, as four columns.
 type EvaluationColumns = (Vec<String>, Vec<String>, Vec<String>, Vec<f64>);
 
@@ -222,6 +231,7 @@ fn plot(py: Python<'_>, results_dir: PathBuf, options: &str) -> PyResult<Vec<Pat
 /// Registers the jobs in the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(job_defaults, module)?)?;
+    module.add_function(wrap_pyfunction!(measure_spellings, module)?)?;
     module.add_function(wrap_pyfunction!(evaluate, module)?)?;
     module.add_function(wrap_pyfunction!(compare, module)?)?;
     module.add_function(wrap_pyfunction!(simulate, module)?)?;

@@ -112,7 +112,7 @@ def test_known_difference_ties_in_rr_at_k_and_judged_at_k(tmp_path):
     run = {"q": {"a": 1.0, "b": 1.0, "c": 0.5}}
     frame = reusesim.evaluate(qrels, run, ["RR@1", "Judged@1", "RR"])
     got = dict(zip(frame["measure"], frame["value"]))
-    assert got == {"recip_rank_1": 0.0, "judged_1": 0.0, "recip_rank": 0.5}
+    assert got == {"RR@1": 0.0, "Judged@1": 0.0, "RR": 0.5}
     qrels_records = [ir_measures.Qrel("q", "a", 1), ir_measures.Qrel("q", "c", 0)]
     run_records = [ir_measures.ScoredDoc("q", d, s) for d, s in run["q"].items()]
     theirs = ir_measures.calc_aggregate(

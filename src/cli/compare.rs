@@ -12,8 +12,8 @@ use super::{choice, ThreadsArgs};
 /// Arguments of `reusesim compare`.
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
-    /// A measure, in trec_eval (`map`, `P.10`, `ndcg_cut.10`) or ir_measures (`AP`, `nDCG@10`)
-    /// spelling; repeatable.
+    /// A measure, in trec_eval (`map`, `P.10`, `ndcg_cut.10`), ir_measures (`AP`, `nDCG@10`) or
+    /// ranx (`ndcg@10`, `mrr@10`) spelling; repeatable.
     #[arg(short = 'm', long = "measure", value_name = "MEASURE", default_values_t = CompareOptions::default().measures)]
     pub measures: Vec<String>,
     /// A grade >= LEVEL counts as relevant for binary measures (trec_eval -l).

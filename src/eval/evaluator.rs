@@ -28,6 +28,18 @@ pub struct EvalOptions {
     pub relstring: Option<usize>,
 }
 
+/// trec_eval's options about documents outside the judgments: `-J` and `-N`. Their defaults are
+/// trec_eval's: every retrieved document counts, and the collection holds none beyond them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Collection {
+    /// Drop the documents without a grade >= 0 from every ranking before scoring (trec_eval
+    /// `-J`), for every measure and for `relstring`.
+    pub judged_docs_only: bool,
+    /// The number of documents in the collection (trec_eval `-N`), which `utility`'s fourth
+    /// coefficient multiplies.
+    pub documents: usize,
+}
+
 /// The scores of one run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunEvaluation {
@@ -51,6 +63,7 @@ pub struct Evaluator<'q> {
     qrels: &'q Qrels,
     counts: BTreeMap<&'q str, GradeCounts>,
     options: EvalOptions,
+    collection: Collection,
 }
 
 impl<'q> Evaluator<'q> {
@@ -65,7 +78,13 @@ impl<'q> Evaluator<'q> {
             qrels,
             counts,
             options,
+            collection: Collection::default(),
         }
+    }
+
+    /// This evaluator with trec_eval's `-J` and `-N` set as `collection` says.
+    pub fn with_collection(self, collection: Collection) -> Self {
+        Self { collection, ..self }
     }
 
     /// The options in force.
@@ -99,6 +118,9 @@ impl<'q> Evaluator<'q> {
                 judgments,
                 &mut grades,
             );
+            if self.collection.judged_docs_only {
+                grades.retain(|grade| matches!(grade, Some(g) if *g >= 0));
+            }
             let ranking = JudgedRanking {
                 grades: &grades,
                 counts: &self.counts[&**topic],
@@ -125,10 +147,11 @@ impl<'q> Evaluator<'q> {
 
     /// Scores every measure on one judged ranking.
     pub fn score_topic(&self, ranking: &JudgedRanking) -> Vec<f64> {
-        score_topic(
+        score_topic_in_collection(
             &self.options.measures,
             ranking,
             self.options.relevance_level,
+            self.collection.documents,
         )
     }
 }
@@ -153,6 +176,16 @@ pub fn score_topic(
     ranking: &JudgedRanking,
     relevance_level: Grade,
 ) -> Vec<f64> {
+    score_topic_in_collection(measures, ranking, relevance_level, 0)
+}
+
+/// [`score_topic`] in a collection of `documents` documents (trec_eval's `-N`).
+fn score_topic_in_collection(
+    measures: &[Measure],
+    ranking: &JudgedRanking,
+    relevance_level: Grade,
+    documents: usize,
+) -> Vec<f64> {
     let condensed_grades: Vec<Option<Grade>> = if measures.iter().any(|m| m.judged_only) {
         ranking.judged_grades().collect()
     } else {
@@ -176,6 +209,7 @@ pub fn score_topic(
                 persistence: measure.persistence.map_or(0.0, |p| p.value()),
                 params: measure.params,
                 version: measure.version,
+                documents_in_collection: documents,
             };
             (measure.info().compute)(ranking, &args)
         })

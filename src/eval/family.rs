@@ -84,6 +84,16 @@ pub enum Family {
     RbpResidual,
     /// Expected reciprocal rank at k (`ERR@k`).
     Err,
+    /// Relevant retrieved documents, averaged over topics (ranx's `hits`, `hits@k`).
+    Hits,
+    /// F1 at k, precision dividing by k (ranx's `f1@k`).
+    F1,
+    /// DCG, grades as gains (ranx's `dcg@k`).
+    Dcg,
+    /// DCG, 2^grade − 1 as gains (ranx's `dcg_burges@k`).
+    DcgBurges,
+    /// nDCG, 2^grade − 1 as gains (ranx's `ndcg_burges@k`).
+    NdcgBurges,
 }
 
 /// Whether a family takes a cutoff.

@@ -2,7 +2,9 @@
 //! persistence and whether unjudged documents are dropped first. It parses trec_eval spellings
 //! (`map`, `P_10`, `P.5,10`, `ndcg_cut.10,100`, `recip_rank`) and ir_measures spellings (`AP`,
 //! `P@10`, `nDCG@10`, `RR@10`, `R@100`, `Judged@10`, `NCG@100`, `AP(rel=2)`, `P(rel=2)@10`,
-//! `RBP(rel=1,p=0.8)`, `ERR@10`, `AP(judged_only=True)`), trec_eval's parameters after a dot
+//! `RBP(rel=1,p=0.8)`, `ERR@10`, `AP(judged_only=True)`), ranx spellings (`ndcg@10`, `mrr@10`,
+//! `map@100`, `precision@10`, `hit_rate@10`, `r-precision`, `hits@10`, `f1@10`,
+//! `ndcg_burges@10`), trec_eval's parameters after a dot
 //! (`iprec_at_recall..25,.5`, `utility.2,-1,0,0`, `ndcg.1=3,2=9`, `ndcg_cut.10,23.4`, whose
 //! cutoffs are read as trec_eval's `atol` reads them), and displays one canonical name, so
 //! that `parse(display(m)) == m`: trec_eval's (`ndcg_cut_10`, `map(rel=2)`,
@@ -15,6 +17,7 @@ use crate::base::error::Error;
 use crate::base::Grade;
 use crate::eval::family::{CutoffRule, Family, FamilyInfo, ParamRule};
 use crate::eval::params::{TrecEvalVersion, TrecParams};
+use crate::eval::ranx_names;
 use crate::eval::registry::FAMILIES;
 
 /// One measure to compute.
@@ -196,11 +199,13 @@ fn resolve(name: &str, ir_cutoff: Option<&str>) -> Result<Vec<Measure>, String> 
             return resolve_trec_params(root, params, TrecSyntax::Underscore);
         }
     }
-    if let Some(info) = find(|info| !name.is_empty() && info.ir_name == name) {
-        return Err(format!(
-            "{} needs a cutoff, e.g. {}@10",
-            info.ir_name, info.ir_name
-        ));
+    if let Some(family) = ranx_names::family_without_cutoff(name) {
+        return Ok(vec![Measure::new(family, None)]);
+    }
+    let needs_cutoff = find(|info| !name.is_empty() && info.ir_name == name).is_some()
+        || ranx_names::family_with_cutoff(name).is_some();
+    if needs_cutoff {
+        return Err(format!("{name} needs a cutoff, e.g. {name}@10"));
     }
     Err(unknown_name(name))
 }
@@ -213,9 +218,11 @@ enum TrecSyntax {
     Underscore,
 }
 
-/// `Name@k` or, for a family with levels, `IPrec@0.25`.
+/// `Name@k` (in ir_measures' or ranx's spelling) or, for a family with levels, `IPrec@0.25`.
 fn resolve_ir_cutoff(name: &str, cutoff: &str) -> Result<Vec<Measure>, String> {
-    let info = find(|info| info.ir_name == name).ok_or_else(|| unknown_name(name))?;
+    let info = find(|info| info.ir_name == name)
+        .or_else(|| ranx_names::family_with_cutoff(name).map(Family::info))
+        .ok_or_else(|| unknown_name(name))?;
     if let ParamRule::Levels(_) = info.params {
         let level = parse_level(cutoff)?;
         return Ok(vec![with_params(info, TrecParams::level(level))]);
@@ -395,11 +402,15 @@ fn parse_trec_cutoff(text: &str) -> Result<usize, String> {
 /// The error for a name no family has, listing every known name.
 fn unknown_name(name: &str) -> String {
     let mut known: Vec<&str> = Vec::new();
-    for info in FAMILIES {
-        for name in [info.ir_name, info.trec_name, info.trec_cut_name] {
-            if !name.is_empty() && !known.contains(&name) {
-                known.push(name);
-            }
+    let registry = FAMILIES
+        .iter()
+        .flat_map(|info| [info.ir_name, info.trec_name, info.trec_cut_name]);
+    let ranx = (ranx_names::WITH_CUTOFF.iter())
+        .chain(ranx_names::WITHOUT_CUTOFF)
+        .map(|&(name, _)| name);
+    for name in registry.chain(ranx) {
+        if !name.is_empty() && !known.contains(&name) {
+            known.push(name);
         }
     }
     format!(

@@ -41,6 +41,34 @@ fn both_spellings_parse_to_the_same_measures() {
 }
 
 #[test]
+fn ranx_spellings_parse_to_the_measures_they_equal() {
+    for (ranx, canonical) in [
+        ("ndcg@10", "ndcg_cut_10"),
+        ("ndcg", "ndcg"),
+        ("map@100", "map_cut_100"),
+        ("map", "map"),
+        ("mrr", "recip_rank"),
+        ("mrr@10", "recip_rank_10"),
+        ("precision@10", "P_10"),
+        ("precision", "set_P"),
+        ("recall@100", "recall_100"),
+        ("hit_rate@10", "success_10"),
+        ("r-precision", "Rprec"),
+        ("bpref", "bpref"),
+        ("hits", "hits"),
+        ("hits@10", "hits@10"),
+        ("f1", "f1"),
+        ("f1@10", "f1@10"),
+        ("dcg_burges@10", "dcg_burges@10"),
+        ("ndcg_burges@10", "ndcg_burges@10"),
+    ] {
+        assert_eq!(names(ranx), vec![canonical], "{ranx}");
+    }
+    let error = Measure::parse_list("hit_rate").unwrap_err().to_string();
+    assert!(error.contains("hit_rate@10"), "{error}");
+}
+
+#[test]
 fn ir_measures_parameters_parse_to_one_canonical_name() {
     for (spec, canonical) in [
         ("RBP", "RBP(p=0.8)"),

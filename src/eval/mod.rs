@@ -12,6 +12,7 @@ pub mod measure;
 pub mod measures;
 pub mod params;
 pub mod ranking;
+pub mod ranx_names;
 pub mod registry;
 pub mod selection;
 pub mod trec_names;
@@ -20,7 +21,9 @@ pub mod zscores;
 #[cfg(test)]
 mod tests;
 
-pub use evaluator::{evaluate_runs, score_topic, summarize, EvalOptions, Evaluator, RunEvaluation};
+pub use evaluator::{
+    evaluate_runs, score_topic, summarize, Collection, EvalOptions, Evaluator, RunEvaluation,
+};
 pub use family::Family;
 pub use measure::Measure;
 pub use params::TrecEvalVersion;

@@ -8,8 +8,8 @@
 
 use crate::eval::family::{CutoffRule, Family, FamilyInfo, ParamRule, Summary};
 use crate::eval::measures::{
-    ap, bpref, counts, err, infap, interpolated, judged, ncg, ndcg, other_gain_measures, precision,
-    rbp, recall, rr, set,
+    ap, bpref, counts, err, f1, infap, interpolated, judged, ncg, ndcg, other_gain_measures,
+    precision, ranx_dcg, rbp, recall, rr, set,
 };
 
 const TREC_CUTOFFS: &[usize] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -397,6 +397,46 @@ pub const FAMILIES: &[FamilyInfo] = &[
         uses_relevance_level: false,
         compute: err::expected_reciprocal_rank,
         description: "expected reciprocal rank, gdeval's gains (2^g-1)/16 (Chapelle et al. 2009)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::Hits,
+        ir_name: "hits",
+        cutoff: CutoffRule::Optional,
+        compute: counts::relevant_retrieved,
+        description: "relevant documents in the top k, averaged over topics (ranx's hits)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::F1,
+        ir_name: "f1",
+        cutoff: CutoffRule::Optional,
+        compute: f1::f1,
+        description: "harmonic mean of P@k and R@k (ranx's f1; without k, set_F)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::Dcg,
+        ir_name: "dcg",
+        cutoff: CutoffRule::Optional,
+        compute: ranx_dcg::dcg,
+        description: "DCG, grades >= the level as gains, log2(rank+1) discount (ranx's dcg)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::DcgBurges,
+        ir_name: "dcg_burges",
+        cutoff: CutoffRule::Optional,
+        compute: ranx_dcg::dcg_burges,
+        description: "DCG with gains 2^grade-1 for grades >= the level (ranx's dcg_burges)",
+        ..PLAIN
+    },
+    FamilyInfo {
+        family: Family::NdcgBurges,
+        ir_name: "ndcg_burges",
+        cutoff: CutoffRule::Optional,
+        compute: ranx_dcg::ndcg_burges,
+        description: "nDCG with gains 2^grade-1 for grades >= the level (Burges et al. 2005; ranx)",
         ..PLAIN
     },
 ];

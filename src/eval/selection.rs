@@ -170,6 +170,20 @@ fn relstring_length(piece: &str) -> Result<Option<Option<RelString>>> {
         })
 }
 
+/// The measures that one piece of `specs` names alone, each with that piece as written
+/// (`nDCG@10`, `ndcg@10`, `AP(rel=2)`), in the order named: how the user spelled them. Pieces
+/// that name several measures (`P.5,10`, `official`) or none are left out.
+pub fn spelled_alone<S: AsRef<str>>(specs: &[S]) -> Vec<(Measure, String)> {
+    specs
+        .iter()
+        .flat_map(|spec| split_specifications(spec.as_ref()))
+        .filter_map(|piece| match Measure::parse_list(&piece).as_deref() {
+            Ok(&[measure]) => Some((measure, piece.trim().to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The measure specifications in `text`: pieces between commas and spaces outside
 /// parentheses (`RBP(rel=1,p=0.8)` is one), where a piece that starts with a digit, `.`, `-`
 /// or `+`, or is a bare `name=value` pair, continues the previous one's parameters (`P.5,10`,
@@ -239,6 +253,31 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(split_specifications(text), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn pieces_naming_one_measure_keep_their_spelling() {
+        let spelled: Vec<(String, String)> = spelled_alone(&[
+            "nDCG@10,map_cut.100 P.5,10",
+            "RBP(p=0.8, rel=2)",
+            "official",
+        ])
+        .into_iter()
+        .map(|(measure, spelling)| (measure.to_string(), spelling))
+        .collect();
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            (list.iter())
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            spelled,
+            pairs(&[
+                ("ndcg_cut_10", "nDCG@10"),
+                ("map_cut_100", "map_cut.100"),
+                ("RBP(rel=2,p=0.8)", "RBP(p=0.8, rel=2)"),
+            ])
+        );
     }
 
     #[test]

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use crate::base::error::{Context, Result};
 use crate::eval::format::check_distinct_keys;
 use crate::eval::{
-    evaluate_runs, parse_measures, zscores, EvalOptions, Evaluator, RunEvaluation, Selection,
-    TrecEvalVersion, DEFAULT_MEASURES,
+    evaluate_runs, parse_measures, zscores, Collection, EvalOptions, Evaluator, RunEvaluation,
+    Selection, TrecEvalVersion, DEFAULT_MEASURES,
 };
 use crate::io::qrels::Qrels;
 use crate::io::run::Run;
@@ -27,6 +27,12 @@ pub struct EvaluateOptions {
     pub complete: bool,
     /// Only the top this many documents of each topic count (trec_eval `-M`).
     pub max_docs: Option<usize>,
+    /// Score over the judged documents only: those without a grade >= 0 are dropped from each
+    /// ranking first (trec_eval `-J`).
+    pub judged_docs_only: bool,
+    /// The number of documents in the collection, which `utility`'s fourth coefficient
+    /// multiplies (trec_eval `-N`).
+    pub documents_in_collection: usize,
     /// Z-scores against the means and standard deviations of this file (trec_eval `-Z`).
     pub zscores: Option<PathBuf>,
     /// The trec_eval release whose arithmetic to follow where releases differ.
@@ -41,6 +47,8 @@ impl Default for EvaluateOptions {
             per_topic: false,
             complete: false,
             max_docs: None,
+            judged_docs_only: false,
+            documents_in_collection: 0,
             zscores: None,
             trec_eval: TrecEvalVersion::default(),
         }
@@ -71,6 +79,7 @@ pub struct Evaluated {
 pub struct EvaluationPlan {
     selection: Selection,
     eval_options: EvalOptions,
+    collection: Collection,
     per_topic: bool,
     zscores: Option<PathBuf>,
 }
@@ -101,6 +110,10 @@ impl EvaluateOptions {
         Ok(EvaluationPlan {
             selection,
             eval_options,
+            collection: Collection {
+                judged_docs_only: self.judged_docs_only,
+                documents: self.documents_in_collection,
+            },
             per_topic: self.per_topic,
             zscores: self.zscores.clone(),
         })
@@ -119,7 +132,7 @@ impl EvaluationPlan {
             .transpose()
             .with_context(|| "reading the z-score file")?;
         check_distinct_keys(runs, self.per_topic)?;
-        let evaluator = Evaluator::new(qrels, self.eval_options);
+        let evaluator = Evaluator::new(qrels, self.eval_options).with_collection(self.collection);
         let mut evaluations = evaluate_runs(&evaluator, runs);
         if let Some(zscores) = &zscores {
             for evaluation in &mut evaluations {

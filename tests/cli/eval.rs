@@ -12,6 +12,32 @@ use crate::util::{data_file, run, stdout_of};
 /// fixture was written by trec_eval 10.0, hence `--trec-eval 10`.
 fn check_quicktest(expected_file: &str, args: &[&str]) {
     let fixture = data_file("trec_eval-test-fixture");
+    check_trec_eval_output(&fixture.join(expected_file), args);
+}
+
+/// reusesim's output for trec_eval's arguments `args` (files relative to trec_eval's fixture)
+/// must be `expected`, trec_eval 10.0's output, byte for byte.
+pub(crate) fn check_trec_eval_output(expected: &Path, args: &[&str]) {
+    let expected_text = std::fs::read_to_string(expected).unwrap();
+    let ours = output_for_trec_eval_args(args);
+    if ours != expected_text {
+        let first_difference = ours
+            .lines()
+            .zip(expected_text.lines())
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| format!("ours {a:?}, trec_eval {b:?}"))
+            .unwrap_or_else(|| "one output is longer".into());
+        panic!(
+            "{}: differs from trec_eval: {first_difference}",
+            expected.display()
+        );
+    }
+}
+
+/// `reusesim eval --trec-eval 10` with trec_eval's arguments `args`, files relative to trec_eval's
+/// fixture.
+pub(crate) fn output_for_trec_eval_args(args: &[&str]) -> String {
+    let fixture = data_file("trec_eval-test-fixture");
     let mut command: Vec<String> = vec!["eval".into(), "--trec-eval".into(), "10".into()];
     for arg in args {
         let path = fixture.join(arg);
@@ -22,17 +48,7 @@ fn check_quicktest(expected_file: &str, args: &[&str]) {
             arg.to_string()
         });
     }
-    let expected = std::fs::read_to_string(fixture.join(expected_file)).unwrap();
-    let ours = stdout_of(&command);
-    if ours != expected {
-        let first_difference = ours
-            .lines()
-            .zip(expected.lines())
-            .find(|(a, b)| a != b)
-            .map(|(a, b)| format!("ours {a:?}, trec_eval {b:?}"))
-            .unwrap_or_else(|| "one output is longer".into());
-        panic!("{expected_file}: differs from trec_eval: {first_difference}");
-    }
+    stdout_of(&command)
 }
 
 #[test]

@@ -19,10 +19,16 @@ fn tolerance(measure: &str) -> f64 {
 
 /// (run, ir_measures name, topic) → value, from one golden file.
 fn goldens(name: &str) -> BTreeMap<(String, String, String), f64> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/ir_measures")
-        .join(format!("{name}.tsv"));
-    let text = std::fs::read_to_string(&path).unwrap();
+    goldens_from(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/ir_measures")
+            .join(format!("{name}.tsv")),
+    )
+}
+
+/// (run, measure name, topic) → value, from a golden file of rows `run measure topic value`.
+pub(crate) fn goldens_from(path: &Path) -> BTreeMap<(String, String, String), f64> {
+    let text = std::fs::read_to_string(path).unwrap();
     text.lines()
         .skip(1)
         .map(|line| {
@@ -35,7 +41,11 @@ fn goldens(name: &str) -> BTreeMap<(String, String, String), f64> {
 
 /// Scores `runs` on `qrels` for every measure of `expected`, one measure at a time (trec_eval
 /// prints measures in its own order, not in the order they were named), and compares each value.
-fn check(expected: &BTreeMap<(String, String, String), f64>, qrels: &Path, runs: &[PathBuf]) {
+pub(crate) fn check(
+    expected: &BTreeMap<(String, String, String), f64>,
+    qrels: &Path,
+    runs: &[PathBuf],
+) {
     let mut names: Vec<&str> = expected.keys().map(|(_, m, _)| m.as_str()).collect();
     names.sort_unstable();
     names.dedup();

@@ -17,6 +17,7 @@ mod ir_measures;
 mod judge;
 mod page;
 mod plot;
+mod ranx;
 mod shard;
 mod simulate;
 mod store;

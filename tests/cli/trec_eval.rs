@@ -2,13 +2,16 @@
 //! code) at relevance levels 1 and 2: every measure, every topic and `all`, on trec_eval's test
 //! fixture (binary and graded qrels) and the DL19 passage runs, and every run's `all` on
 //! TREC-COVID round 1; and measures whose parameters `all_trec` leaves at their defaults
-//! (utility's four coefficients) on the fixture. The reference values in
-//! tests/golden/trec_eval/ are written by scripts/trec-eval-goldens.py.
+//! (utility's four coefficients) on the fixture. And trec_eval 10.0's own output, byte for
+//! byte, for the options its quicktest leaves out: `-J`, `-N` and the long spellings. The
+//! reference values and outputs in tests/golden/trec_eval/ are written by
+//! scripts/trec-eval-goldens.py.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::eval::{check_trec_eval_output, output_for_trec_eval_args};
 use crate::util::{data_file, stdout_of};
 
 /// (run, measure, topic) → value.
@@ -149,4 +152,166 @@ fn trec_covid_round1_matches_trec_eval() {
     let runs: BTreeSet<&String> = expected[&1].keys().map(|(run, _, _)| run).collect();
     assert_eq!(runs.len(), 143);
     check("trec-covid-round1", false, &covid.qrels, &[covid.runs]);
+}
+
+/// A trec_eval 10.0 output in tests/golden/trec_eval/.
+fn trec_eval_output(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/trec_eval")
+        .join(name)
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn judged_docs_only_matches_trec_eval() {
+    check_trec_eval_output(
+        &trec_eval_output("out.test.aqJ"),
+        &["-J", "-m", "all_trec", "-q", "qrels.test", "results.test"],
+    );
+}
+
+/// qrels.rel_level grades some documents -1: -J drops them with the unjudged ones, and the
+/// relstring shows the condensed ranking.
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn judged_docs_only_drops_negative_grades_as_trec_eval_does() {
+    check_trec_eval_output(
+        &trec_eval_output("out.test.aqlJ"),
+        &[
+            "-J",
+            "-m",
+            "all_trec",
+            "-mrelstring.20",
+            "-q",
+            "-l2",
+            "qrels.rel_level",
+            "results.test",
+        ],
+    );
+}
+
+/// The lines where trec_eval divides 0 by 0 under `-J -c`: a topic missing from the run is
+/// scored as one unjudged document, which `-J` drops, and `iprec_at_recall_0.00` (so
+/// `11pt_avg` too) is then 0 relevant over 0 retrieved, printed `-nan`, down to the summary.
+/// reusesim scores a missing topic 0 there, as trec_eval does without `-J`.
+const ZERO_OVER_ZERO: &[(&str, &str)] = &[
+    ("iprec_at_recall_0.00", "302"),
+    ("11pt_avg", "302"),
+    ("iprec_at_recall_0.00", "all"),
+    ("11pt_avg", "all"),
+];
+
+/// trec_eval's output `expected` for `args`, byte for byte but for the [`ZERO_OVER_ZERO`]
+/// lines, which must be exactly those trec_eval prints as `-nan` and ours as numbers.
+fn check_trec_eval_output_but_zero_over_zero(expected: &Path, args: &[&str]) {
+    let expected = std::fs::read_to_string(expected).unwrap();
+    let ours = output_for_trec_eval_args(args);
+    assert_eq!(ours.lines().count(), expected.lines().count());
+    let mut nan_lines = Vec::new();
+    for (our_line, their_line) in ours.lines().zip(expected.lines()) {
+        if their_line.ends_with("-nan") {
+            let fields: Vec<&str> = our_line.split('\t').collect();
+            assert!(fields[2].parse::<f64>().unwrap().is_finite(), "{our_line}");
+            nan_lines.push((fields[0].trim_end().to_string(), fields[1].to_string()));
+        } else {
+            assert_eq!(our_line, their_line);
+        }
+    }
+    let nan_lines: Vec<(&str, &str)> = (nan_lines.iter())
+        .map(|(measure, topic)| (measure.as_str(), topic.as_str()))
+        .collect();
+    assert_eq!(nan_lines, ZERO_OVER_ZERO);
+}
+
+/// -M cuts the ranking before -J condenses it, as in trec_eval.
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn judged_docs_only_with_complete_and_max_docs_matches_trec_eval() {
+    check_trec_eval_output_but_zero_over_zero(
+        &trec_eval_output("out.test.aqcMJ"),
+        &[
+            "-J",
+            "-m",
+            "all_trec",
+            "-q",
+            "-c",
+            "-M100",
+            "qrels.test",
+            "results.trunc",
+        ],
+    );
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn utility_over_a_collection_size_matches_trec_eval() {
+    check_trec_eval_output(
+        &trec_eval_output("out.test.utilityN"),
+        &[
+            "-q",
+            "-N",
+            "100000",
+            "-mutility.2,-1,-0.5,0.001",
+            "qrels.test",
+            "results.test",
+        ],
+    );
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn trec_eval_long_options_are_accepted() {
+    check_trec_eval_output(
+        &trec_eval_output("out.test.long_options"),
+        &[
+            "--Judged_docs_only",
+            "--Number_docs_in_coll=5000",
+            "--query_eval_wanted",
+            "--measure=all_trec",
+            "--measure",
+            "utility.1,-1,0,0.25",
+            "--level_for_rel",
+            "2",
+            "--Max_retrieved_per_topic",
+            "300",
+            "qrels.rel_level",
+            "results.test",
+        ],
+    );
+    check_trec_eval_output(
+        &trec_eval_output("out.test.long_options_cZ"),
+        &[
+            "--query_eval_wanted",
+            "--nosummary",
+            "--complete_rel_info_wanted",
+            "--Zscore",
+            "zscores_file",
+            "--measure",
+            "all_trec",
+            "qrels.test",
+            "results.trunc",
+        ],
+    );
+}
+
+/// A collection size that is not a whole number of documents is refused before anything is
+/// read, naming the option (exit code 2).
+#[test]
+fn a_collection_size_that_is_not_a_count_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for size in ["2.5", "many"] {
+        let output = crate::util::run([
+            "eval".as_ref(),
+            "-N".as_ref(),
+            size.as_ref(),
+            root.join("qrels/synth-passage.qrels").as_os_str(),
+            root.join("runs/synth-passage/runs/bm25base").as_os_str(),
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("--documents-in-collection <NUM>"),
+            "{stderr}"
+        );
+    }
 }

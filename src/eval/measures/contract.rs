@@ -19,6 +19,8 @@ pub struct MeasureArgs {
     pub params: Option<TrecParams>,
     /// The trec_eval release whose arithmetic to follow where releases differ.
     pub version: TrecEvalVersion,
+    /// The number of documents in the collection (trec_eval's `-N`; 0 unless given).
+    pub documents_in_collection: usize,
 }
 
 /// A per-topic measure function.

@@ -3,7 +3,7 @@
 //! set recall), `set_F` (van Rijsbergen's F with β = 1 unless given: `set_F.0.5`) and `utility`
 //! (a × relevant retrieved + b × non-relevant retrieved + c × relevant missed + d × the rest of
 //! the collection, coefficients 1, -1, 0, 0 unless given: `utility.2,-1,0,0`; the collection
-//! counts no document, as trec_eval's default `-N`). Each is 0 for an empty ranking.
+//! holds trec_eval's `-N` documents, none unless given). Each is 0 for an empty ranking.
 
 use crate::eval::measures::contract::MeasureArgs;
 use crate::eval::ranking::JudgedRanking;
@@ -75,7 +75,7 @@ pub fn utility(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
     if retrieved == 0.0 {
         return 0.0;
     }
-    let collection = 0.0;
+    let collection = args.documents_in_collection as f64;
     a * relevant_retrieved
         + b * (retrieved - relevant_retrieved)
         + c * (relevant - relevant_retrieved)

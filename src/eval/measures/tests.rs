@@ -386,3 +386,41 @@ fn set_measures_score_an_empty_ranking_zero() {
     }
     assert_abs_diff_eq!(values["set_P/all"], 0.5, epsilon = 1e-12);
 }
+
+#[test]
+fn ranx_measures_by_hand() {
+    let values = tied_example(
+        "hits hits@3 hits@10 f1 f1@2 f1@10 dcg@3 dcg_burges@3 ndcg_burges@3 ndcg_burges",
+    );
+    // Relevant at ranks 1, 3 and 6 (a grade 2, c grade 1, f grade 1); R = 4.
+    assert_eq!(values["hits/1"], 3.0);
+    assert_eq!(values["hits@3/1"], 2.0);
+    assert_eq!(values["hits@10/1"], 3.0);
+    assert_eq!(
+        values["hits/all"], 3.0,
+        "hits is a mean over topics, not a sum"
+    );
+    let f1 = |precision: f64, recall: f64| 2.0 * precision * recall / (precision + recall);
+    assert_abs_diff_eq!(values["f1/1"], f1(3.0 / 6.0, 3.0 / 4.0), epsilon = 1e-12);
+    assert_abs_diff_eq!(values["f1@2/1"], f1(1.0 / 2.0, 1.0 / 4.0), epsilon = 1e-12);
+    // Precision at 10 divides by 10 although the run has 6 documents.
+    assert_abs_diff_eq!(
+        values["f1@10/1"],
+        f1(3.0 / 10.0, 3.0 / 4.0),
+        epsilon = 1e-12
+    );
+    // Gains at ranks 1 and 3, discounts log2(2) = 1 and log2(4) = 2.
+    assert_abs_diff_eq!(values["dcg@3/1"], 2.0 + 1.0 / 2.0, epsilon = 1e-12);
+    let burges = 3.0 + 1.0 / 2.0;
+    assert_abs_diff_eq!(values["dcg_burges@3/1"], burges, epsilon = 1e-12);
+    // The ideal ranking: e (3), a (2), c (1), f (1), gains 7, 3, 1, 1.
+    let ideal_at_3 = 7.0 + 3.0 / 3f64.log2() + 1.0 / 2.0;
+    assert_abs_diff_eq!(
+        values["ndcg_burges@3/1"],
+        burges / ideal_at_3,
+        epsilon = 1e-12
+    );
+    let dcg = burges + 1.0 / 7f64.log2();
+    let ideal = ideal_at_3 + 1.0 / 5f64.log2();
+    assert_abs_diff_eq!(values["ndcg_burges/1"], dcg / ideal, epsilon = 1e-12);
+}
