@@ -28,6 +28,7 @@ pub mod log_odds;
 mod paired;
 pub mod rank;
 pub mod resampling;
+mod sign_flips;
 pub mod significance;
 pub mod summary;
 pub mod wilcoxon;
