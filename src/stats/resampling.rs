@@ -10,8 +10,7 @@
 use rand::Rng;
 
 use super::paired::{
-    check_at_least, check_finite, check_same_length, check_samples, paired_differences,
-    resampled_differences,
+    check_at_least, check_finite, check_same_length, paired_differences, resampled_differences,
 };
 use super::sign_flips::SignFlipSums;
 use crate::base::error::StatsError;
