@@ -317,6 +317,14 @@ fn resampling_tests_match_ranx_and_numpy_on_the_embedded_task() {
 }
 
 #[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn resampling_tests_match_ranx_and_numpy_on_20_trec_covid_round1_runs() {
+    let goldens = goldens("ranx-trec-covid-round1-20");
+    check_resampled(&goldens, &covid_qrels(), &covid_subset(), "baseline");
+    check_resampled(&goldens, &covid_qrels(), &covid_subset(), "all");
+}
+
+#[test]
 fn resampling_tests_give_the_same_bytes_on_any_number_of_threads() {
     let (qrels, runs) = embedded();
     for test in ["randomization", "bootstrap", "tukey"] {
