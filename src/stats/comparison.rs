@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::correction::Correction;
+use super::paired::{check_samples, paired_differences};
 use super::resampling::{
     bootstrap_test, exact_randomization_test, tukey_p_value, tukey_ranges,
     EXACT_RANDOMIZATION_MAX_TOPICS,
@@ -211,7 +212,7 @@ fn describe_pair(
     b: &[f64],
     critical: f64,
 ) -> Result<PairComparison, StatsError> {
-    let differences = super::significance::paired_differences(a, b)?;
+    let differences = paired_differences(a, b, 2)?;
     let count = differences.len() as f64;
     let mean_difference = differences.iter().sum::<f64>() / count;
     let varies = differences.iter().any(|&d| d != differences[0]);
@@ -269,9 +270,7 @@ fn sorted_tukey_ranges(
     scores: MeasureScores,
     settings: &TestSettings,
 ) -> Result<Vec<f64>, StatsError> {
-    if settings.permutations == 0 {
-        return Err(StatsError::NoPermutations);
-    }
+    check_samples(settings.permutations)?;
     let blocks = settings.permutations.div_ceil(TUKEY_BLOCK);
     let mut ranges: Vec<f64> = (0..blocks)
         .into_par_iter()

@@ -29,6 +29,7 @@ pub mod pair_changes;
 mod paired;
 pub mod rank;
 pub mod resampling;
+mod sign_flips;
 pub mod significance;
 pub mod summary;
 pub mod wilcoxon;

@@ -9,7 +9,10 @@
 
 use rand::Rng;
 
-use super::significance::paired_differences;
+use super::paired::{
+    check_at_least, check_finite, check_same_length, paired_differences, resampled_differences,
+};
+use super::sign_flips::SignFlipSums;
 use crate::base::error::StatsError;
 
 /// Relative tolerance of "at least as extreme", scaled by the largest value the permuted
@@ -30,25 +33,20 @@ pub const EXACT_RANDOMIZATION_MAX_TOPICS: usize = 10;
 ///   [`EXACT_RANDOMIZATION_MAX_TOPICS`] (reported as the number found);
 /// - [`StatsError::NonFinite`] when a score is `NaN` or infinite.
 pub fn exact_randomization_test(a: &[f64], b: &[f64]) -> Result<f64, StatsError> {
-    let differences = paired_differences(a, b)?;
-    if differences.is_empty() || differences.len() > EXACT_RANDOMIZATION_MAX_TOPICS {
+    let differences = paired_differences(a, b, 1)?;
+    if differences.len() > EXACT_RANDOMIZATION_MAX_TOPICS {
         return Err(StatsError::TooFewValues {
             required: 1,
             found: differences.len(),
         });
     }
-    let observed = differences.iter().sum::<f64>().abs();
     let magnitude: f64 = differences.iter().map(|difference| difference.abs()).sum();
-    let threshold = observed - TOLERANCE * magnitude;
-    let flips = 1usize << differences.len();
-    let at_least_as_extreme = (0..flips)
-        .filter(|signs| {
-            let sum: f64 = (differences.iter().enumerate())
-                .map(|(bit, &d)| if signs >> bit & 1 == 1 { -d } else { d })
-                .sum();
-            sum.abs() >= threshold
-        })
-        .count();
+    let sums = SignFlipSums::new(&differences);
+    let threshold = sums.unflipped().abs() - TOLERANCE * magnitude;
+    let flips = 1u64 << differences.len();
+    let at_least_as_extreme: u64 = (0..flips)
+        .map(|signs| u64::from(sums.sum(|| signs).abs() >= threshold))
+        .sum();
     Ok(at_least_as_extreme as f64 / flips as f64)
 }
 
@@ -70,16 +68,7 @@ pub fn bootstrap_test(
     resamples: usize,
     rng: &mut impl Rng,
 ) -> Result<f64, StatsError> {
-    let differences = paired_differences(a, b)?;
-    if differences.is_empty() {
-        return Err(StatsError::TooFewValues {
-            required: 1,
-            found: 0,
-        });
-    }
-    if resamples == 0 {
-        return Err(StatsError::NoPermutations);
-    }
+    let differences = resampled_differences(a, b, resamples)?;
     let count = differences.len();
     let observed = differences.iter().sum::<f64>() / count as f64;
     let centred: Vec<f64> = differences.iter().map(|d| d - observed).collect();
@@ -156,25 +145,12 @@ pub fn tukey_p_value(sorted_ranges: &[f64], mean_difference: f64, largest_score:
 
 /// Checks a table of scores `[run][topic]`: at least 2 runs, equally long, finite, not empty.
 fn check_score_table(scores: &[Vec<f64>]) -> Result<(), StatsError> {
-    if scores.len() < 2 {
-        return Err(StatsError::TooFewValues {
-            required: 2,
-            found: scores.len(),
-        });
-    }
+    check_at_least(2, scores.len())?;
     for run in scores {
-        super::paired::check_same_length(&scores[0], run)?;
-        if let Some((position, &value)) = run.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-            return Err(StatsError::NonFinite { position, value });
-        }
+        check_same_length(&scores[0], run)?;
+        check_finite(run)?;
     }
-    if scores[0].is_empty() {
-        return Err(StatsError::TooFewValues {
-            required: 1,
-            found: 0,
-        });
-    }
-    Ok(())
+    check_at_least(1, scores[0].len())
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 use rand::Rng;
 use serde::Serialize;
 
-use super::paired::check_same_length;
+use super::paired::{paired_differences, resampled_differences};
+use super::sign_flips::SignFlipSums;
 use crate::base::error::StatsError;
 
 /// Number of random sign flips [`randomization_test`] callers use unless told otherwise. With
@@ -51,14 +52,8 @@ pub struct TTest {
 /// - [`StatsError::TooFewValues`] with fewer than 2 pairs (no variance estimate);
 /// - [`StatsError::NonFinite`] when a score is `NaN` or infinite.
 pub fn paired_t_test(a: &[f64], b: &[f64]) -> Result<TTest, StatsError> {
-    let differences = paired_differences(a, b)?;
+    let differences = paired_differences(a, b, 2)?;
     let count = differences.len();
-    if count < 2 {
-        return Err(StatsError::TooFewValues {
-            required: 2,
-            found: count,
-        });
-    }
     let degrees_of_freedom = count - 1;
     let mean_difference = differences.iter().sum::<f64>() / count as f64;
 
@@ -111,7 +106,7 @@ pub fn paired_t_test(a: &[f64], b: &[f64]) -> Result<TTest, StatsError> {
 /// of the samples, so p is never 0 and the test is exact at its level (Phipson and Smyth 2010).
 ///
 /// Deterministic given the state of `rng`: pass a `ChaCha8Rng` seeded by the caller. One `u64`
-/// is drawn per 64 topics per sample, and sums run in topic order.
+/// is drawn per 64 topics per sample, bit i flipping topic i.
 ///
 /// # Errors
 /// - [`StatsError::LengthMismatch`] when `a` and `b` differ in length;
@@ -124,49 +119,14 @@ pub fn randomization_test(
     permutations: usize,
     rng: &mut impl Rng,
 ) -> Result<f64, StatsError> {
-    let differences = paired_differences(a, b)?;
-    if differences.is_empty() {
-        return Err(StatsError::TooFewValues {
-            required: 1,
-            found: 0,
-        });
-    }
-    if permutations == 0 {
-        return Err(StatsError::NoPermutations);
-    }
-    let observed: f64 = differences.iter().sum::<f64>().abs();
+    let differences = resampled_differences(a, b, permutations)?;
     let magnitude: f64 = differences.iter().map(|difference| difference.abs()).sum();
-    let threshold = observed - RANDOMIZATION_TOLERANCE * magnitude;
-
-    let mut at_least_as_extreme: usize = 0;
-    for _ in 0..permutations {
-        let mut permuted_sum = 0.0;
-        for chunk in differences.chunks(64) {
-            let signs = rng.next_u64();
-            for (bit, &difference) in chunk.iter().enumerate() {
-                if signs >> bit & 1 == 1 {
-                    permuted_sum -= difference;
-                } else {
-                    permuted_sum += difference;
-                }
-            }
-        }
-        if permuted_sum.abs() >= threshold {
-            at_least_as_extreme += 1;
-        }
-    }
+    let sums = SignFlipSums::new(&differences);
+    let threshold = sums.unflipped().abs() - RANDOMIZATION_TOLERANCE * magnitude;
+    let at_least_as_extreme: usize = (0..permutations)
+        .map(|_| usize::from(sums.sum(|| rng.next_u64()).abs() >= threshold))
+        .sum();
     Ok((at_least_as_extreme + 1) as f64 / (permutations + 1) as f64)
-}
-
-/// `a[i] − b[i]`, after checking lengths and finiteness.
-pub(crate) fn paired_differences(a: &[f64], b: &[f64]) -> Result<Vec<f64>, StatsError> {
-    check_same_length(a, b)?;
-    for (position, &value) in a.iter().enumerate().chain(b.iter().enumerate()) {
-        if !value.is_finite() {
-            return Err(StatsError::NonFinite { position, value });
-        }
-    }
-    Ok(a.iter().zip(b).map(|(left, right)| left - right).collect())
 }
 
 /// Two-sided tail probability P(|T| ≥ |t|) of Student's t with `degrees_of_freedom` ν > 0:

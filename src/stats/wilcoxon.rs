@@ -15,7 +15,7 @@
 //! Where scipy returns NaN (every difference is zero) the p-value is 1: no evidence of a
 //! difference.
 
-use super::significance::paired_differences;
+use super::paired::paired_differences;
 use crate::base::error::StatsError;
 
 /// The most pairs with which the exact distribution is used (scipy's `method="auto"`).
@@ -30,13 +30,7 @@ const ENUMERATED_MAX_PAIRS: usize = 13;
 /// - [`StatsError::TooFewValues`] when there is no pair;
 /// - [`StatsError::NonFinite`] when a score is `NaN` or infinite.
 pub fn wilcoxon_test(a: &[f64], b: &[f64]) -> Result<f64, StatsError> {
-    let differences = paired_differences(a, b)?;
-    if differences.is_empty() {
-        return Err(StatsError::TooFewValues {
-            required: 1,
-            found: 0,
-        });
-    }
+    let differences = paired_differences(a, b, 1)?;
     let nonzero: Vec<f64> = differences.into_iter().filter(|&d| d != 0.0).collect();
     let zeros = a.len() - nonzero.len();
     if nonzero.is_empty() {

@@ -1,6 +1,8 @@
 //! `reusesim compare`: p-values, confidence intervals and corrections against scipy and
-//! statsmodels (goldens written by scripts/compare-goldens.py), the layouts, the same bytes on
-//! any number of threads, and errors on bad input.
+//! statsmodels (goldens written by scripts/compare-goldens.py), the resampling tests' p-values
+//! within Monte-Carlo error of ranx's and of numpy sign-flip and randomised Tukey HSD tests
+//! (goldens written by scripts/ranx-compare-goldens.py), the layouts, the same bytes on any number of threads, and errors
+//! on bad input.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -46,15 +48,81 @@ fn goldens(name: &str) -> Goldens {
         .collect()
 }
 
-/// `compare --format json` on `qrels` and `runs` with `extra` arguments, parsed.
-fn compared(qrels: &Path, runs: &Path, extra: &[&str]) -> Value {
+/// `compare --format json` on `qrels` and the run files or folders `runs` with `extra`
+/// arguments, parsed.
+fn compared(qrels: &Path, runs: &[PathBuf], extra: &[&str]) -> Value {
     let mut arguments: Vec<String> = vec!["compare".into(), "--format".into(), "json".into()];
     for measure in MEASURES {
         arguments.extend(["-m".to_string(), measure.to_string()]);
     }
     arguments.extend(extra.iter().map(ToString::to_string));
-    arguments.extend([qrels.display().to_string(), runs.display().to_string()]);
+    arguments.push(qrels.display().to_string());
+    arguments.extend(runs.iter().map(|path| path.display().to_string()));
     serde_json::from_str(&stdout_of(&arguments)).expect("JSON output")
+}
+
+/// The arguments that select `mode`'s pairs: `--baseline` and the first run by tag (the
+/// `against` of the goldens' baseline rows), none for every pair.
+fn mode_arguments(goldens: &Goldens, mode: &str) -> Vec<String> {
+    if mode != "baseline" {
+        return Vec::new();
+    }
+    let first_run = (goldens.keys())
+        .find(|(row_mode, ..)| row_mode == "baseline")
+        .map(|(.., against)| against.clone())
+        .unwrap();
+    vec!["--baseline".to_string(), first_run]
+}
+
+/// One pair of `compare`'s JSON output with its golden row: what it is (for messages), the
+/// measure, the pair's output, the row, and whether the row is written the other way round
+/// (`against − run`).
+type PairWithGolden<'a> = (String, &'a str, &'a Value, &'a BTreeMap<String, f64>, bool);
+
+/// Each pair of each measure of `output`, with its golden row of `mode`.
+fn pairs_with_goldens<'a>(
+    goldens: &'a Goldens,
+    output: &'a Value,
+    mode: &'a str,
+) -> impl Iterator<Item = PairWithGolden<'a>> + 'a {
+    output["measures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(move |measure| {
+            let name = measure["measure"].as_str().unwrap();
+            measure["pairs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |pair| {
+                    let (run, against) = (
+                        pair["run"].as_str().unwrap(),
+                        pair["against"].as_str().unwrap(),
+                    );
+                    let key = |run: &str, against: &str| {
+                        (
+                            mode.to_string(),
+                            name.to_string(),
+                            run.to_string(),
+                            against.to_string(),
+                        )
+                    };
+                    let (expected, reversed) = match goldens.get(&key(run, against)) {
+                        Some(expected) => (expected, false),
+                        None => (&goldens[&key(against, run)], true),
+                    };
+                    let what = format!("{mode} {name} {run} − {against}");
+                    (what, name, pair, expected, reversed)
+                })
+        })
+}
+
+/// The golden rows of `mode`.
+fn rows_of(goldens: &Goldens, mode: &str) -> usize {
+    (goldens.keys())
+        .filter(|(row_mode, ..)| row_mode == mode)
+        .count()
 }
 
 fn assert_close(found: f64, expected: f64, tolerance: f64, what: &str) {
@@ -68,16 +136,11 @@ fn assert_close(found: f64, expected: f64, tolerance: f64, what: &str) {
 /// goldens: the t-test's p-value and interval and Wilcoxon's p-value within 1e-9, each
 /// correction within 1e-12. Where scipy gives NaN (runs that score the same on every topic),
 /// reusesim gives p = 1 and a zero-width interval.
-fn check(goldens: &Goldens, qrels: &Path, runs: &Path, mode: &str) {
-    let first_run = (goldens.keys())
-        .find(|(row_mode, ..)| row_mode == "baseline")
-        .map(|(.., against)| against.clone())
-        .unwrap();
-    let baseline = ["--baseline", first_run.as_str()];
-    let mode_arguments: &[&str] = if mode == "baseline" { &baseline } else { &[] };
+fn check(goldens: &Goldens, qrels: &Path, runs: &[PathBuf], mode: &str) {
+    let selection = mode_arguments(goldens, mode);
     let with = |test: &str, correction: &str| {
         let mut extra = vec!["--test", test, "--correction", correction];
-        extra.extend(mode_arguments);
+        extra.extend(selection.iter().map(String::as_str));
         compared(qrels, runs, &extra)
     };
     let outputs = [
@@ -89,69 +152,118 @@ fn check(goldens: &Goldens, qrels: &Path, runs: &Path, mode: &str) {
     ];
     let mut checked = 0;
     for (column, output) in &outputs {
-        for measure in output["measures"].as_array().unwrap() {
-            let name = measure["measure"].as_str().unwrap();
-            for pair in measure["pairs"].as_array().unwrap() {
-                let (run, against) = (
-                    pair["run"].as_str().unwrap(),
-                    pair["against"].as_str().unwrap(),
-                );
-                let key = |run: &str, against: &str| {
-                    (
-                        mode.to_string(),
-                        name.to_string(),
-                        run.to_string(),
-                        against.to_string(),
-                    )
-                };
-                let (expected, reversed) = match goldens.get(&key(run, against)) {
-                    Some(expected) => (expected, false),
-                    None => (&goldens[&key(against, run)], true),
-                };
-                let what = format!("{mode} {name} {run} − {against} {column}");
-                let field = if *column == "t_p" || *column == "wilcoxon_p" {
-                    "p_value"
-                } else {
-                    "adjusted_p_value"
-                };
-                let found = pair[field].as_f64().unwrap();
-                let tolerance = if field == "p_value" { 1e-9 } else { 1e-12 };
-                let expected_p = expected[*column];
-                assert_close(
-                    found,
-                    if expected_p.is_nan() { 1.0 } else { expected_p },
-                    tolerance,
-                    &what,
-                );
-                if *column == "t_p" {
-                    let difference = pair["mean_difference"].as_f64().unwrap();
-                    let interval = pair["confidence_interval"].as_array().unwrap();
-                    let (low, high) =
-                        (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
-                    let (mut expected_low, mut expected_high) =
-                        (expected["ci_low"], expected["ci_high"]);
-                    if reversed {
-                        (expected_low, expected_high) = (-expected_high, -expected_low);
-                    }
-                    if expected_low.is_nan() {
-                        (expected_low, expected_high) = (difference, difference);
-                    }
-                    assert_close(low, expected_low, 1e-9, &format!("{what} ci_low"));
-                    assert_close(high, expected_high, 1e-9, &format!("{what} ci_high"));
+        for (pair_name, _, pair, expected, reversed) in pairs_with_goldens(goldens, output, mode) {
+            let what = format!("{pair_name} {column}");
+            let field = if *column == "t_p" || *column == "wilcoxon_p" {
+                "p_value"
+            } else {
+                "adjusted_p_value"
+            };
+            let found = pair[field].as_f64().unwrap();
+            let tolerance = if field == "p_value" { 1e-9 } else { 1e-12 };
+            let expected_p = expected[*column];
+            assert_close(
+                found,
+                if expected_p.is_nan() { 1.0 } else { expected_p },
+                tolerance,
+                &what,
+            );
+            if *column == "t_p" {
+                let difference = pair["mean_difference"].as_f64().unwrap();
+                let interval = pair["confidence_interval"].as_array().unwrap();
+                let (low, high) = (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
+                let (mut expected_low, mut expected_high) =
+                    (expected["ci_low"], expected["ci_high"]);
+                if reversed {
+                    (expected_low, expected_high) = (-expected_high, -expected_low);
+                }
+                if expected_low.is_nan() {
+                    (expected_low, expected_high) = (difference, difference);
+                }
+                assert_close(low, expected_low, 1e-9, &format!("{what} ci_low"));
+                assert_close(high, expected_high, 1e-9, &format!("{what} ci_high"));
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        rows_of(goldens, mode) * outputs.len(),
+        "every golden pair is compared"
+    );
+}
+
+/// Samples of reusesim's randomization and Tukey tests checked against the references.
+const SAMPLES: f64 = 100_000.0;
+
+/// The references of the resampling tests: reusesim's test, the goldens' column, the measures.
+const REFERENCES: [(&str, &str, &[&str]); 3] = [
+    ("randomization", "sign_flip", &MEASURES),
+    // ranx compares sums exactly and so misses flips that tie the observed statistic through
+    // other topics, common with P@10's tenths and nDCG@10's few values (docs/compare.md).
+    ("randomization", "ranx", &["map"]),
+    ("tukey", "tukey", &MEASURES),
+];
+
+/// The standard error of the difference of two Monte-Carlo estimates of the same p-value
+/// from `ours` and `theirs` samples, √(p(1 − p)(1/ours + 1/theirs)), with p(1 − p) at least
+/// 10/`ours`: near 0 or 1 an estimate barely spreads, and a count of 0 only says that p is
+/// below a few in `ours`.
+fn monte_carlo_error(p: f64, ours: f64, theirs: f64) -> f64 {
+    ((p * (1.0 - p)).max(10.0 / ours) * (1.0 / ours + 1.0 / theirs)).sqrt()
+}
+
+/// How many of `pairs` estimates may lie beyond 3 standard errors by chance: the mean of that
+/// count plus 3 of its standard deviations (each lies beyond with probability 0.27%).
+fn allowed_beyond_three(pairs: usize) -> usize {
+    let expected = pairs as f64 * 0.0027;
+    (expected + 3.0 * expected.sqrt()).floor() as usize
+}
+
+/// Checks the randomization test's and randomised Tukey HSD's p-values of `mode`, at
+/// [`SAMPLES`] samples, against the [`REFERENCES`]: every p-value within 5 standard errors
+/// ([`monte_carlo_error`]) of the reference, after 1/[`SAMPLES`] for reusesim's counting the
+/// observed labelling as a sample, and no more beyond 3 than chance allows
+/// ([`allowed_beyond_three`]).
+fn check_resampled(goldens: &Goldens, qrels: &Path, runs: &[PathBuf], mode: &str) {
+    let selection = mode_arguments(goldens, mode);
+    let samples = SAMPLES.to_string();
+    for test in ["randomization", "tukey"] {
+        let mut extra = vec!["--test", test, "--permutations", &samples];
+        extra.extend(selection.iter().map(String::as_str));
+        let output = compared(qrels, runs, &extra);
+        for (_, reference, measures) in REFERENCES.iter().filter(|(of, ..)| *of == test) {
+            let mut beyond_three = Vec::new();
+            let mut checked = 0;
+            for (pair_name, measure, pair, expected, _) in
+                pairs_with_goldens(goldens, &output, mode)
+            {
+                if !measures.contains(&measure) {
+                    continue;
+                }
+                let found = pair["p_value"].as_f64().unwrap();
+                let p = expected[&format!("{reference}_p")];
+                let theirs = expected[&format!("{reference}_samples")];
+                let errors =
+                    ((found - p).abs() - 1.0 / SAMPLES) / monte_carlo_error(p, SAMPLES, theirs);
+                let what = format!("{pair_name} {test}: found {found}, {reference} {p}");
+                assert!(errors <= 5.0, "{what}: {errors:.1} standard errors apart");
+                if errors > 3.0 {
+                    beyond_three.push(what);
                 }
                 checked += 1;
             }
+            assert!(
+                beyond_three.len() <= allowed_beyond_three(checked),
+                "more pairs beyond 3 standard errors than chance allows: {beyond_three:#?}"
+            );
+            let rows = rows_of(goldens, mode) * measures.len() / MEASURES.len();
+            assert_eq!(
+                checked, rows,
+                "every golden pair of {measures:?} is compared"
+            );
         }
     }
-    let expected_rows = goldens
-        .keys()
-        .filter(|(row_mode, ..)| row_mode == mode)
-        .count();
-    assert_eq!(
-        checked,
-        expected_rows * outputs.len(),
-        "every golden pair is compared"
-    );
 }
 
 fn embedded() -> (PathBuf, PathBuf) {
@@ -161,10 +273,27 @@ fn embedded() -> (PathBuf, PathBuf) {
     )
 }
 
+fn covid_qrels() -> PathBuf {
+    data_file("trec-covid/qrels/qrels.covid-round1.txt")
+}
+
+/// TREC-COVID round 1's runs compared in every pair: its first 20 run files by name (as the
+/// goldens' scripts choose them).
+fn covid_subset() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data_file("trec-covid/round1/runs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    files.truncate(20);
+    files
+}
+
 #[test]
 fn t_test_wilcoxon_and_corrections_match_scipy_and_statsmodels_on_the_embedded_task() {
     let goldens = goldens("synth-passage");
     let (qrels, runs) = embedded();
+    let runs = [runs];
     check(&goldens, &qrels, &runs, "baseline");
     check(&goldens, &qrels, &runs, "all");
 }
@@ -173,9 +302,26 @@ fn t_test_wilcoxon_and_corrections_match_scipy_and_statsmodels_on_the_embedded_t
 #[ignore = "needs REUSESIM_DATA"]
 fn t_test_wilcoxon_and_corrections_match_scipy_and_statsmodels_on_trec_covid_round1() {
     let goldens = goldens("trec-covid-round1");
-    let qrels = data_file("trec-covid/qrels/qrels.covid-round1.txt");
     let runs = data_file("trec-covid/round1/runs");
-    check(&goldens, &qrels, &runs, "baseline");
+    check(&goldens, &covid_qrels(), &[runs], "baseline");
+    check(&goldens, &covid_qrels(), &covid_subset(), "all");
+}
+
+#[test]
+fn resampling_tests_match_ranx_and_numpy_on_the_embedded_task() {
+    let goldens = goldens("ranx-synth-passage");
+    let (qrels, runs) = embedded();
+    let runs = [runs];
+    check_resampled(&goldens, &qrels, &runs, "baseline");
+    check_resampled(&goldens, &qrels, &runs, "all");
+}
+
+#[test]
+#[ignore = "needs REUSESIM_DATA"]
+fn resampling_tests_match_ranx_and_numpy_on_20_trec_covid_round1_runs() {
+    let goldens = goldens("ranx-trec-covid-round1-20");
+    check_resampled(&goldens, &covid_qrels(), &covid_subset(), "baseline");
+    check_resampled(&goldens, &covid_qrels(), &covid_subset(), "all");
 }
 
 #[test]
