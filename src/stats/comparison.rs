@@ -10,12 +10,12 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::correction::Correction;
-use super::paired::{check_samples, paired_differences};
+use super::paired::check_samples;
 use super::resampling::{
     bootstrap_test, exact_randomization_test, tukey_p_value, tukey_ranges,
     EXACT_RANDOMIZATION_MAX_TOPICS,
 };
-use super::significance::{paired_t_test, randomization_test, student_t_critical_value};
+use super::significance::{paired_t_test, randomization_test, student_t_critical_value, TTest};
 use super::wilcoxon::wilcoxon_test;
 use crate::base::choice::{choice_enum, Choice};
 use crate::base::error::StatsError;
@@ -184,10 +184,11 @@ pub fn compare_pairs(
     let mut compared = (pairs.par_iter())
         .map(|&(first, second)| {
             let (a, b) = (&scores.scores[first], &scores.scores[second]);
-            let mut comparison = describe_pair(first, second, a, b, critical)?;
+            let t_test = paired_t_test(a, b)?;
+            let mut comparison = describe_pair(first, second, &t_test, topics, critical);
             comparison.p_value = match &sorted_ranges {
                 Some(ranges) => tukey_p_value(ranges, comparison.mean_difference, largest_score),
-                None => pair_p_value(scores, first, second, settings)?,
+                None => pair_p_value(scores, first, second, settings, &t_test)?,
             };
             Ok(comparison)
         })
@@ -203,30 +204,23 @@ pub fn compare_pairs(
     Ok(compared)
 }
 
-/// The pair's differences described: mean, confidence interval and effect size (the p-values
-/// left at 1 until tested).
+/// The pair's differences described by their t-test over `topics` topics: mean, confidence
+/// interval and effect size (the p-values left at 1 until tested).
 fn describe_pair(
     first: usize,
     second: usize,
-    a: &[f64],
-    b: &[f64],
+    t_test: &TTest,
+    topics: usize,
     critical: f64,
-) -> Result<PairComparison, StatsError> {
-    let differences = paired_differences(a, b, 2)?;
-    let count = differences.len() as f64;
-    let mean_difference = differences.iter().sum::<f64>() / count;
-    let varies = differences.iter().any(|&d| d != differences[0]);
-    let standard_deviation = if varies {
-        let squares: f64 = differences
-            .iter()
-            .map(|d| (d - mean_difference).powi(2))
-            .sum();
-        (squares / (count - 1.0)).sqrt()
-    } else {
-        0.0
-    };
-    let half_width = critical * standard_deviation / count.sqrt();
-    Ok(PairComparison {
+) -> PairComparison {
+    let TTest {
+        mean_difference,
+        standard_deviation,
+        ..
+    } = *t_test;
+    let varies = standard_deviation > 0.0;
+    let half_width = critical * standard_deviation / (topics as f64).sqrt();
+    PairComparison {
         first,
         second,
         mean_difference,
@@ -235,20 +229,21 @@ fn describe_pair(
         p_value: 1.0,
         adjusted_p_value: 1.0,
         significant: false,
-    })
+    }
 }
 
-/// The p-value of one pair by a test of two runs.
+/// The p-value of one pair by a test of two runs (`t_test`: the pair's t-test, already made).
 fn pair_p_value(
     scores: MeasureScores,
     first: usize,
     second: usize,
     settings: &TestSettings,
+    t_test: &TTest,
 ) -> Result<f64, StatsError> {
     let (a, b) = (&scores.scores[first], &scores.scores[second]);
     let key = [scores.measure, &scores.runs[first], &scores.runs[second]];
     match settings.test {
-        SignificanceTest::Student => Ok(paired_t_test(a, b)?.p_value),
+        SignificanceTest::Student => Ok(t_test.p_value),
         SignificanceTest::Wilcoxon => wilcoxon_test(a, b),
         SignificanceTest::Randomization if a.len() <= EXACT_RANDOMIZATION_MAX_TOPICS => {
             exact_randomization_test(a, b)

@@ -31,6 +31,9 @@ pub struct TTest {
     /// The t statistic: mean difference / (standard deviation of differences / √n). Positive
     /// when `a` scores higher on average; ±∞ when every difference is the same non-zero value.
     pub t_statistic: f64,
+    /// The sample standard deviation of the differences (divisor n − 1); 0 when every
+    /// difference is the same.
+    pub standard_deviation: f64,
     /// n − 1 for n topics.
     pub degrees_of_freedom: usize,
     /// Two-sided p-value: P(|T| ≥ |t|) under Student's t with `degrees_of_freedom`.
@@ -71,6 +74,7 @@ pub fn paired_t_test(a: &[f64], b: &[f64]) -> Result<TTest, StatsError> {
         return Ok(TTest {
             mean_difference: differences[0],
             t_statistic,
+            standard_deviation: 0.0,
             degrees_of_freedom,
             p_value,
         });
@@ -83,9 +87,11 @@ pub fn paired_t_test(a: &[f64], b: &[f64]) -> Result<TTest, StatsError> {
         .sum();
     let standard_error = (sum_of_squares / degrees_of_freedom as f64 / count as f64).sqrt();
     let t_statistic = mean_difference / standard_error;
+    let standard_deviation = (sum_of_squares / degrees_of_freedom as f64).sqrt();
     Ok(TTest {
         mean_difference,
         t_statistic,
+        standard_deviation,
         degrees_of_freedom,
         p_value: student_t_two_sided_p(t_statistic, degrees_of_freedom as f64),
     })
@@ -296,6 +302,9 @@ mod tests {
         assert_abs_diff_eq!(test.mean_difference, 1.58, epsilon = 1e-12);
         assert_relative_eq!(test.t_statistic, 4.062127683382037, max_relative = 1e-12);
         assert_relative_eq!(test.p_value, 0.002832890197384273, max_relative = 1e-10);
+        // s_d = d̄ √n / t (R: sd(drug2 - drug1) = 1.229995).
+        let expected_sd = 1.58 * 10f64.sqrt() / 4.062127683382037;
+        assert_relative_eq!(test.standard_deviation, expected_sd, max_relative = 1e-12);
         // Swapping the arguments flips the sign of t, not p.
         let swapped = paired_t_test(&SLEEP_DRUG_1, &SLEEP_DRUG_2).unwrap();
         assert_eq!(swapped.t_statistic, -test.t_statistic);

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use plotters::prelude::*;
 
 use super::chart::{chart, Axis, ColumnLabels, TickLabels};
+use super::drawing::{Canvas, DrawingResult};
 use super::legend::{Legend, LegendEntry, Mark};
 use super::style::{text, LABEL_SIZE, PALETTE};
-use super::drawing::{Canvas, DrawingResult};
 use crate::sim::analysis::{BudgetRow, StrategyRow};
 
 /// The kept pairs' colour.
