@@ -218,10 +218,17 @@ const RUNS_TSV: &str = "run\tteam\tmeasure\tofficial_score\tofficial_rank\tlou_s
 const LOU_TSV: &str = "seed\trun\tteam\tmeasure\tscore\trank\n\
     1\tr1\ta\tmap\t0.4\t1\n2\tr2\tb\tmap\t0.3\t1.5\n";
 const TRIALS_TSV: &str = "seed\theld_out\tmeasure\ttau_b\ttau_ap\tpaired_tau_b\tpaired_tau_ap\t\
-    overlap\trecall\tcarried\toverlap_found\trecall_found\twithheld\n\
-    1\tcontrol\tmap\tNA\tNA\tNA\tNA\t1\t1\t2\t1\t1\t0\n\
-    1\ta\tmap\t0.5\t0.5\t1\t0.9\t1\t1\t2\t1\t1\t3\n\
-    2\tb\tP_10\t-1\t0\t-0.5\tNA\t0.9\t0.75\t2\t0.8\t0.7\t0\n";
+    overlap\trecall\tcarried\toverlap_found\trecall_found\twithheld\tsignificant\t\
+    official_kept\tofficial_lost\tofficial_reversed\tofficial_new\t\
+    paired_kept\tpaired_lost\tpaired_reversed\tpaired_new\t\
+    held_out_kept\theld_out_lost\theld_out_reversed\theld_out_new\t\
+    truth_kept\ttruth_lost\ttruth_reversed\ttruth_new\n\
+    1\tcontrol\tmap\tNA\tNA\tNA\tNA\t1\t1\t2\t1\t1\t0\t3\t3\t0\t0\t0\t\
+    NA\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tNA\n\
+    1\ta\tmap\t0.5\t0.5\t1\t0.9\t1\t1\t2\t1\t1\t3\t2\t2\t1\t0\t0\t\
+    2\t0\t0\t0\t1\t0\t0\t0\tNA\tNA\tNA\tNA\n\
+    2\tb\tP_10\t-1\t0\t-0.5\tNA\t0.9\t0.75\t2\t0.8\t0.7\t0\t0\t0\t0\t0\t0\t\
+    0\t0\t0\t0\t0\t0\t0\t0\tNA\tNA\tNA\tNA\n";
 const RANKS_TSV: &str = "seed\ttrial\trun\tteam\tmeasure\tscore\trank\n\
     1\tcontrol\tr1\ta\tmap\t0.5\t1\n1\tcontrol\tr2\tb\tmap\t0.25\t2\n\
     1\ta\tr1\ta\tmap\t0.4\t1.5\n2\tb\tr2\tb\tmap\t0.3\t1.5\n";

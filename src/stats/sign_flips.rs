@@ -57,6 +57,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(crate::base::fuzz::property_config(256))]
         #[test]
         fn a_flipped_sum_is_the_sum_of_the_signed_differences(
             differences in prop::collection::vec(-1.0f64..1.0, 1..140),
