@@ -44,7 +44,7 @@ const CONFIDENCE_TAIL: f64 = 0.05;
 const TUKEY_BLOCK: usize = 1_000;
 
 /// How pairs are tested.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct TestSettings {
     /// The test.
     pub test: SignificanceTest,

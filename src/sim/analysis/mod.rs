@@ -30,7 +30,7 @@ use figures::MeasureFigures;
 pub use files::{
     BudgetRow, HeldOutRow, LouRow, RankRow, RunRow, StrategyRow, StudyResults, TrialRow,
 };
-use significance::{SignificanceBasis, SignificanceSettings, SignificanceSummary};
+use significance::{SignificanceBasis, SignificanceSummary};
 use strategies::StrategiesSummary;
 
 /// Settings as reported, with every departure from HiCAL named.
@@ -54,7 +54,7 @@ pub struct SettingsSummary {
     pub deviations: Vec<String>,
     /// How differences between runs are judged significant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub significance: Option<SignificanceSettings>,
+    pub significance: Option<TestSettings>,
 }
 
 impl SettingsSummary {
@@ -74,7 +74,7 @@ impl SettingsSummary {
             judge: settings.judge.clone(),
             budget: settings.budget,
             relevance_level: task.manifest.relevance_level,
-            significance: Some(settings.significance.into()),
+            significance: Some(settings.significance),
         }
     }
 }
@@ -281,12 +281,9 @@ impl StudySummary {
         let mut measures = BTreeMap::new();
         let (mut runs, mut lou, mut trials, mut held_out, mut ranks) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let test = settings.significance.clone().map(TestSettings::from);
-        let basis = SignificanceBasis::new(
-            outcome,
-            &settings.measures,
-            test.unwrap_or_else(crate::sim::settings::default_significance),
-        );
+        let test =
+            (settings.significance).unwrap_or_else(crate::sim::settings::default_significance);
+        let basis = SignificanceBasis::new(outcome, &settings.measures, test);
         for (index, name) in settings.measures.iter().enumerate() {
             let figures = MeasureFigures::new(outcome, index, name, &basis);
             let trial_rows = figures.trial_rows();

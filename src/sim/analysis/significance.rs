@@ -10,10 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::scoring::ScoreTable;
 use crate::sim::study::StudyOutcome;
-use crate::stats::comparison::{
-    compare_pairs, MeasureScores, PairComparison, SignificanceTest, TestSettings,
-};
-use crate::stats::correction::Correction;
+use crate::stats::comparison::{compare_pairs, MeasureScores, PairComparison, TestSettings};
 use crate::stats::pair_changes::{all_pairs, directions, Direction, PairChanges};
 use crate::stats::Spread;
 
@@ -125,11 +122,7 @@ impl SignificanceBasis {
 
 /// `other` against `reference` over every pair; `None` when either side is untested.
 pub(super) fn changes(reference: &Directions, other: &Directions) -> Option<PairChanges> {
-    Some(PairChanges::classify(
-        reference.as_ref()?,
-        other.as_ref()?,
-        |_| true,
-    ))
+    changes_where(reference, other, |_| true)
 }
 
 /// `other` against `reference` over the pairs `included` marks.
@@ -138,10 +131,18 @@ pub(super) fn changes_among(
     other: &Directions,
     included: &[bool],
 ) -> Option<PairChanges> {
+    changes_where(reference, other, |pair| included[pair])
+}
+
+fn changes_where(
+    reference: &Directions,
+    other: &Directions,
+    include: impl Fn(usize) -> bool,
+) -> Option<PairChanges> {
     Some(PairChanges::classify(
         reference.as_ref()?,
         other.as_ref()?,
-        |pair| included[pair],
+        include,
     ))
 }
 
@@ -164,45 +165,6 @@ fn topic_scores(table: &ScoreTable, measure: usize) -> Vec<Vec<f64>> {
                 .collect()
         })
         .collect()
-}
-
-/// How a study tests significance, as reported.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SignificanceSettings {
-    /// The test.
-    pub test: SignificanceTest,
-    /// The correction over each measure's pairs of runs.
-    pub correction: Correction,
-    /// The significance level.
-    pub alpha: f64,
-    /// Random samples of the randomization, bootstrap and Tukey tests.
-    pub permutations: usize,
-    /// The seed of their random streams.
-    pub seed: u64,
-}
-
-impl From<SignificanceSettings> for TestSettings {
-    fn from(settings: SignificanceSettings) -> Self {
-        Self {
-            test: settings.test,
-            correction: settings.correction,
-            alpha: settings.alpha,
-            permutations: settings.permutations,
-            seed: settings.seed,
-        }
-    }
-}
-
-impl From<TestSettings> for SignificanceSettings {
-    fn from(settings: TestSettings) -> Self {
-        Self {
-            test: settings.test,
-            correction: settings.correction,
-            alpha: settings.alpha,
-            permutations: settings.permutations,
-            seed: settings.seed,
-        }
-    }
 }
 
 /// Pairs significant under a reference and how they fare, summed over trials.
