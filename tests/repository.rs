@@ -11,12 +11,7 @@ const MAX_SOURCE_LINES: usize = 600;
 /// Folder modules whose files still import items back from their `mod.rs`, which declares
 /// them: those imports are left out of the circle check until the shared items move down into
 /// their own file; each module leaves this list when they do.
-const IMPORTED_BACK_FOR_NOW: [&str; 4] = [
-    "audit/mod.rs",
-    "relevance_model/mod.rs",
-    "sim/analysis/mod.rs",
-    "sim/analysis/files/mod.rs",
-];
+const IMPORTED_BACK_FOR_NOW: [&str; 2] = ["audit/mod.rs", "relevance_model/mod.rs"];
 /// The README is the front page: the question, installing, a tour; the detail lives in `docs/`.
 const MAX_README_LINES: usize = 250;
 

@@ -7,28 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::figures::{spread_of_options, MeasureFigures};
+use super::measure::AssessorSummary;
 use crate::sim::study::StudyOutcome;
 use crate::sim::trials::SourceCounts;
-use crate::stats::Spread;
-
-/// Rankings against the assessor's own ranking, for one measure.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AssessorSummary {
-    /// The official ranking's tau_b against the assessor's ranking, over seeds.
-    pub official_tau_b: Option<Spread>,
-    /// The official ranking's tau_ap against the assessor's ranking, over seeds.
-    pub official_tau_ap: Option<Spread>,
-    /// The LOU rankings' tau_b against the assessor's ranking of their seed.
-    pub lou_tau_b: Option<Spread>,
-    /// The control rankings' tau_b against the assessor's ranking of their seed.
-    pub control_tau_b: Option<Spread>,
-    /// Every held-out trial's ranking against the assessor's ranking of its seed.
-    pub trials_tau_b: Option<Spread>,
-    /// Classic LOU's tau_b against the assessor's ranking, over seeds.
-    pub classic_lou_tau_b: Option<Spread>,
-    /// The controls' recall of the assessor's relevant documents within the judging's reach.
-    pub control_recall: Option<Spread>,
-}
 
 /// The assessor of a study and where its judgments' grades came from.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::figures::MeasureFigures;
+use super::files::BudgetRow;
+use super::measure::{ControlSummary, LouSummary, PairedSummary, TrialsSummary};
 use super::significance::{SignificanceBasis, SignificanceSummary};
-use super::{ControlSummary, LouSummary, PairedSummary, TrialsSummary};
-use crate::sim::analysis::files::BudgetRow;
 use crate::sim::study::StudyOutcome;
 use crate::sim::trials::{BudgetOutcome, TrialOutcome};
 

@@ -5,14 +5,14 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use super::files::counts;
+use super::files::{counts, HeldOutRow, LouRow, RankRow, RunRow, TrialRow};
+use super::measure::{
+    ClassicSummary, ControlSummary, LouSummary, MeasureSummary, PairedSummary, SwappedPair,
+    TrialsSummary, TruthSummary,
+};
 use super::significance::{
     changes, changes_among, significant, ChangeSummary, Directions, DiscriminativePower,
     SignificanceBasis, SignificanceSummary,
-};
-use super::{
-    ClassicSummary, ControlSummary, HeldOutRow, LouRow, LouSummary, MeasureSummary, PairedSummary,
-    RankRow, RunRow, SwappedPair, TrialRow, TrialsSummary, TruthSummary,
 };
 use crate::sim::study::StudyOutcome;
 use crate::sim::trials::TrialOutcome;

@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use super::budget::{with_trials, EQUIVALENT_TAU_B};
 use super::figures::{MeasureFigures, TrialChanges};
+use super::files::StrategyRow;
 use super::significance::SignificanceBasis;
 use crate::base::choice::Choice;
-use crate::sim::analysis::files::StrategyRow;
 use crate::sim::study::StudyOutcome;
 use crate::sim::trials::StrategyPoint;
 use crate::stats::pair_changes::PairChanges;

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::domains;
-use super::{counts, TableRow, TrialRow};
+use super::rows::{counts, TrialRow};
+use super::table::TableRow;
 use crate::stats::pair_changes::PairChanges;
 
 /// One trial's figures for one measure with each topic's judgments cut to a fraction of its

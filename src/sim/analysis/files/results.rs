@@ -5,11 +5,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::table::read_text;
-use super::{
-    read_numbered_table, read_table, BudgetRow, LouRow, RankRow, RunRow, StrategyRow, TableRow,
-    TrialRow,
-};
+use super::budget::BudgetRow;
+use super::rows::{LouRow, RankRow, RunRow, TrialRow};
+use super::strategies::StrategyRow;
+use super::table::{read_numbered_table, read_table, read_text, unnumbered, TableRow};
 use crate::base::error::{ParseError, ParseErrorKind, Result};
 
 /// What the figures need from a results folder: `summary.json`'s task, seeds, teams and
@@ -109,11 +108,6 @@ fn read_optional_table<T: TableRow>(dir: &Path) -> Result<Vec<T>> {
     } else {
         Ok(Vec::new())
     }
-}
-
-/// The rows without their line numbers.
-pub(super) fn unnumbered<T>(rows: Vec<(usize, T)>) -> Vec<T> {
-    rows.into_iter().map(|(_, row)| row).collect()
 }
 
 /// The largest rank of each measure: the number of its runs in `runs.tsv`. The figures' axes

@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::domains;
-use super::TableRow;
+use super::table::TableRow;
+use crate::stats::pair_changes::PairChanges;
 use crate::stats::Spread;
 
 /// One run's figures for one measure (`runs.tsv`).
@@ -457,4 +458,12 @@ pub struct RankRow {
 
 impl TableRow for RankRow {
     const FILE: &'static str = "ranks.tsv";
+}
+
+/// The four counts of `changes` as columns (kept, lost, reversed, new), `NA` without them.
+pub fn counts(changes: Option<PairChanges>) -> [Option<usize>; 4] {
+    match changes {
+        Some(changes) => [changes.kept, changes.lost, changes.reversed, changes.new].map(Some),
+        None => [None; 4],
+    }
 }

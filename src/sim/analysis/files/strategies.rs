@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::domains;
-use super::TableRow;
+use super::table::TableRow;
 
 /// One judging strategy's figures for one measure at one budget fraction, over the study's
 /// seeds (`strategies.tsv`).

@@ -7,9 +7,52 @@ use std::cell::Cell;
 use std::path::Path;
 
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::base::error::{excerpt, Error, ParseError, ParseErrorKind, Result};
+use crate::io::atomic::write_atomically;
+
+/// A row of one of the study's tables: its fields, as serde writes and reads them, are the
+/// file's columns.
+pub trait TableRow: Serialize + DeserializeOwned {
+    /// The file name.
+    const FILE: &'static str;
+    /// The columns written only when the study's assessor is not the official one (see
+    /// docs/assessor.md): a file without them still reads.
+    const ASSESSOR_COLUMNS: &'static [&'static str] = &[];
+}
+
+/// Writes `rows` as the table `T::FILE` in `dir`, atomically.
+///
+/// # Errors
+/// When the file cannot be written.
+pub fn write_table<T: TableRow>(dir: &Path, rows: &[T]) -> Result<()> {
+    write_atomically(&dir.join(T::FILE), |out| {
+        write_records(out, rows, T::ASSESSOR_COLUMNS)
+    })
+}
+
+/// Reads the table `T::FILE` from `dir`.
+///
+/// # Errors
+/// A [`ParseError`](crate::base::error::ParseError) naming the file (and line and column) when
+/// it is missing or malformed.
+pub fn read_table<T: TableRow>(dir: &Path) -> Result<Vec<T>> {
+    Ok(unnumbered(read_numbered_table(dir)?))
+}
+
+/// Reads the table `T::FILE` from `dir`, each row with its line number.
+///
+/// # Errors
+/// As [`read_table`].
+pub(super) fn read_numbered_table<T: TableRow>(dir: &Path) -> Result<Vec<(usize, T)>> {
+    read_records(&dir.join(T::FILE), T::ASSESSOR_COLUMNS)
+}
+
+/// The rows without their line numbers.
+pub(super) fn unnumbered<T>(rows: Vec<(usize, T)>) -> Vec<T> {
+    rows.into_iter().map(|(_, row)| row).collect()
+}
 
 /// The columns of the row struct `R`, in order: its field names as serde derives them (after
 /// `rename`), which are also the header it is written with.
