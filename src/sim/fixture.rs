@@ -26,6 +26,23 @@ pub(crate) fn small_study(withhold: Withhold, budget: Option<usize>) -> StudySet
     }
 }
 
+/// A one-seed study of map with HiCAL's settings, for the tests that need only its
+/// fingerprint.
+pub(crate) fn map_study() -> StudySettings {
+    StudySettings {
+        seeds: 1,
+        measures: crate::eval::parse_measures(&["map"]).unwrap(),
+        teams: None,
+        judge: JudgeSettings::hical(2),
+        budget: None,
+        keep_qrels: false,
+        budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
+        strategies: Vec::new(),
+        assessor: crate::sim::settings::AssessorChoice::Official,
+        significance: crate::sim::settings::default_significance(),
+    }
+}
+
 /// A judging of 1 carried judgment, a pool of 3 and 6 CAL judgments (batches 1, 1, 2, 2,
 /// 2, 3) made with a budget of 10.
 pub(crate) fn cut_judging() -> TopicJudging {

@@ -376,18 +376,7 @@ mod tests {
     fn header() -> JournalHeader {
         let dir = tempfile::tempdir().unwrap();
         let task = crate::io::fixture::hand_task(dir.path(), false);
-        let settings = crate::sim::settings::StudySettings {
-            seeds: 1,
-            measures: crate::eval::parse_measures(&["map"]).unwrap(),
-            teams: None,
-            judge: crate::judge::settings::JudgeSettings::hical(2),
-            budget: None,
-            keep_qrels: false,
-            budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
-            strategies: Vec::new(),
-            assessor: crate::sim::settings::AssessorChoice::Official,
-            significance: crate::sim::settings::default_significance(),
-        };
+        let settings = crate::sim::fixture::map_study();
         let recipe = crate::sim::fingerprint::StudyRecipe::new(&task, &settings, false);
         JournalHeader {
             fingerprint: Fingerprint::new(&task, &recipe).unwrap(),

@@ -218,18 +218,7 @@ mod tests {
     fn make_manifest() -> Vec<u8> {
         let dir = tempfile::tempdir().unwrap();
         let task = crate::io::fixture::hand_task(dir.path(), false);
-        let settings = crate::sim::settings::StudySettings {
-            seeds: 1,
-            measures: crate::eval::parse_measures(&["map"]).unwrap(),
-            teams: None,
-            judge: crate::judge::settings::JudgeSettings::hical(2),
-            budget: None,
-            keep_qrels: false,
-            budget_fractions: crate::sim::settings::OFFICIAL_BUDGET_ONLY.to_vec(),
-            strategies: Vec::new(),
-            assessor: crate::sim::settings::AssessorChoice::Official,
-            significance: crate::sim::settings::default_significance(),
-        };
+        let settings = crate::sim::fixture::map_study();
         let recipe = StudyRecipe::new(&task, &settings, false);
         let path = dir.path().join("task.toml");
         let manifest = ShardManifest {
