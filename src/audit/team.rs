@@ -48,7 +48,8 @@ pub struct TeamAuditReport {
 ///
 /// # Errors
 /// [`Error::Invalid`] when no run is given, two runs carry the same tag, a run shares no topic
-/// with the qrels, or features cannot be built; corpus, study and learner errors.
+/// with the qrels, the runs belong to every pooled team, or features cannot be built; corpus,
+/// study and learner errors.
 pub fn audit_runs(
     task: Task,
     runs: Vec<Run>,
@@ -181,7 +182,30 @@ fn check_runs(task: &Task, runs: &[Run], warnings: &mut Vec<Warning>) -> Result<
             });
         }
     }
-    Ok(())
+    check_calibration_teams(task, runs)
+}
+
+/// Refuses an audit whose runs belong to every pooled team: every audited run's team is left
+/// out of the calibration sample, which would then hold nothing to learn from.
+fn check_calibration_teams(task: &Task, runs: &[Run]) -> Result<()> {
+    let entries = task.teams.runs.values();
+    let pooled: BTreeSet<&str> = (entries.filter(|entry| entry.is_pooled))
+        .map(|entry| entry.team.as_str())
+        .collect();
+    let audited: BTreeSet<&str> = (runs.iter())
+        .filter_map(|run| task.teams.get(&run.tag))
+        .map(|entry| entry.team.as_str())
+        .collect();
+    if pooled.is_empty() || !pooled.is_subset(&audited) {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "the audited runs belong to every pooled team ({}), and an audited run's team is left \
+         out of the calibration, which then has no run to learn from; expected at least one \
+         pooled team's runs outside the audit: audit the teams in turn, or run `reusesim \
+         backtest`, which audits each team against the others",
+        pooled.into_iter().collect::<Vec<_>>().join(", ")
+    )))
 }
 
 /// The trials the calibration learns from under trial evidence (none under pool evidence).

@@ -59,7 +59,7 @@ pub struct TopicModel {
     /// [`super::MODEL_DEPTH`]).
     pub probabilities: FxHashMap<DocId, f64>,
     /// Whether a model could be fitted (false: the topic has no relevant or no non-relevant
-    /// judged document, and every probability is the judged relevant fraction).
+    /// judged document, and every probability is [`unseparated_rate`]).
     pub is_fitted: bool,
 }
 
@@ -181,6 +181,23 @@ pub fn fit_topic(
     fit_topic_scoring(collection, topic, grades, questions, &[])
 }
 
+/// The raw probability of a document of a topic whose judgments cannot be separated (the
+/// topic, or one fold of it, lacks relevant or non-relevant training documents): the topic's
+/// judged relevant share, smoothed by half a document as a run's judged precision is, so that
+/// a topic with no judged relevant document gets a low probability rather than a certainty.
+/// When every judged document is relevant it is capped at even odds: the judgments chose
+/// their documents because they looked relevant, so their share says how often what the pool
+/// chose is relevant, not what it passed over, and nothing in them says that an unjudged
+/// document is more likely relevant than not.
+pub fn unseparated_rate(relevant: usize, judged: usize) -> f64 {
+    let rate = smoothed_rate(relevant, judged);
+    if relevant == judged {
+        rate.min(0.5)
+    } else {
+        rate
+    }
+}
+
 /// As [`fit_topic`], also scoring the documents of `beyond_tops` (sorted) that the runs' tops
 /// lack, out of fold like the others; they never train the model.
 ///
@@ -202,11 +219,7 @@ pub fn fit_topic_scoring(
         .collect();
     docs.sort_unstable();
     let positives = docs.iter().filter(|(_, is_rel)| *is_rel).count();
-    // What a document gets where the judgments cannot be separated: the topic's judged
-    // relevant share, smoothed by half a document as a run's judged precision is, so that a
-    // topic whose every judged document is relevant (or none is) gets a high (or low)
-    // probability, not a certainty that no calibration weight could temper.
-    let base_rate = smoothed_rate(positives, docs.len());
+    let base_rate = unseparated_rate(positives, docs.len());
     docs.extend(
         tops.iter()
             .filter(|doc| !grades.contains_key(doc))
@@ -279,6 +292,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_topic_whose_every_judged_document_is_relevant_gives_at_most_even_odds() {
+        // 40 of 40 judged relevant: the smoothed share, 40.5 / 41, is capped at 1/2.
+        assert_eq!(unseparated_rate(40, 40), 0.5);
+        assert_eq!(unseparated_rate(1, 1), 0.5);
+        // Nothing judged: the smoothed share is already 1/2.
+        assert_eq!(unseparated_rate(0, 0), 0.5);
+        // Both kinds judged, or none relevant: the smoothed share as it is.
+        assert!((unseparated_rate(30, 40) - 30.5 / 41.0).abs() < 1e-12);
+        assert!((unseparated_rate(0, 40) - 0.5 / 41.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn compaction_keeps_values_and_renumbers_densely() {
         let a = SparseVec::from_pairs(vec![(7, 0.5), (100, 0.5), (3, 0.5)]).unwrap();
         let b = SparseVec::from_pairs(vec![(100, 1.0), (3, 0.25)]).unwrap();
@@ -320,7 +345,7 @@ mod tests {
     }
 
     #[test]
-    fn a_topic_whose_judgments_cannot_be_separated_gets_its_smoothed_judged_share() {
+    fn a_topic_whose_judgments_cannot_be_separated_gets_its_smoothed_share_at_most_even_odds() {
         let dir = tempfile::tempdir().unwrap();
         let task = crate::io::fixture::hand_task(dir.path(), false);
         let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
@@ -341,7 +366,10 @@ mod tests {
                 .collect();
             let judged = grades.len() as f64;
             let model = fit_topic(&collection, topic, &grades, &never_judged).unwrap();
-            let share = if relevant { judged + 0.5 } else { 0.5 } / (judged + 1.0);
+            // Every judged document relevant: even odds, below the smoothed share
+            // (judged + 0.5) / (judged + 1); none relevant: the smoothed share.
+            assert!(judged > 0.0);
+            let share = if relevant { 0.5 } else { 0.5 / (judged + 1.0) };
             for (&doc, &probability) in &model.probabilities {
                 let name = collection.docs.name(doc);
                 assert!((probability - share).abs() < 1e-12, "{name}: {probability}");

@@ -937,6 +937,51 @@ fn several_runs_share_one_list_and_their_sheet_filled_from_the_truth_brings_them
     assert!(total(|e| e.1) < total(|e| e.0), "{errors:?}");
 }
 
+/// One run of every pooled team of the embedded task (its team file pools every team), audited
+/// together: the calibration would have no team left to learn from, so the audit is refused
+/// before any work, naming the teams and what to do.
+#[test]
+fn auditing_a_run_of_every_pooled_team_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage");
+    let teams = std::fs::read_to_string(root.join("teams.tsv")).unwrap();
+    let mut first_run: BTreeMap<&str, &str> = BTreeMap::new();
+    for line in teams.lines().filter(|line| !line.trim().is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        first_run.entry(fields[1]).or_insert(fields[0]);
+    }
+    assert_eq!(first_run.len(), 9, "{first_run:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("sheet.tsv");
+    let mut args: Vec<String> = ["audit", "--study-seeds", "0", "--sheet"]
+        .map(String::from)
+        .to_vec();
+    args.push(sheet.display().to_string());
+    for tag in first_run.values() {
+        args.extend([
+            "--run".to_string(),
+            root.join("runs").join(tag).display().to_string(),
+        ]);
+    }
+    let output = run(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("belong to every pooled team (baseline, team01, team02")
+            && stderr.contains("audit the teams in turn"),
+        "{stderr}"
+    );
+    assert!(!sheet.exists());
+    // Leaving one team out of the audit leaves the calibration a team to learn from.
+    let kept = args.len() - 2;
+    args.truncate(kept);
+    let output = run(&args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Runs `reusesim audit` on the embedded runs with `extra`, expecting a failure whose message
 /// holds `expected` and no file written to `written`.
 fn refused(extra: &[&str], expected: &str, written: &Path) {
