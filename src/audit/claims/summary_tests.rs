@@ -1,14 +1,12 @@
 use super::*;
-use crate::stats::comparison::SignificanceTest;
+use crate::sim::settings::default_significance;
 use crate::stats::correction::Correction;
 
+/// The studies' test (the paired t-test at 0.05) with `correction`.
 fn settings(correction: Correction) -> TestSettings {
     TestSettings {
-        test: SignificanceTest::Student,
         correction,
-        alpha: 0.05,
-        permutations: 1_000,
-        seed: 1,
+        ..default_significance()
     }
 }
 
