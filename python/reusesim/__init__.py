@@ -652,7 +652,8 @@ class AuditResult:
     """The audit of one or several runs (as ``reusesim audit --format json``; fields in
     docs/audit.md)."""
 
-    #: ``no extra judgments needed`` or ``judge N documents ...``.
+    #: ``no extra judgments needed`` or ``judge N documents ...``; with ``against``, the
+    #: claims' verdict first (``claims: ...; ranks: ...``).
     verdict: str
     #: The first run's judged_10, judged_20, judged_100, unj_10 and unjudged counts.
     coverage: dict
@@ -662,6 +663,11 @@ class AuditResult:
     #: The merged list to judge, in order of combined value: ``topic docid rank probability
     #: value runs remaining_risk is_beyond_pool`` (``runs``: the audited runs it serves).
     to_judge: pd.DataFrame
+    #: Per run, baseline and measure (with ``against``): the collection's difference and
+    #: p-value, the expected difference and its 90% range, P(significant as claimed),
+    #: P(reversed), P(not significant) and the verdict (``safe``, ``at risk``, ``no claim``,
+    #: ``judging could make it significant``).
+    claims: pd.DataFrame
     #: Each audited run's own report.
     runs: list
     #: With ``judged``: each run before and after the returned judgments, the listed documents
@@ -691,6 +697,9 @@ def audit(
     rank_margin: Optional[float] = None,
     emit_pool: Union[str, os.PathLike, None] = None,
     sheet: Union[str, os.PathLike, None] = None,
+    against: Union[str, os.PathLike, Iterable, None] = None,
+    significance: Optional[str] = None,
+    alpha: Optional[float] = None,
     threads: Optional[int] = None,
 ) -> AuditResult:
     """Audits new runs against ``task`` as ``reusesim audit`` does: ``run`` (any input
@@ -706,8 +715,13 @@ def audit(
     ``results`` (``simulate(..., keep_qrels=True)``). ``beyond_pool`` (``"extrapolate"``, the
     default, or ``"non-relevant"``), ``list_per_topic`` (0: no cap), ``risk_threshold``,
     ``settle_threshold`` and ``rank_margin`` are the verdict's rules; ``emit_pool`` and ``sheet``
-    write the documents to judge as pool lines and as the assessment sheet. Every option left
-    as ``None`` takes ``reusesim audit``'s default (``JOB_DEFAULTS["audit"]``)."""
+    write the documents to judge as pool lines and as the assessment sheet. ``against`` (one
+    or a list) names the baselines of the runs' claims: a task run's tag, a run file, ``"best"``
+    (the task's best run by each measure) or ``"best:MEASURE"``; each claim is tested with
+    ``significance`` (``"TEST[,CORRECTION]"``, default ``"t,holm"``, the correction over a run's
+    claims of one measure) at ``alpha`` (default 0.05), and the list to judge serves the claims
+    too. Every option left as ``None`` takes ``reusesim audit``'s default
+    (``JOB_DEFAULTS["audit"]``)."""
     if (run is None) == (runs is None):
         raise ValueError("expected either run or runs, found " + ("both" if run is not None else "neither"))
     inputs = _inputs.runs(run if run is not None else list(runs))
@@ -727,6 +741,9 @@ def audit(
         rank_margin=rank_margin,
         emit_pool=emit_pool,
         sheet=sheet,
+        against=_baselines(against),
+        significance=significance,
+        alpha=None if alpha is None else float(alpha),
     )
     report_json, messages = _native.audit(_task(task)._task, inputs, options, threads)
     _warn(messages)
@@ -753,10 +770,42 @@ def audit(
                 "is_beyond_pool",
             ],
         ),
+        claims=pd.DataFrame(
+            [claim for run_report in report["runs"] for claim in run_report["claims"]],
+            columns=[
+                "run",
+                "baseline",
+                "chosen_as",
+                "measure",
+                "topics",
+                "difference",
+                "p_value",
+                "is_significant",
+                "expected_difference",
+                "difference_low",
+                "difference_high",
+                "probability_significant_as_claimed",
+                "probability_reversed",
+                "probability_not_significant",
+                "probability_outcome_changes",
+                "remaining_after_list",
+                "listed_documents",
+                "verdict",
+            ],
+        ),
         runs=report["runs"],
         judged=report["judged"],
         report=report,
     )
+
+
+def _baselines(against) -> Optional[list[str]]:
+    """``against`` as the job's list of baselines: one name or path, or a list of them."""
+    if against is None:
+        return None
+    if isinstance(against, (str, os.PathLike)):
+        against = [against]
+    return [os.fspath(baseline) for baseline in against]
 
 
 @dataclass

@@ -163,3 +163,39 @@ def test_several_runs_share_one_merged_list_and_returned_judgments_change_the_ve
     for run in served:
         assert changes[(run, "P_10")]["after"]["score"] >= changes[(run, "P_10")]["before"]["score"]
     assert any(m["after"]["score"] != m["before"]["score"] for m in changes.values())
+
+
+def test_claims_against_named_and_best_baselines_agree_with_compare(default_task_path):
+    task = reusesim.Task.load(default_task_path)
+    runs_dir = default_task_path.parent / "runs"
+    run_file = runs_dir / "team01_run1"
+    with pytest.warns(UserWarning, match="pooled"):
+        result = reusesim.audit(task, run_file, study_seeds=0, against=["bm25base", "best"], measures="P_10")
+    assert list(result.claims["baseline"].iloc[:1]) == ["bm25base"]
+    assert set(result.claims["chosen_as"]) <= {"run", "best"}
+    assert result.verdict.startswith("claims: ")
+    # The collection's difference and p-value are compare's: the paired t-test, Holm's
+    # correction over the run's claims of the measure (compare's pairs with one baseline).
+    baselines = list(result.claims["baseline"])
+    compared = reusesim.compare(
+        default_task_path.parent.parent.parent / "qrels" / "synth-passage.qrels",
+        [run_file] + [runs_dir / name for name in baselines],
+        measures="P_10",
+        correction="holm",
+        baseline="team01_run1",
+    )
+    for claim in result.claims.itertuples():
+        row = compared[compared["run"] == claim.baseline].iloc[0]
+        assert claim.difference == pytest.approx(-row["mean_difference"], abs=1e-12)
+        assert claim.p_value == pytest.approx(row["adjusted_p_value"], rel=1e-9, abs=1e-15)
+        assert claim.is_significant == row["significant"]
+        shares = claim.probability_significant_as_claimed + claim.probability_reversed + claim.probability_not_significant
+        assert shares == pytest.approx(1.0)
+        assert claim.verdict in {"safe", "at risk", "no claim", "judging could make it significant"}
+
+
+def test_an_unknown_baseline_is_refused(default_task_path):
+    task = reusesim.Task.load(default_task_path)
+    run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
+    with pytest.raises(ValueError, match="no run of the task and no file"):
+        reusesim.audit(task, run_file, study_seeds=0, against="no-such-run")

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::claims::summary::ClaimChange;
 use super::report::MeasureAudit;
 
 /// A document of a topic.
@@ -92,4 +93,6 @@ pub struct JudgedComparison {
     pub verdict_before: String,
     /// Per audited run.
     pub runs: Vec<RunChange>,
+    /// Every claim before and after, run by run and measure by measure.
+    pub claims: Vec<ClaimChange>,
 }

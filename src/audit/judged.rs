@@ -10,6 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::changes::{DocRef, JudgedComparison, MeasureChange, RunChange, Standing};
+use super::claims::summary::ClaimChange;
 use super::team::{audit_runs, TeamAuditReport};
 use super::AuditSettings;
 use crate::base::error::{excerpt, ParseError, ParseErrorKind, Result, Warning};
@@ -271,6 +272,13 @@ pub fn audit_with_judgments(
         listed_unjudged: listed.difference(&graded).cloned().collect(),
         judged_unlisted: graded.difference(&listed).cloned().collect(),
         verdict_before: before.verdict.clone(),
+        claims: (before.runs.iter().zip(&after.runs))
+            .flat_map(|(b, a)| b.claims.iter().zip(&a.claims))
+            .map(|(before, after)| ClaimChange {
+                before: before.clone(),
+                after: after.clone(),
+            })
+            .collect(),
         runs: before
             .runs
             .iter()

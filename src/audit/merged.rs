@@ -4,7 +4,10 @@
 //! its number of at-risk measures), and judging a listed document settles every run it serves
 //! at once. The list stops once every audited run's remaining probability of a rank move is at
 //! most the settle threshold, with at most `list_per_topic` documents of one topic in the whole
-//! list; with one audited run it is that run's own list.
+//! list; with one audited run and no claims it is that run's own list. The list also serves
+//! the runs' claims ([`super::claims`]): a document's value adds its shares of the unsettled
+//! claims' expected squared change, and the list goes on while a claim's remaining probability
+//! that judging changes its outcome exceeds the settle threshold.
 
 use std::collections::BTreeMap;
 
@@ -12,9 +15,12 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::basis::RunOutcomes;
+use super::claims::list::{claim_candidates, with_claim_candidates, ClaimProgress};
+use super::claims::sampled::RunClaims;
 use super::risk::{prioritised, ListProgress};
 use super::AuditRules;
 use crate::base::DocId;
+use crate::stats::comparison::TestSettings;
 
 /// One document of the merged list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -30,10 +36,14 @@ pub struct MergedEntry {
     pub probability: f64,
     /// Its combined value: the sum of its priorities in the lists of the runs it serves.
     pub value: f64,
-    /// The audited runs it serves: those whose at-risk measures it can move.
+    /// The audited runs it serves: those whose at-risk measures or unsettled claims it can
+    /// move.
     pub runs: Vec<String>,
-    /// The largest probability, over the audited runs, that a rank still moves once this
-    /// document and every one before it are judged.
+    /// The unsettled claims it serves, each `RUN vs BASELINE by MEASURE`.
+    pub claims: Vec<String>,
+    /// The largest probability, over the audited runs, that a rank still moves or an
+    /// unsettled claim's outcome still changes once this document and every one before it are
+    /// judged.
     pub remaining_risk: f64,
     /// Whether it lies beyond the pool's reach for a run it serves.
     pub is_beyond_pool: bool,
@@ -49,6 +59,22 @@ pub(super) struct MergedList {
     /// remaining[run][measure]: each run's remaining probability of a rank move once the list
     /// (budget applied) is judged.
     pub(super) remaining: Vec<Vec<f64>>,
+    /// claims_remaining[run][family][claim]: each claim's remaining probability that judging
+    /// changes its outcome once the list (budget applied) is judged.
+    pub(super) claims_remaining: Vec<Vec<Vec<f64>>>,
+    /// claims_listed[run][family][claim]: the documents of the list (budget applied) that
+    /// serve each claim.
+    pub(super) claims_listed: Vec<Vec<Vec<usize>>>,
+}
+
+/// An audited run as the merged list sees it: its tag, its audit's outcomes and its claims.
+pub(super) type ListedRun<'a> = (&'a str, &'a RunOutcomes, &'a RunClaims);
+
+/// A run's progress as the list is judged: its ranks' and its claims'.
+type Progress<'a> = (ListProgress<'a>, ClaimProgress<'a>);
+
+fn remaining(progress: &Progress) -> f64 {
+    progress.0.remaining().max(progress.1.remaining())
 }
 
 /// A document some audited runs leave unjudged: where it sits in each run's outcomes.
@@ -60,21 +86,22 @@ struct Shared {
     places: Vec<(usize, usize, usize)>,
 }
 
-/// The merged list of `runs` (each audited run's tag and outcomes), with `topic_index` giving a
+/// The merged list of `runs`, their claims tested with `test`, with `topic_index` giving a
 /// topic's position in the collection (the order ties are broken in).
 pub(super) fn merged_list(
-    runs: &[(&str, &RunOutcomes)],
-    rules: &AuditRules,
+    runs: &[ListedRun],
+    (rules, test): (&AuditRules, &TestSettings),
     topic_index: &FxHashMap<&str, usize>,
 ) -> MergedList {
     let mut shared: BTreeMap<(usize, DocId), Shared> = BTreeMap::new();
-    for (run, (_, outcomes)) in runs.iter().enumerate() {
+    for (run, (_, outcomes, claims)) in runs.iter().enumerate() {
         let listed = prioritised(
             &outcomes.outcomes,
             (&outcomes.others, &outcomes.shifts),
             &outcomes.risks,
             &outcomes.at_risk,
         );
+        let listed = with_claim_candidates(listed, claim_candidates(outcomes, claims));
         for candidate in listed {
             let outcome = &outcomes.outcomes[candidate.topic];
             let topic = topic_index[outcome.audit.topic.as_str()];
@@ -100,36 +127,42 @@ pub(super) fn merged_list(
             .then(a.rank.cmp(&b.rank))
             .then(a_key.1.cmp(&b_key.1))
     });
-    let mut progress: Vec<ListProgress> = runs
+    let mut progress: Vec<Progress> = runs
         .iter()
-        .map(|(_, o)| {
-            ListProgress::new(
+        .map(|(_, o, claims)| {
+            let ranks = ListProgress::new(
                 &o.outcomes,
                 (&o.others, &o.shifts),
                 &o.risks,
                 &o.at_risk,
                 rules.rank_margin,
-            )
+            );
+            (ranks, ClaimProgress::new(o, claims, *test))
         })
         .collect();
-    let remaining_now = |progress: &[ListProgress]| -> Vec<Vec<f64>> {
+    let remaining_now = |progress: &[Progress]| -> Vec<Vec<f64>> {
         progress
             .iter()
             .zip(runs)
-            .map(|(p, (_, o))| (0..o.risks.len()).map(|m| p.remaining_of(m)).collect())
+            .map(|(p, (_, o, _))| (0..o.risks.len()).map(|m| p.0.remaining_of(m)).collect())
             .collect()
+    };
+    let claims_now = |progress: &[Progress]| -> Vec<Vec<Vec<f64>>> {
+        progress.iter().map(|p| p.1.remaining_of_each()).collect()
     };
     let threshold = rules.settle_threshold;
     let limit = rules.list_per_topic.unwrap_or(usize::MAX);
     let mut served: FxHashMap<usize, usize> = FxHashMap::default();
     let mut entries = Vec::new();
+    let mut served_claims = Vec::new();
     let mut remaining_after = vec![remaining_now(&progress)];
+    let mut claims_after = vec![claims_now(&progress)];
     for ((topic, _), document) in order {
-        if progress.iter().all(|p| p.remaining() <= threshold) {
+        if progress.iter().all(|p| remaining(p) <= threshold) {
             break;
         }
         let unsettled =
-            |&&(run, _, _): &&(usize, usize, usize)| progress[run].remaining() > threshold;
+            |&&(run, _, _): &&(usize, usize, usize)| remaining(&progress[run]) > threshold;
         if !document.places.iter().any(|place| unsettled(&place)) {
             continue;
         }
@@ -138,27 +171,53 @@ pub(super) fn merged_list(
             continue;
         }
         *count += 1;
+        let served: Vec<(usize, usize, usize)> = (document.places.iter())
+            .flat_map(|&(run, topic, doc)| {
+                let claims = progress[run].1.served_by(topic, doc);
+                claims
+                    .into_iter()
+                    .map(move |(family, claim)| (run, family, claim))
+            })
+            .collect();
         for &(run, topic, doc) in &document.places {
-            progress[run].judge(topic, doc);
+            progress[run].0.judge(topic, doc);
+            progress[run].1.judge(topic, doc);
         }
-        entries.push(entry(runs, &document, &progress));
+        entries.push(entry(runs, &document, &progress, &served));
+        served_claims.push(served);
         remaining_after.push(remaining_now(&progress));
+        claims_after.push(claims_now(&progress));
     }
     let candidates = entries.len();
     let limit = rules.budget.unwrap_or(usize::MAX).min(candidates);
     entries.truncate(limit);
+    let mut claims_listed: Vec<Vec<Vec<usize>>> = (claims_after[0].iter())
+        .map(|families| {
+            families
+                .iter()
+                .map(|claims| vec![0; claims.len()])
+                .collect()
+        })
+        .collect();
+    for &(run, family, claim) in served_claims[..limit].iter().flatten() {
+        claims_listed[run][family][claim] += 1;
+    }
     MergedList {
         candidates,
         entries,
         remaining: remaining_after.swap_remove(limit),
+        claims_remaining: claims_after.swap_remove(limit),
+        claims_listed,
     }
 }
 
-/// The listed `document` once judged, `progress` holding every run's remaining risk after it.
+/// The listed `document` once judged, `progress` holding every run's remaining risk after it,
+/// `claims` the claims it serves (run, family, claim).
 fn entry(
-    runs: &[(&str, &RunOutcomes)],
+    runs: &[ListedRun],
     document: &Shared,
-    progress: &[ListProgress],
+    progress: &[Progress],
+    claims: &[(usize, usize, usize)],
 ) -> MergedEntry {
     let docs: Vec<_> = document
         .places
@@ -180,10 +239,16 @@ fn entry(
             .iter()
             .map(|&(run, _, _)| runs[run].0.to_string())
             .collect(),
-        remaining_risk: progress
-            .iter()
-            .map(ListProgress::remaining)
-            .fold(0.0, f64::max),
+        claims: (claims.iter())
+            .map(|&(run, family, claim)| {
+                let summary = &runs[run].2.families[family].summaries[claim];
+                format!(
+                    "{} vs {} by {}",
+                    summary.run, summary.baseline, summary.measure
+                )
+            })
+            .collect(),
+        remaining_risk: progress.iter().map(remaining).fold(0.0, f64::max),
         is_beyond_pool: docs.iter().any(|(_, d)| d.is_beyond_pool),
     }
 }

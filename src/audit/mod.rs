@@ -35,6 +35,7 @@
 
 pub mod basis;
 pub mod changes;
+pub mod claims;
 mod figure;
 pub mod judged;
 pub mod markdown;
@@ -60,6 +61,8 @@ use crate::io::teams::TeamEntry;
 use crate::relevance_model::model;
 use crate::relevance_model::reach::BeyondPool;
 use crate::relevance_model::trials::AbsenceSource;
+
+use claims::ClaimSettings;
 
 pub use basis::{AuditBasis, RunAudit};
 pub use changes::JudgedComparison;
@@ -197,6 +200,8 @@ pub struct AuditSettings {
     /// Where the calibration learns what a team's absence leaves unjudged: the pool, or the
     /// trials the study of `study` kept.
     pub evidence: AbsenceSource,
+    /// The claims against baselines, and their test.
+    pub claims: ClaimSettings,
 }
 
 /// The topic and run checks: the topics to audit, and warnings.

@@ -113,6 +113,28 @@ impl OtherRuns {
         }
     }
 
+    /// The position among the other runs of run `run` (a collection index).
+    pub(super) fn position(&self, run: usize) -> Option<usize> {
+        self.runs.binary_search(&run).ok()
+    }
+
+    /// The change of the topic score (not the overall score) of the other run at `position`
+    /// when unjudged document `doc` of `shift`'s topic is judged relevant with the topic's
+    /// grade index `grade`.
+    pub(super) fn topic_change(
+        &self,
+        shift: &TopicShifts,
+        (doc, grade): (usize, usize),
+        measure: usize,
+        position: usize,
+    ) -> f64 {
+        let slot = shift.slot(grade, measure);
+        let ranked = (shift.ranked[doc].iter())
+            .find(|(other, _)| *other as usize == position)
+            .map_or(0.0, |(_, delta)| delta[slot]);
+        shift.absent[position * shift.stride + slot] + ranked
+    }
+
     /// Computes what the unjudged documents `unjudged` of one topic do to each other run's
     /// topic score, for each of the topic's relevant `grades`.
     pub(super) fn topic_shifts(
@@ -313,6 +335,10 @@ pub(super) mod tests {
                     others.add_change(&shifts, doc_index, grade_index, m, 1.0, &mut changed);
                     for (other, run) in [1usize, 2].into_iter().enumerate() {
                         let expected = rescored.summary[run][m] - table.summary[run][m];
+                        let position = others.position(run).unwrap();
+                        let topic_change =
+                            others.topic_change(&shifts, (doc_index, grade_index), m, position);
+                        assert!((topic_change - expected).abs() < 1e-12);
                         assert!(
                             (changed[other] - expected).abs() < 1e-12,
                             "doc {doc_index} grade {grade} measure {m} run {run}: {} vs {expected}",

@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 
 use super::changes::{DocRef, JudgedComparison, Standing};
+use super::claims::render::{claims_blocks, claims_figure, judged_claims_blocks};
 use super::figure::rank_figure;
 use super::markdown::{names, run_blocks, section, table, LISTED_DOCUMENTS};
 use super::team::TeamAuditReport;
@@ -44,6 +45,10 @@ pub fn audit_document(report: &TeamAuditReport, with_figure: bool) -> Document {
             text: title,
         },
     ];
+    blocks.extend(claims_blocks(&report.runs));
+    if with_figure {
+        blocks.extend(claims_figure(&report.runs));
+    }
     if let Some(judged) = &report.judged {
         blocks.extend(judged_blocks(judged));
     }
@@ -140,7 +145,7 @@ fn judged_blocks(judged: &JudgedComparison) -> Vec<Block> {
             items: Vec::new(),
         })
         .collect();
-    vec![
+    let mut blocks = vec![
         section(2, "With the returned judgments"),
         Block::Paragraph(notes.join(" ")),
         table(
@@ -159,7 +164,9 @@ fn judged_blocks(judged: &JudgedComparison) -> Vec<Block> {
             rows,
         ),
         Block::List(verdicts),
-    ]
+    ];
+    blocks.extend(judged_claims_blocks(&judged.claims));
+    blocks
 }
 
 /// The merged list to judge.
@@ -179,31 +186,43 @@ fn merged_list(report: &TeamAuditReport) -> Vec<Block> {
         report.candidates,
         report.single_run_documents,
     )));
+    let with_claims = report.runs.iter().any(|run| !run.claims.is_empty());
+    if with_claims {
+        blocks.push(Block::Paragraph(
+            "The list also serves the claims: a document's value adds its shares of each \
+             unsettled claim's expected squared change in the test statistic, and the last \
+             column is then the largest probability that a rank moves or a claim's outcome \
+             changes."
+                .into(),
+        ));
+    }
     let rows = report
         .to_judge
         .iter()
         .take(LISTED_DOCUMENTS)
         .map(|entry| {
-            vec![
+            let mut row = vec![
                 entry.topic.clone(),
                 entry.docid.clone(),
                 entry.rank.to_string(),
                 format!("{:.3}", entry.probability),
                 entry.runs.join(" "),
-                format!("{:.3}", entry.remaining_risk),
-            ]
+            ];
+            if with_claims {
+                row.push(entry.claims.join("; "));
+            }
+            row.push(format!("{:.3}", entry.remaining_risk));
+            row
         })
         .collect();
+    let mut header = vec!["topic", "docid", "best rank", "probability", "runs served"];
+    if with_claims {
+        header.push("claims served");
+    }
+    header.push("P(rank moves) after");
     blocks.push(table(
-        names(&[
-            "topic",
-            "docid",
-            "best rank",
-            "probability",
-            "runs served",
-            "P(rank moves) after",
-        ]),
-        "llrrlr",
+        names(&header),
+        if with_claims { "llrrllr" } else { "llrrlr" },
         rows,
     ));
     if report.to_judge.len() > LISTED_DOCUMENTS {

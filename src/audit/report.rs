@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::claims::ClaimSummary;
 use super::study::StudyComparison;
 use super::topic::{Coverage, ScoreInterval, TopicAudit};
 use crate::base::Grade;
@@ -120,6 +121,8 @@ pub struct AuditReport {
     pub coverage: Coverage,
     /// Per measure.
     pub measures: Vec<MeasureAudit>,
+    /// Its claims against the baselines, measure by measure.
+    pub claims: Vec<ClaimSummary>,
     /// The leave-team-out comparison.
     pub study: StudyComparison,
     /// The documents to judge before the budget cap.

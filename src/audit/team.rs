@@ -9,7 +9,9 @@ use serde::Serialize;
 
 use super::basis::RunOutcomes;
 use super::changes::JudgedComparison;
-use super::merged::{merged_list, MergedEntry};
+use super::claims::render::claims_verdict;
+use super::claims::sampled::{run_claims, RunClaims};
+use super::merged::{merged_list, ListedRun, MergedEntry};
 use super::report::{AuditReport, AuditSettingsSummary};
 use super::{check_topics, settings_summary, study, verdict, with_audited_run, AuditSettings};
 use super::{AuditBasis, StudySource};
@@ -104,47 +106,66 @@ pub fn audit_runs(
         .enumerate()
         .map(|(index, topic)| (topic.id.as_str(), index))
         .collect();
-    let named: Vec<(&str, &RunOutcomes)> = tags.iter().map(String::as_str).zip(&outcomes).collect();
-    let merged = merged_list(&named, rules, &topic_index);
+    let indices: Vec<usize> = audited.iter().map(|&(.., index)| index).collect();
+    let claims: Vec<RunClaims> = (indices.iter().zip(&outcomes))
+        .map(|(&index, outcomes)| run_claims(&basis, (index, outcomes), &settings.claims, &indices))
+        .collect::<Result<_>>()?;
+    let named: Vec<ListedRun> = (tags.iter().zip(&outcomes).zip(&claims))
+        .map(|((tag, outcomes), claims)| (tag.as_str(), outcomes, claims))
+        .collect();
+    let merged = merged_list(&named, (rules, &settings.claims.test), &topic_index);
     let summary = settings_summary(use_text, task.manifest.relevance_level, settings, &basis);
     let mut reports: Vec<AuditReport> = audited
         .iter()
         .zip(&outcomes)
         .zip(&merged.remaining)
-        .map(|(((tag, file, in_task, _), outcomes), remaining)| {
-            let mut audit = basis.finish(outcomes, rules);
-            for (measure, &after) in audit.measures.iter_mut().zip(remaining) {
-                measure.remaining_after_merged_list = after;
-                measure.lou_max_score_drop = study
-                    .measures
-                    .iter()
-                    .find(|drop| drop.measure == measure.score.measure)
-                    .map(|drop| drop.max_score_drop);
-            }
-            AuditReport {
-                verdict: verdict(&audit, task.pool_depth),
-                task: task.manifest.name.clone(),
-                run: tag.clone(),
-                run_file: file.clone(),
-                in_task: *in_task,
-                settings: summary.clone(),
-                topics_audited: audit.topics.len(),
-                coverage: audit.coverage,
-                measures: audit.measures,
-                study: study.clone(),
-                candidates: audit.candidates,
-                to_judge: audit.to_judge,
-                topics: audit.topics,
-                elapsed_seconds: 0.0,
-            }
-        })
+        .zip(
+            claims
+                .iter()
+                .zip(&merged.claims_remaining)
+                .zip(&merged.claims_listed),
+        )
+        .map(
+            |((((tag, file, in_task, _), outcomes), remaining), run_claims)| {
+                let mut audit = basis.finish(outcomes, rules);
+                for (measure, &after) in audit.measures.iter_mut().zip(remaining) {
+                    measure.remaining_after_merged_list = after;
+                    measure.lou_max_score_drop = study
+                        .measures
+                        .iter()
+                        .find(|drop| drop.measure == measure.score.measure)
+                        .map(|drop| drop.max_score_drop);
+                }
+                AuditReport {
+                    verdict: verdict(&audit, task.pool_depth),
+                    task: task.manifest.name.clone(),
+                    run: tag.clone(),
+                    run_file: file.clone(),
+                    in_task: *in_task,
+                    settings: summary.clone(),
+                    topics_audited: audit.topics.len(),
+                    coverage: audit.coverage,
+                    measures: audit.measures,
+                    claims: run_claims.0 .0.reported(run_claims.0 .1, run_claims.1),
+                    study: study.clone(),
+                    candidates: audit.candidates,
+                    to_judge: audit.to_judge,
+                    topics: audit.topics,
+                    elapsed_seconds: 0.0,
+                }
+            },
+        )
         .collect();
     rank_among_audited(&mut reports);
     let elapsed = started.elapsed().as_secs_f64();
     reports.iter_mut().for_each(|r| r.elapsed_seconds = elapsed);
     let single_run_documents = reports.iter().map(|r| r.to_judge.len()).sum();
+    let ranks = team_verdict(&reports, &merged.entries, single_run_documents);
     let report = TeamAuditReport {
-        verdict: team_verdict(&reports, &merged.entries, single_run_documents),
+        verdict: match claims_verdict(&reports, merged.entries.len()) {
+            Some(claims) => format!("{claims}; ranks: {ranks}"),
+            None => ranks,
+        },
         task: task.manifest.name.clone(),
         settings: summary,
         runs: reports,

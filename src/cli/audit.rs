@@ -10,6 +10,7 @@ use reusesim::jobs::backtest::BacktestOptions;
 use reusesim::relevance_model::reach::BeyondPool;
 use reusesim::relevance_model::trials::AbsenceSource;
 use reusesim::report::plots::FigureFormat;
+use reusesim::stats::comparison::TestChoice;
 
 use super::{choice, OutDirArgs, TaskArgs, ThreadsArgs};
 
@@ -109,6 +110,18 @@ pub struct AuditArgs {
     /// Propose at most N documents to judge.
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
+    /// A baseline of the audited runs' claims ("significantly better than"): a task run's tag,
+    /// a run file, best (the task's best run by each measure) or best:MEASURE; repeat it or
+    /// give a comma-separated list.
+    #[arg(long, value_name = "RUN", value_delimiter = ',')]
+    pub against: Vec<String>,
+    /// The claims' paired test and its correction over an audited run's claims of one
+    /// measure (the studies' tests and corrections).
+    #[arg(long, value_name = "TEST[,CORRECTION]", value_parser = TestChoice::parse, default_value_t = AuditOptions::default().significance)]
+    pub significance: TestChoice,
+    /// The claims' significance level.
+    #[arg(long, default_value_t = AuditOptions::default().alpha)]
+    pub alpha: f64,
     /// The verdict's rules, the measures and the features.
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -144,6 +157,9 @@ impl AuditArgs {
             override_official: self.override_official,
             emit_pool: self.emit_pool.clone(),
             sheet: self.sheet.clone(),
+            against: self.against.clone(),
+            significance: self.significance,
+            alpha: self.alpha,
         }
     }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::audit::claims::{add_baseline_run, resolve_against, ClaimSettings};
 use crate::audit::{
     self, AuditRules, AuditSettings, DocumentTexts, StudySource, TeamAuditReport,
     DEFAULT_AUDIT_MEASURES, LIST_PER_TOPIC, RANK_MARGIN, RISK_THRESHOLD, SETTLE_THRESHOLD,
@@ -19,6 +20,8 @@ use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::relevance_model::reach::BeyondPool;
 use crate::relevance_model::trials::AbsenceSource;
+use crate::sim::settings::{study_significance, DEFAULT_STUDY_ALPHA, DEFAULT_STUDY_TEST};
+use crate::stats::comparison::TestChoice;
 
 use super::task::require_model_qrels;
 
@@ -106,6 +109,13 @@ pub struct AuditOptions {
     pub emit_pool: Option<PathBuf>,
     /// Write the assessment sheet (tab-separated; comma-separated for `.csv`).
     pub sheet: Option<PathBuf>,
+    /// The baselines of the audited runs' claims: task runs by tag, run files, `best` (the
+    /// task's best run by each measure) or `best:MEASURE`; none: no claims.
+    pub against: Vec<String>,
+    /// The claims' test and its correction over an audited run's claims of one measure.
+    pub significance: TestChoice,
+    /// The claims' significance level.
+    pub alpha: f64,
 }
 
 impl Default for AuditOptions {
@@ -121,6 +131,9 @@ impl Default for AuditOptions {
             override_official: false,
             emit_pool: None,
             sheet: None,
+            against: Vec::new(),
+            significance: DEFAULT_STUDY_TEST,
+            alpha: DEFAULT_STUDY_ALPHA,
         }
     }
 }
@@ -128,8 +141,11 @@ impl Default for AuditOptions {
 impl AuditOptions {
     /// The audit's settings.
     ///
+    /// The settings of the claims are those of `against`'s baselines once resolved against
+    /// the task (see [`audit`]): none here.
+    ///
     /// # Errors
-    /// Unknown measures and invalid rules.
+    /// Unknown measures, invalid rules and an alpha outside (0, 1).
     pub fn settings(&self) -> Result<AuditSettings> {
         let study = match (&self.results, self.study_seeds) {
             (Some(dir), _) => StudySource::Results(dir.clone()),
@@ -142,24 +158,35 @@ impl AuditOptions {
             rules: self.rules.rules(self.budget, self.beyond_pool)?,
             study,
             evidence: self.evidence,
+            claims: ClaimSettings {
+                baselines: Vec::new(),
+                test: study_significance(self.significance, self.alpha)?,
+            },
         })
     }
 }
 
 /// Audits `runs` together against `task` (and again with the returned judgments of
-/// `options.judged`), then writes the pool lines and the sheet that `options` asks for: every
-/// input is read and checked, and the audit done, before any file is written. Runs on the
-/// current rayon pool.
+/// `options.judged`), with their claims against the baselines of `options.against` (a run
+/// file among them enters the task, not pooled), then writes the pool lines and the sheet that
+/// `options` asks for: every input is read and checked, and the audit done, before any file is
+/// written. Runs on the current rayon pool.
 ///
 /// # Errors
-/// Invalid options, qrels the relevance model cannot learn from, malformed returned
-/// judgments, the audit's errors, and write errors.
+/// Invalid options, a baseline that is neither a task run, a readable run file nor `best` on
+/// an audited measure, an audited run as a baseline, qrels the relevance model cannot learn
+/// from, malformed returned judgments, the audit's errors, and write errors.
 pub fn audit(
-    task: Task,
+    mut task: Task,
     runs: Vec<Run>,
     options: &AuditOptions,
 ) -> Result<(TeamAuditReport, Vec<Warning>)> {
-    let settings = options.settings()?;
+    let mut settings = options.settings()?;
+    let (baselines, files) = resolve_against(&options.against, &task, &runs, &settings.measures)?;
+    settings.claims.baselines = baselines;
+    files
+        .into_iter()
+        .for_each(|run| add_baseline_run(&mut task, run));
     require_model_qrels(&task)?;
     let judged = (options.judged.as_deref())
         .map(audit::read_judged)

@@ -489,7 +489,7 @@ fn compares_with_a_study_read_from_results_or_run_on_the_spot() {
 /// its new documents are relevant it rises to rank 1 too. Built so, the new documents of the
 /// good run are relevant (they come from a run that is right wherever it can be checked), and
 /// those of the bad run are not.
-fn write_known_task(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+pub(crate) fn write_known_task(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     const TOPICS: usize = 12;
     let runs_dir = dir.join("runs");
     std::fs::create_dir_all(&runs_dir).unwrap();

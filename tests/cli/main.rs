@@ -10,6 +10,7 @@ mod audit;
 mod backtest;
 mod beyond_trec;
 mod budget;
+mod claims;
 mod compare;
 mod corpus;
 mod eval;
