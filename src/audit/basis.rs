@@ -9,7 +9,10 @@ use rustc_hash::FxHashSet;
 
 use super::others::{OtherRuns, TopicShifts};
 use super::report::{MeasureAudit, PoolEntry};
-use super::risk::{judging_list, measure_risk, MeasureRisk};
+use super::risk::{
+    judging_list, measure_risk, remaining_after, settling, ListMeasures, ListRules, MeasureRisk,
+    Settling,
+};
 use super::topic::{
     audit_topic, Coverage, Judgment, RelevanceJudge, ScoreInterval, TopicAudit, TopicInput,
     TopicOutcome,
@@ -62,6 +65,29 @@ pub(super) struct RunOutcomes {
     pub(super) risks: Vec<MeasureRisk>,
     /// Whether each measure is at risk.
     pub(super) at_risk: Vec<bool>,
+    /// What judging can do for each at-risk measure (None for the others).
+    pub(super) settling: Vec<Option<Settling>>,
+    /// Whether the run's lists serve each measure: at risk, and judging can settle it.
+    pub(super) served: Vec<bool>,
+}
+
+impl RunOutcomes {
+    /// The measures the run's lists follow and serve.
+    pub(super) fn list_measures(&self) -> ListMeasures<'_> {
+        ListMeasures {
+            at_risk: &self.at_risk,
+            served: &self.served,
+        }
+    }
+}
+
+/// When the run's own list, and a measure's own list, stop.
+pub(super) fn list_rules(rules: &AuditRules) -> ListRules {
+    ListRules {
+        threshold: rules.settle_threshold,
+        rank_margin: rules.rank_margin,
+        per_topic: rules.list_per_topic,
+    }
 }
 
 /// One run's audit, before it is put into a report.
@@ -273,38 +299,41 @@ impl<'c> AuditBasis<'c> {
             .iter()
             .map(|r| r.probability_rank_moves > rules.risk_threshold)
             .collect();
+        let settling: Vec<Option<Settling>> = (0..risks.len())
+            .map(|m| {
+                let others = (&others, shifts.as_slice());
+                at_risk[m].then(|| settling(&outcomes, others, &risks, m, list_rules(rules)))
+            })
+            .collect();
+        let served = (settling.iter())
+            .map(|s| s.is_some_and(|s| !s.cannot_settle))
+            .collect();
         RunOutcomes {
             others,
             outcomes,
             shifts,
             risks,
             at_risk,
+            settling,
+            served,
         }
     }
 
     /// The audit of prepared `run` with its own list to judge.
     pub(super) fn finish(&self, run: &RunOutcomes, rules: &AuditRules) -> RunAudit {
-        let RunOutcomes {
-            others,
-            outcomes,
-            shifts,
-            risks,
-            at_risk,
-        } = run;
-        let listed = judging_list(
-            outcomes,
-            (others, shifts),
-            risks,
-            at_risk,
-            rules.settle_threshold,
-            rules.rank_margin,
-            rules.list_per_topic,
-        );
+        let (outcomes, others) = (&run.outcomes, (&run.others, run.shifts.as_slice()));
+        let risks = &run.risks;
+        let list = run.list_measures();
+        let listed = judging_list(outcomes, others, risks, list, list_rules(rules));
         let candidates = listed.len();
         let limit = rules.budget.unwrap_or(usize::MAX).min(candidates);
-        let remaining_after = listed
-            .get(limit.wrapping_sub(1))
-            .map(|entry| entry.remaining);
+        let remaining = remaining_after(
+            outcomes,
+            others,
+            risks,
+            list,
+            (&listed[..limit], rules.rank_margin),
+        );
         let to_judge: Vec<PoolEntry> = listed[..limit]
             .iter()
             .map(|entry| {
@@ -326,7 +355,8 @@ impl<'c> AuditBasis<'c> {
             .iter()
             .enumerate()
             .map(|(m, measure)| {
-                measure_audit(outcomes, &risks[m], m, measure, at_risk[m], remaining_after)
+                let judging = (run.settling[m], remaining[m]);
+                measure_audit(outcomes, (&risks[m], m, measure), judging)
             })
             .collect();
         RunAudit {
@@ -413,14 +443,13 @@ fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
         .collect()
 }
 
-/// One measure's overall figures.
+/// One measure's overall figures: `m` is its index, `settling` what judging can do for it
+/// (None when it is not at risk) and `remaining` its probability of a rank move once the
+/// run's list is judged.
 fn measure_audit(
     outcomes: &[TopicOutcome],
-    risk: &MeasureRisk,
-    m: usize,
-    measure: &Measure,
-    is_at_risk: bool,
-    remaining_after: Option<f64>,
+    (risk, m, measure): (&MeasureRisk, usize, &Measure),
+    (settling, remaining): (Option<Settling>, f64),
 ) -> MeasureAudit {
     let lower = risk.collection_score;
     let upper = topic_mean(outcomes, |t| t.audit.scores[m].upper);
@@ -428,11 +457,6 @@ fn measure_audit(
     let mut sampled = risk.sample_scores.clone();
     sampled.sort_by(f64::total_cmp);
     let others = &risk.standings;
-    let remaining = if is_at_risk {
-        remaining_after.unwrap_or(risk.probability_rank_moves)
-    } else {
-        risk.probability_rank_moves
-    };
     MeasureAudit {
         score: ScoreInterval {
             measure: measure.to_string(),
@@ -452,7 +476,10 @@ fn measure_audit(
         lou_max_score_drop: None,
         probability_rank_moves: risk.probability_rank_moves,
         remaining_probability_rank_moves: remaining,
-        is_at_risk,
+        is_at_risk: settling.is_some(),
+        cannot_settle: settling.is_some_and(|s| s.cannot_settle),
+        risk_documents_per_topic: settling.map_or(0.0, |s| s.documents_per_topic),
+        risk_documents_beyond_pool_per_topic: settling.map_or(0.0, |s| s.beyond_pool_per_topic),
         remaining_after_merged_list: remaining,
         audited_rank: 1.0,
         audited_rank_expected: 1.0,

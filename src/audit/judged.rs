@@ -36,8 +36,9 @@ pub struct ReturnedJudgments {
 }
 
 /// Reads returned judgments: a qrels file (`qid iter docid grade`) or an assessment sheet (a
-/// header naming `topic`, `docid` and `grade`; tab-separated, or comma-separated when the
-/// name ends in `.csv`), whose rows with an empty grade are left out.
+/// header naming `topic`, `docid` and `grade`, after any lines starting with `#`;
+/// tab-separated, or comma-separated when the name ends in `.csv`), whose rows with an empty
+/// grade and whose `#` lines are left out.
 ///
 /// # Errors
 /// A [`ParseError`] naming the file and line of a malformed line, a grade that is not an
@@ -47,7 +48,7 @@ pub fn read_judged(path: &Path) -> Result<ReturnedJudgments> {
     crate::io::gz::open(path)?
         .read_to_string(&mut text)
         .map_err(|error| ParseError::file(path, ParseErrorKind::Io(error)))?;
-    let first = text.lines().find(|line| !line.trim().is_empty());
+    let first = (text.lines()).find(|line| !line.trim().is_empty() && !is_comment(line));
     let Some(first) = first else {
         return Err(ParseError::file(path, ParseErrorKind::Empty).into());
     };
@@ -63,6 +64,11 @@ pub fn read_judged(path: &Path) -> Result<ReturnedJudgments> {
         path: path.to_path_buf(),
         grades,
     })
+}
+
+/// Whether a line of a sheet is a comment: it starts with `#`.
+fn is_comment(line: &str) -> bool {
+    line.starts_with('#')
 }
 
 /// Whether `path` names a CSV file (its name ends in `.csv`).
@@ -116,6 +122,7 @@ fn read_qrels_lines(path: &Path, text: &str) -> Result<Vec<Returned>, ParseError
 fn read_sheet(path: &Path, text: &str, delimiter: u8) -> Result<Vec<Returned>, ParseError> {
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
+        .comment(Some(b'#'))
         .flexible(false)
         .from_reader(text.as_bytes());
     let at = |line: usize, message: String| {

@@ -1,7 +1,7 @@
 //! One run's part of the audit report: its own list to judge, coverage, the measures with
 //! their intervals and ranks, the leave-team-out comparison and the topics.
 
-use super::{AuditReport, AUDIT_DEPTH};
+use super::{AuditReport, MeasureAudit, AUDIT_DEPTH};
 use crate::report::document::{Align, Block, Table};
 
 /// At most this many documents to judge are listed (the full list is in `--emit-pool` and the
@@ -43,6 +43,21 @@ pub(super) fn table(header: Vec<String>, align: &str, rows: Vec<Vec<String>>) ->
 
 pub(super) fn names(header: &[&str]) -> Vec<String> {
     header.iter().map(ToString::to_string).collect()
+}
+
+/// The cap per topic of a list as the reports say it: "5", or "any number of".
+pub(super) fn per_topic_cap(cap: Option<usize>) -> String {
+    cap.map_or("any number of".to_string(), |cap| cap.to_string())
+}
+
+/// Whether a measure is at risk, and whether judging cannot settle it.
+pub(super) fn at_risk_label(measure: &MeasureAudit) -> String {
+    match (measure.is_at_risk, measure.cannot_settle) {
+        (false, _) => "no",
+        (true, false) => "yes",
+        (true, true) => "yes; judging cannot settle it",
+    }
+    .to_string()
 }
 
 /// The run file and the settings.
@@ -99,7 +114,9 @@ fn scores(report: &AuditReport, level: u8) -> Vec<Block> {
          range shown). P(rank moves): the \
          probability that the run's rank among the other runs moves by at least {} once its \
          unjudged documents are judged; a measure is at risk above {}, and the list of documents to \
-         judge stops once it is at most {}. Extrapolated: the part of the expected score that \
+         judge stops once it is at most {}. Judging cannot settle an at-risk measure when its own \
+         whole list, at most {} documents a topic, would leave P(rank moves) above that; the \
+         list then does not serve it. Extrapolated: the part of the expected score that \
          documents beyond the pool's reach bring ({}), where the collection has no judgment.",
         match report.settings.evidence.as_str() {
             "trials" => "the study's leave-out trials",
@@ -109,6 +126,7 @@ fn scores(report: &AuditReport, level: u8) -> Vec<Block> {
         report.settings.rank_margin,
         report.settings.risk_threshold,
         report.settings.settle_threshold,
+        per_topic_cap(report.settings.list_per_topic),
         match report.settings.beyond_pool.as_str() {
             "non-relevant" => "counted non-relevant, as the collection presumes them",
             _ => "extrapolated from what the collection shows",
@@ -147,7 +165,7 @@ fn scores(report: &AuditReport, level: u8) -> Vec<Block> {
                 m.runs_ranked.to_string(),
                 format!("{:.2}", m.probability_rank_moves),
                 format!("{:.2}", m.remaining_probability_rank_moves),
-                if m.is_at_risk { "yes" } else { "no" }.to_string(),
+                at_risk_label(m),
             ]
         })
         .collect();

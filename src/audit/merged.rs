@@ -1,13 +1,14 @@
 //! One list to judge for several audited runs. A document that several of them leave unjudged
 //! is listed once; the list is ordered by each document's combined value to every audited run's
 //! verdict (the sum of its priorities in the runs' own lists, each run's priorities summing to
-//! its number of at-risk measures), and judging a listed document settles every run it serves
-//! at once. The list stops once every audited run's remaining probability of a rank move is at
-//! most the settle threshold, with at most `list_per_topic` documents of one topic in the whole
-//! list; with one audited run and no claims it is that run's own list. The list also serves
-//! the runs' claims ([`super::claims`]): a document's value adds its shares of the unsettled
-//! claims' expected squared change, and the list goes on while a claim's remaining probability
-//! that judging changes its outcome exceeds the settle threshold.
+//! its number of served measures: at risk, and judging can settle them), and judging a listed
+//! document settles every run it serves at once. The list stops once every audited run's
+//! served measures' remaining probability of a rank move is at most the settle threshold, with
+//! at most `list_per_topic` documents of one topic in the whole list; with one audited run and
+//! no claims it is that run's own list. The list also serves the runs' claims
+//! ([`super::claims`]): a document's value adds its shares of the unsettled claims' expected
+//! squared change (those judging can settle), and the list goes on while such a claim's
+//! remaining probability that judging changes its outcome exceeds the settle threshold.
 
 use std::collections::BTreeMap;
 
@@ -99,7 +100,7 @@ pub(super) fn merged_list(
             &outcomes.outcomes,
             (&outcomes.others, &outcomes.shifts),
             &outcomes.risks,
-            &outcomes.at_risk,
+            &outcomes.served,
         );
         let listed = with_claim_candidates(listed, claim_candidates(outcomes, claims));
         for candidate in listed {
@@ -134,7 +135,7 @@ pub(super) fn merged_list(
                 &o.outcomes,
                 (&o.others, &o.shifts),
                 &o.risks,
-                &o.at_risk,
+                o.list_measures(),
                 rules.rank_margin,
             );
             (ranks, ClaimProgress::new(o, claims, *test))

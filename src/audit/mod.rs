@@ -285,24 +285,39 @@ fn settings_summary(
         beyond_pool: settings.rules.beyond_pool.to_string(),
         calibration: basis.calibration.clone(),
         budget: settings.rules.budget,
+        list_per_topic: settings.rules.list_per_topic,
     }
 }
 
-/// The one-line verdict: "no extra judgments needed", or how many documents to judge with the
-/// evidence: the largest probability of a rank move before and after, each at-risk measure's
-/// score on the collection and expected score, and how many of the documents lie beyond the
-/// pool's reach (below `pool_depth` in every pooled run), where the collection has no evidence
-/// and their probabilities are extrapolated.
+/// The one-line verdict: "no extra judgments needed" when no measure is at risk; else, for the
+/// measures the list serves (at risk, and judging can settle them), how many documents to judge
+/// with the evidence: the largest probability of a rank move before and after, each such
+/// measure's score on the collection and expected score, and how many of the documents lie
+/// beyond the pool's reach (below `pool_depth` in every pooled run), where the collection has
+/// no evidence and their probabilities are extrapolated; then, for each at-risk measure that
+/// judging cannot settle, [`cannot_settle_note`].
 pub fn verdict(audit: &RunAudit, pool_depth: usize) -> String {
     let at_risk: Vec<&MeasureAudit> = audit.measures.iter().filter(|m| m.is_at_risk).collect();
     if at_risk.is_empty() {
         return "no extra judgments needed".to_string();
     }
-    let before = at_risk
+    let (unsettleable, served): (Vec<&MeasureAudit>, Vec<&MeasureAudit>) =
+        at_risk.into_iter().partition(|m| m.cannot_settle);
+    let mut parts: Vec<String> = Vec::new();
+    if !served.is_empty() {
+        parts.push(judging_note(audit, &served, pool_depth));
+    }
+    parts.extend(unsettleable.into_iter().map(cannot_settle_note));
+    parts.join("; ")
+}
+
+/// How many documents to judge for the `served` measures, with the evidence (see [`verdict`]).
+fn judging_note(audit: &RunAudit, served: &[&MeasureAudit], pool_depth: usize) -> String {
+    let before = served
         .iter()
         .map(|m| m.probability_rank_moves)
         .fold(0.0, f64::max);
-    let after = at_risk
+    let after = served
         .iter()
         .map(|m| m.remaining_probability_rank_moves)
         .fold(0.0, f64::max);
@@ -310,7 +325,7 @@ pub fn verdict(audit: &RunAudit, pool_depth: usize) -> String {
         1 => "1 document".to_string(),
         count => format!("{count} documents"),
     };
-    let scores: Vec<String> = at_risk
+    let scores: Vec<String> = served
         .iter()
         .map(|m| {
             format!(
@@ -335,6 +350,35 @@ pub fn verdict(audit: &RunAudit, pool_depth: usize) -> String {
         "judge {documents} (P(rank moves) {before:.2} → {after:.2}); {}{evidence}",
         scores.join(", ")
     )
+}
+
+/// What the verdict says of an at-risk measure that judging cannot settle: how many
+/// documents a topic its rank rests on (those beyond the pool's reach when they are at least
+/// half a document a topic, else all of them), with its probability of a rank move and its
+/// scores, e.g. "map's rank rests on 83 documents a topic beyond the pool's reach; judging
+/// cannot settle it (P(rank moves) 1.00; map 0.217 expected 0.289)".
+pub fn cannot_settle_note(measure: &MeasureAudit) -> String {
+    let name = &measure.score.measure;
+    let beyond = measure.risk_documents_beyond_pool_per_topic;
+    let documents = if beyond >= 0.5 {
+        format!("{} a topic beyond the pool's reach", documents(beyond))
+    } else {
+        format!("{} a topic", documents(measure.risk_documents_per_topic))
+    };
+    format!(
+        "{name}'s rank rests on {documents}; judging cannot settle it (P(rank moves) {:.2}; \
+         {name} {:.3} expected {:.3})",
+        measure.probability_rank_moves, measure.score.lower, measure.score.expected
+    )
+}
+
+/// "83 documents", or with one decimal below 10: "2.5 documents".
+fn documents(count: f64) -> String {
+    if count >= 10.0 {
+        format!("{count:.0} documents")
+    } else {
+        format!("{count:.1} documents")
+    }
 }
 
 #[cfg(test)]

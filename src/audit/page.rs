@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::changes::{DocRef, JudgedComparison, Standing};
 use super::claims::render::{claims_blocks, claims_figure, judged_claims_blocks};
 use super::figure::rank_figure;
-use super::markdown::{names, run_blocks, section, table, LISTED_DOCUMENTS};
+use super::markdown::{at_risk_label, names, run_blocks, section, table, LISTED_DOCUMENTS};
 use super::team::TeamAuditReport;
 use crate::report::document::{Block, Document};
 use crate::report::html::document_page;
@@ -254,7 +254,7 @@ fn runs_side_by_side(report: &TeamAuditReport) -> Vec<Block> {
                     format!("{:.2}", m.probability_rank_moves),
                     format!("{:.2}", m.remaining_probability_rank_moves),
                     format!("{:.2}", m.remaining_after_merged_list),
-                    if m.is_at_risk { "yes" } else { "no" }.to_string(),
+                    at_risk_label(m),
                 ]
             })
         })

@@ -34,6 +34,15 @@ pub struct MeasureAudit {
     pub remaining_probability_rank_moves: f64,
     /// Whether the measure is at risk: `probability_rank_moves` above the risk threshold.
     pub is_at_risk: bool,
+    /// Whether judging cannot settle it: at risk, and judging the list that would serve it
+    /// alone, within the cap per topic, would still leave `probability_rank_moves` above the
+    /// settle threshold. The lists then do not serve it.
+    pub cannot_settle: bool,
+    /// For an at-risk measure, the unjudged documents that can move its rank (those its own
+    /// list gives a priority), per topic; 0 for the others.
+    pub risk_documents_per_topic: f64,
+    /// Those of them beyond the pool's reach, per topic.
+    pub risk_documents_beyond_pool_per_topic: f64,
     /// The same probability once the merged list of every audited run is judged (the run's
     /// own list when it is audited alone).
     pub remaining_after_merged_list: f64,
@@ -98,6 +107,8 @@ pub struct AuditSettingsSummary {
     pub calibration: crate::relevance_model::calibration::Calibration,
     /// The budget, if any.
     pub budget: Option<usize>,
+    /// At most this many documents of one topic in a list (None: no cap).
+    pub list_per_topic: Option<usize>,
 }
 
 /// Everything the audit found.

@@ -128,25 +128,54 @@ pub(super) struct ListedDoc {
     pub(super) remaining: f64,
 }
 
-/// The documents to judge, in priority order: the shortest prefix after which every at-risk
-/// measure's remaining probability of a rank move is at most `threshold`, with at most
+/// The measures a list follows: those at risk, whose remaining probabilities it tracks, and
+/// among them those it serves, which order the list and end it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ListMeasures<'a> {
+    /// Whether each measure is at risk.
+    pub(super) at_risk: &'a [bool],
+    /// Whether the list serves each measure (at risk, and judging can settle it).
+    pub(super) served: &'a [bool],
+}
+
+/// When a list stops: once the served measures' remaining probability is at most
+/// `threshold`, a rank moving when it changes by at least `rank_margin`, with at most
+/// `per_topic` documents of one topic (None: no cap).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ListRules {
+    pub(super) threshold: f64,
+    pub(super) rank_margin: f64,
+    pub(super) per_topic: Option<usize>,
+}
+
+/// The documents to judge, in priority order: the shortest prefix after which every served
+/// measure's remaining probability of a rank move is at most the threshold, with at most
 /// `per_topic` documents of any one topic (a document of a topic already served is passed
-/// over). `at_risk[m]` names the measures the list serves.
+/// over).
 pub(super) fn judging_list(
     outcomes: &[TopicOutcome],
     others: (&OtherRuns, &[TopicShifts]),
     risks: &[MeasureRisk],
-    at_risk: &[bool],
-    threshold: f64,
-    rank_margin: f64,
-    per_topic: Option<usize>,
+    measures: ListMeasures,
+    rules: ListRules,
 ) -> Vec<ListedDoc> {
-    let mut progress = ListProgress::new(outcomes, others, risks, at_risk, rank_margin);
-    let limit = per_topic.unwrap_or(usize::MAX);
-    let mut served = vec![0usize; outcomes.len()];
+    let progress = ListProgress::new(outcomes, others, risks, measures, rules.rank_margin);
+    let candidates = prioritised(outcomes, others, risks, measures.served);
+    list_from(progress, candidates, rules).0
+}
+
+/// The prefix of `candidates` that `progress` needs to reach the threshold, within the cap per
+/// topic, and the progress once it is judged.
+pub(super) fn list_from<'a>(
+    mut progress: ListProgress<'a>,
+    candidates: Vec<ListedDoc>,
+    rules: ListRules,
+) -> (Vec<ListedDoc>, ListProgress<'a>) {
+    let limit = rules.per_topic.unwrap_or(usize::MAX);
+    let mut served = vec![0usize; progress.outcomes.len()];
     let mut listed = Vec::new();
-    for candidate in prioritised(outcomes, others, risks, at_risk) {
-        if progress.remaining() <= threshold {
+    for candidate in candidates {
+        if progress.remaining() <= rules.threshold {
             break;
         }
         if served[candidate.topic] >= limit {
@@ -158,11 +187,69 @@ pub(super) fn judging_list(
             ..candidate
         });
     }
-    listed
+    (listed, progress)
+}
+
+/// Each measure's remaining probability of a rank move once `listed` is judged (a measure
+/// that is not at risk keeps its probability).
+pub(super) fn remaining_after(
+    outcomes: &[TopicOutcome],
+    others: (&OtherRuns, &[TopicShifts]),
+    risks: &[MeasureRisk],
+    measures: ListMeasures,
+    (listed, rank_margin): (&[ListedDoc], f64),
+) -> Vec<f64> {
+    let mut progress = ListProgress::new(outcomes, others, risks, measures, rank_margin);
+    for entry in listed {
+        progress.judge(entry.topic, entry.doc);
+    }
+    (0..risks.len()).map(|m| progress.remaining_of(m)).collect()
+}
+
+/// What judging can do for an at-risk measure: whether its own list settles it, and how many
+/// documents its rank rests on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Settling {
+    /// Whether judging the measure's own whole list (the list serving it alone, within the cap
+    /// per topic) still leaves its remaining probability of a rank move above the threshold.
+    pub(super) cannot_settle: bool,
+    /// The unjudged documents that can move it (those the list gives a priority), per topic.
+    pub(super) documents_per_topic: f64,
+    /// Those of them beyond the pool's reach, per topic.
+    pub(super) beyond_pool_per_topic: f64,
+}
+
+/// What judging can do for at-risk measure `m`: its own list, serving it alone, judged whole
+/// within `rules`' cap per topic or until it settles.
+pub(super) fn settling(
+    outcomes: &[TopicOutcome],
+    others: (&OtherRuns, &[TopicShifts]),
+    risks: &[MeasureRisk],
+    m: usize,
+    rules: ListRules,
+) -> Settling {
+    let only: Vec<bool> = (0..risks.len()).map(|other| other == m).collect();
+    let measures = ListMeasures {
+        at_risk: &only,
+        served: &only,
+    };
+    let candidates = prioritised(outcomes, others, risks, &only);
+    let topics = outcomes.len().max(1) as f64;
+    let beyond_pool = (candidates.iter())
+        .filter(|c| outcomes[c.topic].audit.unjudged[c.doc].is_beyond_pool)
+        .count();
+    let documents_per_topic = candidates.len() as f64 / topics;
+    let progress = ListProgress::new(outcomes, others, risks, measures, rules.rank_margin);
+    let (_, judged) = list_from(progress, candidates, rules);
+    Settling {
+        cannot_settle: judged.remaining() > rules.threshold,
+        documents_per_topic,
+        beyond_pool_per_topic: beyond_pool as f64 / topics,
+    }
 }
 
 /// A run's remaining probability of a rank move as documents of its list are judged one by
-/// one, for the measures at risk.
+/// one, for the measures at risk; the served ones among them decide when the list stops.
 pub(super) struct ListProgress<'a> {
     outcomes: &'a [TopicOutcome],
     others: &'a OtherRuns,
@@ -171,6 +258,8 @@ pub(super) struct ListProgress<'a> {
     rank_margin: f64,
     /// The at-risk measures' indices.
     measures: Vec<usize>,
+    /// Whether the list serves each of them.
+    serves: Vec<bool>,
     /// left[m][s]: what the unjudged documents still add to sample s's score.
     left: Vec<Vec<f64>>,
     /// others_left[m][s][other]: what they still add to the other runs'.
@@ -186,10 +275,11 @@ impl<'a> ListProgress<'a> {
         outcomes: &'a [TopicOutcome],
         (others, shifts): (&'a OtherRuns, &'a [TopicShifts]),
         risks: &'a [MeasureRisk],
-        at_risk: &[bool],
+        list: ListMeasures,
         rank_margin: f64,
     ) -> Self {
-        let measures: Vec<usize> = (0..risks.len()).filter(|&m| at_risk[m]).collect();
+        let measures: Vec<usize> = (0..risks.len()).filter(|&m| list.at_risk[m]).collect();
+        let serves = measures.iter().map(|&m| list.served[m]).collect();
         let left = measures
             .iter()
             .map(|&m| {
@@ -222,6 +312,7 @@ impl<'a> ListProgress<'a> {
             risks,
             rank_margin,
             measures,
+            serves,
             left,
             others_left,
             per_measure,
@@ -229,9 +320,12 @@ impl<'a> ListProgress<'a> {
         }
     }
 
-    /// The largest remaining probability over the at-risk measures (0 without one).
+    /// The largest remaining probability over the served measures (0 without one).
     pub(super) fn remaining(&self) -> f64 {
-        self.per_measure.iter().copied().fold(0.0, f64::max)
+        (self.per_measure.iter().zip(&self.serves))
+            .filter(|&(_, &served)| served)
+            .map(|(&remaining, _)| remaining)
+            .fold(0.0, f64::max)
     }
 
     /// The remaining probability of measure `m` (its probability of a rank move when it is
@@ -282,16 +376,16 @@ impl<'a> ListProgress<'a> {
     }
 }
 
-/// Every unjudged document that can move an at-risk measure, by its share of the measures'
-/// expected squared movement relative to the runs around it, highest first (ties: topic, then
-/// rank).
+/// Every unjudged document that can move a served measure, by its share of the served
+/// measures' expected squared movement relative to the runs around it, highest first (ties:
+/// topic, then rank).
 pub(super) fn prioritised(
     outcomes: &[TopicOutcome],
     others: (&OtherRuns, &[TopicShifts]),
     risks: &[MeasureRisk],
-    at_risk: &[bool],
+    served: &[bool],
 ) -> Vec<ListedDoc> {
-    let measures: Vec<usize> = (0..risks.len()).filter(|&m| at_risk[m]).collect();
+    let measures: Vec<usize> = (0..risks.len()).filter(|&m| served[m]).collect();
     let movements: Vec<Vec<Vec<f64>>> = measures
         .iter()
         .map(|&m| relative_movements(outcomes, others, &risks[m], m))
@@ -386,155 +480,5 @@ fn neighbours(risk: &MeasureRisk, collection: &[f64]) -> Vec<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::audit::others::tests::{table, topic};
-    use crate::audit::scenarios::{Draw, GainTable};
-    use crate::audit::topic::{TopicAudit, UnjudgedDoc};
-    use crate::base::{DocId, DocumentGrades};
-    use crate::eval::{Family, Measure};
-
-    /// A draw of the topic's one relevant grade when `is_relevant`.
-    fn relevant_if(is_relevant: bool) -> Draw {
-        if is_relevant {
-            Draw::relevant(0)
-        } else {
-            Draw::NonRelevant
-        }
-    }
-
-    /// One topic whose first ranking is the audited run's, with `unjudged` its unjudged
-    /// documents (ranked first, each with probability 0.5 and one relevant grade, drawn as
-    /// `draws` and each adding `gain` to its score on `measure`), and the other runs moved by
-    /// them.
-    fn one_topic(
-        rankings: Vec<Vec<DocId>>,
-        judgments: &DocumentGrades,
-        measure: Measure,
-        unjudged: &[DocId],
-        (draws, gain): (Vec<Vec<Draw>>, f64),
-    ) -> (TopicOutcome, OtherRuns, Vec<TopicShifts>) {
-        let measures = [measure];
-        let others = OtherRuns::new(&table(&rankings, judgments, &measures), &measures, 0);
-        let grades = vec![(1, 1.0)];
-        let shifts = vec![others.topic_shifts(
-            &topic(rankings),
-            judgments,
-            unjudged,
-            &grades,
-            (&measures, 1),
-        )];
-        let mut gains = GainTable::new(1, 1);
-        for _ in unjudged {
-            gains.push_document([vec![gain]]);
-        }
-        let outcome = TopicOutcome {
-            audit: TopicAudit {
-                topic: "1".into(),
-                coverage: Default::default(),
-                is_model_fitted: true,
-                unjudged: (1..=unjudged.len())
-                    .map(|rank| UnjudgedDoc {
-                        docid: format!("new{rank}"),
-                        rank,
-                        probability: 0.5,
-                        is_beyond_pool: false,
-                    })
-                    .collect(),
-                scores: Vec::new(),
-            },
-            unjudged_ids: unjudged.to_vec(),
-            samples: draws
-                .iter()
-                .map(|d| vec![d.iter().filter_map(|drawn| drawn.grade()).count() as f64 * gain])
-                .collect(),
-            draws,
-            grades,
-            gains,
-        };
-        (outcome, others, shifts)
-    }
-
-    /// P@1 of an audited run whose one unjudged document, ranked first, is drawn relevant in
-    /// half the samples; the task's two runs that score 1 rank a judged relevant document first,
-    /// and its two runs that score 0 rank `rivals_first` first. Returns the risk and the other
-    /// runs' sampled scores.
-    fn p1_risk(rivals_first: DocId) -> (MeasureRisk, Vec<Vec<f64>>) {
-        const NEW: DocId = 9;
-        let judgments: DocumentGrades = [(1, 1), (2, 0)].into_iter().collect();
-        let rankings: Vec<Vec<DocId>> = vec![
-            vec![NEW, 2],
-            vec![1, 2],
-            vec![1, 2],
-            vec![rivals_first, 2],
-            vec![rivals_first, 2],
-        ];
-        let draws: Vec<Vec<Draw>> = (0..10).map(|s| vec![relevant_if(s % 2 == 0)]).collect();
-        let measure = Measure::new(Family::Precision, Some(1));
-        let (outcome, others, shifts) =
-            one_topic(rankings, &judgments, measure, &[NEW], (draws, 1.0));
-        let outcomes = [outcome];
-        (
-            measure_risk(&outcomes, (&others, &shifts), 0, 0.0, 2.0),
-            others.sample_scores(&outcomes, &shifts, 0),
-        )
-    }
-
-    /// The judging list of a run ranking two unjudged documents first on P@2, each drawn
-    /// relevant in half the samples (independently); the two runs tied with it rank the first
-    /// of them first too, and the task's two best runs rank judged relevant documents.
-    #[test]
-    fn the_list_puts_a_document_the_nearby_runs_share_after_one_only_the_run_ranks() {
-        let judgments: DocumentGrades = [(1, 1), (2, 0), (3, 1), (4, 0)].into_iter().collect();
-        let rankings: Vec<Vec<DocId>> = vec![
-            vec![8, 9, 2],
-            vec![1, 3, 2],
-            vec![1, 3, 2],
-            vec![8, 2, 4],
-            vec![8, 2, 4],
-        ];
-        let draws: Vec<Vec<Draw>> = (0..8)
-            .map(|s| vec![relevant_if(s % 2 == 0), relevant_if(s / 2 % 2 == 0)])
-            .collect();
-        let measure = Measure::new(Family::Precision, Some(2));
-        let (outcome, others, shifts) =
-            one_topic(rankings, &judgments, measure, &[8, 9], (draws, 0.5));
-        let outcomes = [outcome];
-        let risk = measure_risk(&outcomes, (&others, &shifts), 0, 0.0, 2.0);
-        let listed = judging_list(
-            &outcomes,
-            (&others, &shifts),
-            std::slice::from_ref(&risk),
-            &[true],
-            0.0,
-            2.0,
-            None,
-        );
-        let order: Vec<usize> = listed.iter().map(|entry| entry.doc).collect();
-        assert_eq!(order[0], 1, "{listed:?}");
-        assert!(listed[0].priority > listed.get(1).map_or(0.0, |e| e.priority));
-    }
-
-    /// The run ranks 4th of 5 on the collection; found relevant, its document lifts it to 2nd,
-    /// unless the two runs tied with it rank that document first too and rise with it (3rd).
-    #[test]
-    fn other_runs_that_rank_the_same_documents_rise_with_them() {
-        let (alone, _) = p1_risk(2);
-        assert_eq!(alone.standings.rank(0.0), 4.0);
-        assert_eq!(alone.probability_rank_moves, 0.5);
-        let (shared, other_samples) = p1_risk(9);
-        assert_eq!(shared.standings.rank(0.0), 4.0);
-        assert_eq!(shared.probability_rank_moves, 0.0);
-        assert_eq!(other_samples[0], vec![1.0; 4]);
-        assert_eq!(other_samples[1], vec![1.0, 1.0, 0.0, 0.0]);
-    }
-
-    #[test]
-    fn standings_rank_as_rank_among_does() {
-        let others = vec![0.5, 0.3, 0.3, 0.1];
-        let standings = Standings::new(others.clone());
-        for score in [0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0] {
-            assert_eq!(standings.rank(score), rank_among(&others, score), "{score}");
-        }
-    }
-}
+#[path = "risk_tests.rs"]
+mod tests;

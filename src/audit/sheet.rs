@@ -1,19 +1,23 @@
 //! The assessment sheet (`--sheet FILE`): one row per document of the merged list, with what an
 //! assessor needs (the topic's text, the document's text when the task has a corpus) and an
-//! empty `grade` column to fill; tab-separated, or comma-separated for a `.csv` name. Filled,
-//! it is read back by `--judged` ([`super::judged`]).
+//! empty `grade` column to fill; tab-separated, or comma-separated for a `.csv` name. With
+//! claims, lines starting with `#` before the header give each claim's verdict, and a `claims`
+//! column the claims each document serves. Filled, it is read back by `--judged`
+//! ([`super::judged`]), which skips the `#` lines.
 
 use std::collections::BTreeSet;
 use std::io::Write;
 
 use rustc_hash::FxHashMap;
 
+use super::claims::render::sheet_line;
+use super::claims::ClaimSummary;
 use super::team::TeamAuditReport;
 use crate::base::error::Result;
 use crate::io::corpus::for_each_document;
 use crate::io::task::Task;
 
-/// The sheet's columns, in order.
+/// The sheet's columns, in order; with claims, [`CLAIMS_COLUMN`] follows `runs`.
 pub const SHEET_COLUMNS: [&str; 7] = [
     "topic",
     "topic_text",
@@ -23,6 +27,9 @@ pub const SHEET_COLUMNS: [&str; 7] = [
     "probability",
     "grade",
 ];
+
+/// The column of the claims a document serves, in a sheet of an audit with claims.
+pub const CLAIMS_COLUMN: &str = "claims";
 
 /// The texts of some documents, read from the task's corpus.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -56,8 +63,10 @@ impl DocumentTexts {
     }
 }
 
-/// Writes the sheet of `report`'s merged list: topic texts from `task`, document texts from
-/// `texts` (empty cells where unknown), tab-separated or, with `is_csv`, comma-separated.
+/// Writes the sheet of `report`'s merged list: with claims, a `#` line per claim with its
+/// verdict, then the header and a row per document: topic texts from `task`, document texts
+/// from `texts` (empty cells where unknown), with claims the claims it serves; tab-separated
+/// or, with `is_csv`, comma-separated.
 ///
 /// # Errors
 /// When writing fails.
@@ -68,21 +77,34 @@ pub fn write_sheet(
     texts: &DocumentTexts,
     is_csv: bool,
 ) -> std::io::Result<()> {
+    let claims: Vec<&ClaimSummary> = report.runs.iter().flat_map(|r| &r.claims).collect();
+    for claim in &claims {
+        writeln!(out, "# {}", sheet_line(claim))?;
+    }
+    let with_claims = !claims.is_empty();
     let mut writer = csv::WriterBuilder::new()
         .delimiter(if is_csv { b',' } else { b'\t' })
         .from_writer(out);
-    writer.write_record(SHEET_COLUMNS)?;
+    let mut header = SHEET_COLUMNS.to_vec();
+    if with_claims {
+        header.insert(5, CLAIMS_COLUMN);
+    }
+    writer.write_record(header)?;
     for entry in &report.to_judge {
         let topic_text = task.topics.as_ref().and_then(|t| t.text(&entry.topic));
-        writer.write_record([
-            entry.topic.as_str(),
-            &one_line(topic_text.unwrap_or_default()),
-            &entry.docid,
-            &one_line(texts.text(&entry.docid).unwrap_or_default()),
-            &entry.runs.join(" "),
-            &format!("{:.6}", entry.probability),
-            "",
-        ])?;
+        let mut row = vec![
+            entry.topic.clone(),
+            one_line(topic_text.unwrap_or_default()),
+            entry.docid.clone(),
+            one_line(texts.text(&entry.docid).unwrap_or_default()),
+            entry.runs.join(" "),
+            format!("{:.6}", entry.probability),
+            String::new(),
+        ];
+        if with_claims {
+            row.insert(5, entry.claims.join("; "));
+        }
+        writer.write_record(row)?;
     }
     writer.flush()
 }

@@ -9,11 +9,15 @@ use serde::Serialize;
 
 use super::basis::RunOutcomes;
 use super::changes::JudgedComparison;
+use super::claims::list::mark_unsettleable;
 use super::claims::render::claims_verdict;
 use super::claims::sampled::{run_claims, RunClaims};
 use super::merged::{merged_list, ListedRun, MergedEntry};
 use super::report::{AuditReport, AuditSettingsSummary};
-use super::{check_topics, settings_summary, study, verdict, with_audited_run, AuditSettings};
+use super::{
+    cannot_settle_note, check_topics, settings_summary, study, verdict, with_audited_run,
+    AuditSettings,
+};
 use super::{AuditBasis, StudySource};
 use crate::base::error::{Error, Result, Warning};
 use crate::collection::{CandidateSource, Collection, UniqueRule};
@@ -22,6 +26,10 @@ use crate::io::task::Task;
 use crate::relevance_model::calibration_sample::TeamAbsence;
 use crate::relevance_model::trials::{self, AbsenceSource, Judgments, TrialJudgments};
 use crate::stats::rank::rank_among;
+
+/// At most this many measures that judging cannot settle are named in the verdict of several
+/// runs.
+const NAMED_UNSETTLEABLE: usize = 3;
 
 /// The audit of several runs (one report per run) and the merged list to judge.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -107,8 +115,13 @@ pub fn audit_runs(
         .map(|(index, topic)| (topic.id.as_str(), index))
         .collect();
     let indices: Vec<usize> = audited.iter().map(|&(.., index)| index).collect();
+    let settle = (rules.settle_threshold, rules.list_per_topic);
     let claims: Vec<RunClaims> = (indices.iter().zip(&outcomes))
-        .map(|(&index, outcomes)| run_claims(&basis, (index, outcomes), &settings.claims, &indices))
+        .map(|(&index, outcomes)| {
+            let mut claims = run_claims(&basis, (index, outcomes), &settings.claims, &indices)?;
+            mark_unsettleable(outcomes, &mut claims, settings.claims.test, settle);
+            Ok(claims)
+        })
         .collect::<Result<_>>()?;
     let named: Vec<ListedRun> = (tags.iter().zip(&outcomes).zip(&claims))
         .map(|((tag, outcomes), claims)| (tag.as_str(), outcomes, claims))
@@ -269,37 +282,55 @@ fn rank_among_audited(reports: &mut [AuditReport]) {
 }
 
 /// One run's own verdict when it is audited alone. Else "no extra judgments needed" when no run
-/// has a measure at risk, or how many documents the
-/// merged list holds, for how many runs, against the runs' own lists, and the largest
-/// probability of a rank move before and after it.
+/// has a measure at risk; for the runs with a measure the list serves (at risk, and judging can
+/// settle it), how many documents the merged list holds, for how many runs, against the runs'
+/// own lists, and the largest probability of a rank move of such a measure before and after it;
+/// then each at-risk measure that judging cannot settle, by run ([`cannot_settle_note`]), at
+/// most [`NAMED_UNSETTLEABLE`] of them.
 fn team_verdict(reports: &[AuditReport], list: &[MergedEntry], single_run: usize) -> String {
     if let [report] = reports {
         return report.verdict.clone();
     }
-    let at_risk = reports
-        .iter()
-        .filter(|r| r.measures.iter().any(|m| m.is_at_risk))
-        .count();
-    if at_risk == 0 {
-        return "no extra judgments needed".to_string();
-    }
-    let largest = |value: fn(&super::MeasureAudit) -> f64| {
+    let measures = || {
         reports
             .iter()
-            .flat_map(|r| &r.measures)
-            .filter(|m| m.is_at_risk)
-            .map(value)
-            .fold(0.0, f64::max)
+            .flat_map(|r| r.measures.iter().map(move |m| (r, m)))
     };
-    let before = largest(|m| m.probability_rank_moves);
-    let after = largest(|m| m.remaining_after_merged_list);
-    let documents = match list.len() {
-        1 => "1 document".to_string(),
-        count => format!("{count} documents"),
-    };
-    format!(
-        "judge {documents} for {at_risk} of {} runs (their own lists: {single_run}); largest \
-         P(rank moves) {before:.2} → {after:.2}",
-        reports.len()
-    )
+    let served = |m: &super::MeasureAudit| m.is_at_risk && !m.cannot_settle;
+    let mut parts = Vec::new();
+    let served_runs = (reports.iter())
+        .filter(|r| r.measures.iter().any(served))
+        .count();
+    if served_runs > 0 {
+        let largest = |value: fn(&super::MeasureAudit) -> f64| {
+            (measures().filter(|(_, m)| served(m)))
+                .map(|(_, m)| value(m))
+                .fold(0.0, f64::max)
+        };
+        let before = largest(|m| m.probability_rank_moves);
+        let after = largest(|m| m.remaining_after_merged_list);
+        let documents = match list.len() {
+            1 => "1 document".to_string(),
+            count => format!("{count} documents"),
+        };
+        parts.push(format!(
+            "judge {documents} for {served_runs} of {} runs (their own lists: {single_run}); \
+             largest P(rank moves) {before:.2} → {after:.2}",
+            reports.len()
+        ));
+    }
+    let unsettleable: Vec<String> = (measures().filter(|(_, m)| m.cannot_settle))
+        .map(|(r, m)| format!("{}: {}", r.run, cannot_settle_note(m)))
+        .collect();
+    if unsettleable.len() > NAMED_UNSETTLEABLE {
+        let more = unsettleable.len() - NAMED_UNSETTLEABLE;
+        parts.extend(unsettleable.into_iter().take(NAMED_UNSETTLEABLE));
+        parts.push(format!("{more} more measures judging cannot settle"));
+    } else {
+        parts.extend(unsettleable);
+    }
+    if parts.is_empty() {
+        return "no extra judgments needed".to_string();
+    }
+    parts.join("; ")
 }

@@ -6,6 +6,10 @@
 //! by those documents' sampled changes; the claim's remaining probability is the share of
 //! samples whose outcome on the full sampled scores differs from its outcome on those partly
 //! judged scores. Before any judgment it is the probability that judging changes the outcome.
+//!
+//! An unsettled claim *cannot settle* when judging its own whole list (its documents by their
+//! share of its expected squared change, within the cap per topic) still leaves its remaining
+//! probability above the settle threshold; the list then does not serve it.
 
 use super::sampled::{ClaimFamily, RunClaims};
 use super::summary::claim_directions;
@@ -35,53 +39,29 @@ fn difference_change(
     own - baseline
 }
 
-/// Every unjudged document that can change an unsettled claim, with the sum of its shares of
-/// those claims' expected squared change (each claim's shares summing to 1).
-pub(in crate::audit) fn claim_candidates(
-    outcomes: &RunOutcomes,
-    claims: &RunClaims,
-) -> Vec<ListedDoc> {
-    let mut priority: Vec<Vec<f64>> = (outcomes.outcomes.iter())
-        .map(|t| vec![0.0; t.unjudged_ids.len()])
-        .collect();
-    for family in &claims.families {
-        for (claim, summary) in family.summaries.iter().enumerate() {
-            if !summary.verdict.is_unsettled() {
-                continue;
-            }
-            let movements: Vec<Vec<f64>> = (outcomes.outcomes.iter().enumerate())
-                .map(|(topic, t)| {
-                    (0..t.unjudged_ids.len())
-                        .map(|doc| {
-                            let mean_square: f64 = (t.grades.iter().enumerate())
-                                .map(|(grade, &(_, chance))| {
-                                    let change = difference_change(
-                                        outcomes,
-                                        family,
-                                        claim,
-                                        (topic, doc, grade),
-                                    );
-                                    chance * change * change
-                                })
-                                .sum();
-                            t.audit.unjudged[doc].probability * mean_square
+/// `movements[topic][doc]`: the expected squared change that judging each unjudged document
+/// alone brings to claim `claim` of `family`'s topic difference.
+fn claim_movements(outcomes: &RunOutcomes, family: &ClaimFamily, claim: usize) -> Vec<Vec<f64>> {
+    (outcomes.outcomes.iter().enumerate())
+        .map(|(topic, t)| {
+            (0..t.unjudged_ids.len())
+                .map(|doc| {
+                    let mean_square: f64 = (t.grades.iter().enumerate())
+                        .map(|(grade, &(_, chance))| {
+                            let key = (topic, doc, grade);
+                            let change = difference_change(outcomes, family, claim, key);
+                            chance * change * change
                         })
-                        .collect()
+                        .sum();
+                    t.audit.unjudged[doc].probability * mean_square
                 })
-                .collect();
-            let total: f64 = movements.iter().flatten().sum();
-            if total <= 0.0 {
-                continue;
-            }
-            for (sum, movement) in priority
-                .iter_mut()
-                .flatten()
-                .zip(movements.iter().flatten())
-            {
-                *sum += movement / total;
-            }
-        }
-    }
+                .collect()
+        })
+        .collect()
+}
+
+/// Every unjudged document with a positive `priority[topic][doc]`.
+fn candidates_of(priority: &[Vec<f64>]) -> Vec<ListedDoc> {
     (priority.iter().enumerate())
         .flat_map(|(topic, docs)| {
             (docs.iter().enumerate())
@@ -96,6 +76,82 @@ pub(in crate::audit) fn claim_candidates(
         .collect()
 }
 
+/// Every unjudged document that can change a claim the list serves, with the sum of its
+/// shares of those claims' expected squared change (each claim's shares summing to 1).
+pub(in crate::audit) fn claim_candidates(
+    outcomes: &RunOutcomes,
+    claims: &RunClaims,
+) -> Vec<ListedDoc> {
+    let mut priority: Vec<Vec<f64>> = (outcomes.outcomes.iter())
+        .map(|t| vec![0.0; t.unjudged_ids.len()])
+        .collect();
+    for family in &claims.families {
+        for (claim, summary) in family.summaries.iter().enumerate() {
+            if !summary.steers_list() {
+                continue;
+            }
+            let movements = claim_movements(outcomes, family, claim);
+            let total: f64 = movements.iter().flatten().sum();
+            if total <= 0.0 {
+                continue;
+            }
+            for (sum, movement) in priority
+                .iter_mut()
+                .flatten()
+                .zip(movements.iter().flatten())
+            {
+                *sum += movement / total;
+            }
+        }
+    }
+    candidates_of(&priority)
+}
+
+/// Marks each unsettled claim of `claims` that judging cannot settle: judging its own whole
+/// list, highest share of its expected squared change first, at most `per_topic` documents
+/// of a topic (None: no cap), until its remaining probability is at most `threshold`, leaves
+/// it above.
+pub(in crate::audit) fn mark_unsettleable(
+    outcomes: &RunOutcomes,
+    claims: &mut RunClaims,
+    test: TestSettings,
+    (threshold, per_topic): (f64, Option<usize>),
+) {
+    let mut unsettleable = Vec::new();
+    for (f, family) in claims.families.iter().enumerate() {
+        for (claim, summary) in family.summaries.iter().enumerate() {
+            if !summary.verdict.is_unsettled() {
+                continue;
+            }
+            let mut candidates = candidates_of(&claim_movements(outcomes, family, claim));
+            candidates.sort_by(|a, b| {
+                (b.priority.total_cmp(&a.priority))
+                    .then(a.topic.cmp(&b.topic))
+                    .then(a.doc.cmp(&b.doc))
+            });
+            let steering = |family: usize, c: usize| (family, c) == (f, claim);
+            let mut progress = ClaimProgress::steered_by(outcomes, claims, test, steering);
+            let limit = per_topic.unwrap_or(usize::MAX);
+            let mut served = vec![0usize; outcomes.outcomes.len()];
+            for candidate in candidates {
+                if progress.remaining() <= threshold {
+                    break;
+                }
+                if served[candidate.topic] < limit {
+                    served[candidate.topic] += 1;
+                    progress.judge(candidate.topic, candidate.doc);
+                }
+            }
+            if progress.remaining() > threshold {
+                unsettleable.push((f, claim));
+            }
+        }
+    }
+    for (family, claim) in unsettleable {
+        claims.families[family].summaries[claim].cannot_settle = true;
+    }
+}
+
 /// One claim family's progress as documents are judged.
 struct FamilyProgress {
     /// The family's index in the run's claims.
@@ -108,10 +164,12 @@ struct FamilyProgress {
     now: Vec<Vec<Direction>>,
     /// Each claim's remaining probability.
     remaining: Vec<f64>,
+    /// Whether each claim steers the list: its remaining probability decides when it stops.
+    steering: Vec<bool>,
 }
 
 /// An audited run's remaining probability that judging changes a claim's outcome, as the
-/// documents of a list are judged one by one, for its unsettled claims.
+/// documents of a list are judged one by one, for the claims that steer the list.
 pub(in crate::audit) struct ClaimProgress<'a> {
     outcomes: &'a RunOutcomes,
     claims: &'a RunClaims,
@@ -121,15 +179,33 @@ pub(in crate::audit) struct ClaimProgress<'a> {
 
 impl<'a> ClaimProgress<'a> {
     /// Nothing judged yet: each claim's remaining probability is the probability that judging
-    /// changes its outcome.
+    /// changes its outcome; the claims the list serves steer it.
     pub(in crate::audit) fn new(
         outcomes: &'a RunOutcomes,
         claims: &'a RunClaims,
         test: TestSettings,
     ) -> Self {
+        let steers =
+            |family: usize, claim: usize| claims.families[family].summaries[claim].steers_list();
+        Self::steered_by(outcomes, claims, test, steers)
+    }
+
+    /// Nothing judged yet, the claims (family, claim) for which `steers` holds steering.
+    fn steered_by(
+        outcomes: &'a RunOutcomes,
+        claims: &'a RunClaims,
+        test: TestSettings,
+        steers: impl Fn(usize, usize) -> bool,
+    ) -> Self {
         let families = (claims.families.iter().enumerate())
-            .filter(|(_, f)| f.summaries.iter().any(|s| s.verdict.is_unsettled()))
             .map(|(index, family)| {
+                let steering: Vec<bool> = (0..family.summaries.len())
+                    .map(|claim| steers(index, claim))
+                    .collect();
+                (index, family, steering)
+            })
+            .filter(|(_, _, steering)| steering.contains(&true))
+            .map(|(index, family, steering)| {
                 let scores = family.scores();
                 let outcome = |per_run: &[Vec<f64>]| {
                     claim_directions(&scores, per_run, &test)
@@ -144,6 +220,7 @@ impl<'a> ClaimProgress<'a> {
                     remaining: (family.summaries.iter())
                         .map(|s| s.remaining_after_list)
                         .collect(),
+                    steering,
                 }
             })
             .collect();
@@ -155,13 +232,12 @@ impl<'a> ClaimProgress<'a> {
         }
     }
 
-    /// The largest remaining probability over the unsettled claims (0 without one).
+    /// The largest remaining probability over the steering claims (0 without one).
     pub(in crate::audit) fn remaining(&self) -> f64 {
         (self.families.iter())
             .flat_map(|progress| {
-                let summaries = &self.claims.families[progress.family].summaries;
-                (progress.remaining.iter().zip(summaries))
-                    .filter(|(_, s)| s.verdict.is_unsettled())
+                (progress.remaining.iter().zip(&progress.steering))
+                    .filter(|&(_, &steers)| steers)
                     .map(|(&r, _)| r)
             })
             .fold(0.0, f64::max)
@@ -185,14 +261,14 @@ impl<'a> ClaimProgress<'a> {
     }
 
     /// The claims (family, claim) whose topic difference unjudged document `doc` of outcome
-    /// `topic` changes, among the unsettled ones.
+    /// `topic` changes, among the steering ones.
     pub(in crate::audit) fn served_by(&self, topic: usize, doc: usize) -> Vec<(usize, usize)> {
         let outcome = &self.outcomes.outcomes[topic];
         (self.families.iter())
             .flat_map(|progress| {
                 let family = &self.claims.families[progress.family];
                 (0..family.summaries.len())
-                    .filter(|&claim| family.summaries[claim].verdict.is_unsettled())
+                    .filter(|&claim| progress.steering[claim])
                     .filter(move |&claim| {
                         (0..outcome.grades.len()).any(|grade| {
                             let key = (topic, doc, grade);

@@ -5,7 +5,7 @@
 use maud::{html, Markup};
 
 use super::summary::{ClaimChange, ClaimSummary, ClaimVerdict};
-use crate::audit::markdown::{names, section, table};
+use crate::audit::markdown::{names, per_topic_cap, section, table};
 use crate::audit::report::AuditReport;
 use crate::report::document::Block;
 
@@ -18,9 +18,10 @@ fn name(claim: &ClaimSummary) -> String {
 }
 
 /// The claims' part of the verdict, `None` without claims: each unsettled claim with its
-/// probability (at most [`NAMED_CLAIMS`]), how many are safe or no claim, and, when some are
-/// unsettled, the list's length (`listed`, the merged list, which serves ranks and claims) with
-/// the largest probability that judging changes a claim's outcome before and after it.
+/// probability (at most [`NAMED_CLAIMS`]) and whether judging cannot settle it, how many are
+/// safe or no claim, and, when the list serves some (unsettled, and judging can settle them),
+/// the list's length (`listed`, the merged list, which serves ranks and claims) with the
+/// largest probability that judging changes such a claim's outcome before and after it.
 pub fn claims_verdict(reports: &[AuditReport], listed: usize) -> Option<String> {
     let claims: Vec<&ClaimSummary> = reports.iter().flat_map(|r| &r.claims).collect();
     if claims.is_empty() {
@@ -31,17 +32,24 @@ pub fn claims_verdict(reports: &[AuditReport], listed: usize) -> Option<String> 
         .filter(|c| c.verdict.is_unsettled())
         .collect();
     let mut parts: Vec<String> = (unsettled.iter().take(NAMED_CLAIMS))
-        .map(|c| match c.verdict {
-            ClaimVerdict::AtRisk => format!(
-                "{} at risk (P(significant as claimed) {:.2})",
-                name(c),
-                c.probability_significant_as_claimed
-            ),
-            _ => format!(
-                "{}: judging could make it significant (P {:.2})",
-                name(c),
-                1.0 - c.probability_not_significant
-            ),
+        .map(|c| {
+            let settle = if c.cannot_settle {
+                "; judging cannot settle it"
+            } else {
+                ""
+            };
+            match c.verdict {
+                ClaimVerdict::AtRisk => format!(
+                    "{} at risk (P(significant as claimed) {:.2}{settle})",
+                    name(c),
+                    c.probability_significant_as_claimed
+                ),
+                _ => format!(
+                    "{}: judging could make it significant (P {:.2}{settle})",
+                    name(c),
+                    1.0 - c.probability_not_significant
+                ),
+            }
         })
         .collect();
     if unsettled.len() > NAMED_CLAIMS {
@@ -57,10 +65,10 @@ pub fn claims_verdict(reports: &[AuditReport], listed: usize) -> Option<String> 
         }
     }
     let mut text = format!("claims: {}", parts.join(", "));
-    if !unsettled.is_empty() {
-        let largest = |value: fn(&ClaimSummary) -> f64| {
-            unsettled.iter().map(|c| value(c)).fold(0.0, f64::max)
-        };
+    let served: Vec<&&ClaimSummary> = claims.iter().filter(|c| c.steers_list()).collect();
+    if !served.is_empty() {
+        let largest =
+            |value: fn(&ClaimSummary) -> f64| served.iter().map(|c| value(c)).fold(0.0, f64::max);
         let before = largest(|c| c.probability_outcome_changes);
         let documents = match listed {
             1 => "1 document".to_string(),
@@ -72,6 +80,39 @@ pub fn claims_verdict(reports: &[AuditReport], listed: usize) -> Option<String> 
         ));
     }
     Some(text)
+}
+
+/// A claim's verdict, and whether judging cannot settle it.
+pub fn verdict(claim: &ClaimSummary) -> String {
+    if claim.cannot_settle {
+        format!("{}; judging cannot settle it", claim.verdict)
+    } else {
+        claim.verdict.to_string()
+    }
+}
+
+/// A claim as the assessment sheet gives it: `RUN vs BASELINE by MEASURE: verdict`, its
+/// probability of being significant (as claimed, when the collection finds it so), and its
+/// probability that judging changes its outcome before and after the sheet is judged.
+pub fn sheet_line(claim: &ClaimSummary) -> String {
+    let significant = if claim.is_significant {
+        format!(
+            "P(significant as claimed) {:.2}",
+            claim.probability_significant_as_claimed
+        )
+    } else {
+        format!(
+            "P(significant) {:.2}",
+            1.0 - claim.probability_not_significant
+        )
+    };
+    format!(
+        "{}: {}, {significant}, P(outcome changes) {:.2} → {:.2} once this sheet is judged",
+        name(claim),
+        verdict(claim),
+        claim.probability_outcome_changes,
+        claim.remaining_after_list
+    )
 }
 
 /// The claims' section: how they are read, and one row per claim.
@@ -91,8 +132,13 @@ pub fn claims_blocks(reports: &[AuditReport]) -> Vec<Block> {
          least 0.9 of the samples; at risk: significant, as claimed in fewer; no claim: not \
          significant, nor in more than 0.1 of the samples, else judging could make it \
          significant. After list: the probability that judging changes the claim's outcome \
-         once the documents to judge are judged.",
-        claims[0].topics, settings.samples
+         once the documents to judge are judged. Judging cannot settle an unsettled claim when \
+         its own whole list, at most {} documents a topic, would leave that probability above \
+         {}; the list then does not serve it.",
+        claims[0].topics,
+        settings.samples,
+        per_topic_cap(settings.list_per_topic),
+        settings.settle_threshold
     );
     let rows = (claims.iter())
         .map(|c| {
@@ -111,7 +157,7 @@ pub fn claims_blocks(reports: &[AuditReport]) -> Vec<Block> {
                 format!("{:.2}", c.probability_not_significant),
                 format!("{:.2}", c.remaining_after_list),
                 c.listed_documents.to_string(),
-                c.verdict.to_string(),
+                verdict(c),
             ]
         })
         .collect();
@@ -158,7 +204,7 @@ pub fn judged_claims_blocks(changes: &[ClaimChange]) -> Vec<Block> {
                 cell(change, |c| {
                     format!("{:.2}", c.probability_significant_as_claimed)
                 }),
-                cell(change, |c| c.verdict.to_string()),
+                cell(change, verdict),
             ]
         })
         .collect();

@@ -125,6 +125,17 @@ pub struct ClaimSummary {
     pub listed_documents: usize,
     /// The verdict.
     pub verdict: ClaimVerdict,
+    /// Whether judging cannot settle it: unsettled, and judging the list that would serve it
+    /// alone, within the cap per topic, would still leave `probability_outcome_changes` above
+    /// the settle threshold. The list then does not serve it.
+    pub cannot_settle: bool,
+}
+
+impl ClaimSummary {
+    /// Whether the list serves the claim: unsettled, and judging can settle it.
+    pub fn steers_list(&self) -> bool {
+        self.verdict.is_unsettled() && !self.cannot_settle
+    }
 }
 
 /// A claim before and after returned judgments (the baseline `best` may name another run
@@ -218,6 +229,7 @@ pub fn summarize(
                 remaining_after_list: change,
                 listed_documents: 0,
                 verdict: ClaimVerdict::of(collection_direction.is_significant(), change),
+                cannot_settle: false,
             }
         })
         .collect())
