@@ -151,3 +151,45 @@ fn standings_rank_as_rank_among_does() {
         assert_eq!(standings.rank(score), rank_among(&others, score), "{score}");
     }
 }
+
+/// A run whose P@4 rises three places only when both its unjudged documents are relevant (each
+/// adds 0.25; one alone lifts it one place): judging one of them leaves the rank as likely to
+/// move as before, so a list of one document a topic cannot settle it, and one of two can.
+#[test]
+fn a_measure_whose_own_list_the_cap_cuts_short_cannot_settle() {
+    let judgments: DocumentGrades = [(1, 1), (2, 0), (3, 1), (4, 0), (5, 0)]
+        .into_iter()
+        .collect();
+    let rankings: Vec<Vec<DocId>> = vec![
+        vec![8, 9, 2, 4],
+        vec![1, 3, 2, 4],
+        vec![1, 3, 2, 4],
+        vec![1, 2, 4, 5],
+        vec![1, 2, 4, 5],
+    ];
+    let draws: Vec<Vec<Draw>> = (0..4)
+        .map(|s| vec![relevant_if(s % 2 == 0), relevant_if(s / 2 % 2 == 0)])
+        .collect();
+    let measure = Measure::new(Family::Precision, Some(4));
+    let (outcome, others, shifts) =
+        one_topic(rankings, &judgments, measure, &[8, 9], (draws, 0.25));
+    let outcomes = [outcome];
+    let risk = measure_risk(&outcomes, (&others, &shifts), 0, 0.0, 2.0);
+    assert_eq!(risk.standings.rank(0.0), 5.0);
+    assert_eq!(risk.probability_rank_moves, 0.25);
+    let settle = |per_topic| {
+        let rules = ListRules {
+            threshold: 0.1,
+            rank_margin: 2.0,
+            per_topic,
+        };
+        let risks = std::slice::from_ref(&risk);
+        settling(&outcomes, (&others, &shifts), risks, 0, rules)
+    };
+    let capped = settle(Some(1));
+    assert!(capped.cannot_settle, "{capped:?}");
+    assert_eq!(capped.documents_per_topic, 2.0);
+    assert_eq!(capped.beyond_pool_per_topic, 0.0);
+    assert!(!settle(Some(2)).cannot_settle);
+    assert!(!settle(None).cannot_settle);
+}

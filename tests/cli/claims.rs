@@ -125,6 +125,38 @@ fn a_claim_the_runs_unjudged_documents_reverse_is_at_risk_and_they_are_listed_fi
         assert_eq!(entry["claims"][0], "NEW vs BASE by P_10");
     }
     assert!(number(&claim["remaining_after_list"]) <= 0.1, "{claim}");
+    assert_eq!(claim["cannot_settle"], false);
+}
+
+/// The claim of the test above with one document a topic in the list: judging a topic's first
+/// new document leaves BASE's gain from the other four, so the claim's own list cannot settle
+/// it; the verdict says so and the list does not serve it.
+#[test]
+fn a_claim_its_own_capped_list_cannot_settle_is_said_so_and_not_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let (task, new, base) = write_decided_task(dir.path());
+    let against = ["--against", base.to_str().unwrap()];
+    let capped = audit_json(
+        &task,
+        &new,
+        &[&against[..], &["--list-per-topic", "1"]].concat(),
+    );
+    let claim = &capped["runs"][0]["claims"][0];
+    let verdict = capped["verdict"].as_str().unwrap();
+    eprintln!("{verdict}\n{claim}");
+    assert_eq!(claim["verdict"], "at risk");
+    assert_eq!(claim["cannot_settle"], true, "{claim}");
+    assert!(number(&claim["remaining_after_list"]) > 0.1, "{claim}");
+    assert_eq!(number(&claim["listed_documents"]), 0.0);
+    assert!(
+        verdict.starts_with("claims: NEW vs BASE by P_10 at risk (P(significant as claimed) ")
+            && verdict.contains("; judging cannot settle it)"),
+        "{verdict}"
+    );
+    assert!(!verdict.contains("P(claim's outcome changes)"), "{verdict}");
+    for entry in capped["to_judge"].as_array().unwrap() {
+        assert_eq!(entry["claims"].as_array().unwrap().len(), 0, "{entry}");
+    }
 }
 
 #[test]
@@ -170,14 +202,30 @@ fn the_claims_verdict_after_the_returned_judgments_agrees_with_the_truth() {
     let mut first = against.to_vec();
     first.extend(["--sheet", sheet.to_str().unwrap()]);
     audit_json(&task, &new, &first);
-    // The assessors grade the sheet as the truth does: every new document relevant.
+    // The sheet opens with the claim's verdict, and gives the claims each document serves.
     let text = std::fs::read_to_string(&sheet).unwrap();
-    let mut filled = String::new();
-    for (row, line) in text.lines().enumerate() {
+    let mut lines = text.lines();
+    let claim_line = lines.next().unwrap();
+    assert!(
+        claim_line.starts_with("# NEW vs BASE by P_10: at risk, P(significant as claimed) 0."),
+        "{claim_line}"
+    );
+    assert!(
+        claim_line.contains(", P(outcome changes) ")
+            && claim_line.ends_with(" once this sheet is judged"),
+        "{claim_line}"
+    );
+    let header = lines.next().unwrap();
+    assert_eq!(
+        header,
+        "topic\ttopic_text\tdocid\tdocument_text\truns\tclaims\tprobability\tgrade"
+    );
+    // The assessors grade the sheet as the truth does: every new document relevant.
+    let mut filled = format!("{claim_line}\n{header}\n");
+    for line in lines {
         let mut fields: Vec<&str> = line.split('\t').collect();
-        if row > 0 {
-            *fields.last_mut().unwrap() = if fields[2].contains("-n") { "1" } else { "0" };
-        }
+        assert_eq!(fields[5], "NEW vs BASE by P_10", "{line}");
+        *fields.last_mut().unwrap() = if fields[2].contains("-n") { "1" } else { "0" };
         filled.push_str(&fields.join("\t"));
         filled.push('\n');
     }

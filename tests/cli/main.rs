@@ -19,6 +19,7 @@ mod judge;
 mod page;
 mod plot;
 mod ranx;
+mod settle;
 mod shard;
 mod simulate;
 mod store;
