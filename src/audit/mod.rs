@@ -27,7 +27,9 @@
 //!   The documents to judge are the shortest prefix of the unjudged documents, ordered by their
 //!   share of the at-risk measures' expected squared movement relative to the runs within the
 //!   run's reach, after which the remaining probability is at most the threshold; `--budget`
-//!   caps it.
+//!   caps it. An at-risk measure whose own whole list, within the cap per topic, would leave
+//!   it above the threshold *cannot settle*: the verdict says so and the list serves the
+//!   others.
 //! - **Study**: the leave-team-out comparison from `--results DIR` or a short study on the spot,
 //!   kept as information beside the verdict.
 //!

@@ -13,7 +13,12 @@
 //! [`super::others`]); the *remaining* probability is then the fraction of samples whose full
 //! scores still rank the run at least the margin away from its rank on those partly judged
 //! scores. It is 1 − (what judging those documents settles), in expectation over their
-//! outcomes; it reaches 0 when every unjudged document is judged.
+//! outcomes; once every unjudged document is judged, what remains is what the documents do
+//! together beyond their changes alone (MAP's R, nDCG's ideal), which may still move a rank.
+//!
+//! An at-risk measure *cannot settle* when its own whole list (the list serving it alone,
+//! within the cap per topic) leaves its remaining probability above the settle threshold
+//! ([`settling`]); the lists then follow it without serving it.
 
 use super::others::{OtherRuns, TopicShifts};
 use super::topic::TopicOutcome;

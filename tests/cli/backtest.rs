@@ -574,7 +574,9 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     };
     // Deeper: the unpooled runs are audited by default; a2's documents below the pool are
     // relevant and b2's are not, so only a2's truth rises (P@10 by 8 of 10 documents).
-    // A low risk threshold, so that a2 (P(rank moves) about 0.2) is given a list.
+    // A low risk threshold, so that a2 (P(rank moves) about 0.2) is given a list, and room
+    // in it for a topic's 8 documents below the pool in its top 10, without which judging
+    // cannot settle its P@10.
     let (rows, summary) = backtest(
         "deeper",
         &[
@@ -584,6 +586,8 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
             "0.1",
             "--settle-threshold",
             "0.05",
+            "--list-per-topic",
+            "8",
         ],
     );
     let audited: BTreeSet<&str> = rows.iter().map(|r| r["run"].as_str()).collect();

@@ -124,7 +124,10 @@ fn map_beyond_the_pools_reach_cannot_settle_under_extrapolation_and_settles_unde
         &["--measures", "map", "--format", "json"],
     ));
     assert_eq!(alone["to_judge"].as_array().unwrap().len(), 0);
-    assert_eq!(alone["verdict"].as_str().unwrap(), &lead[11..lead.len() - 2]);
+    assert_eq!(
+        alone["verdict"].as_str().unwrap(),
+        &lead[11..lead.len() - 2]
+    );
     // Presumed non-relevant beyond the pool's reach, MAP rests on the run's top 3 and settles.
     let presumed = json(&audit(
         &task,
