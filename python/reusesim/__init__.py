@@ -791,6 +791,7 @@ def audit(
                 "remaining_after_list",
                 "listed_documents",
                 "verdict",
+                "cannot_settle",
             ],
         ),
         runs=report["runs"],
