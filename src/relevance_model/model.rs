@@ -321,8 +321,7 @@ mod tests {
     #[test]
     fn the_audited_teams_unjudged_documents_are_scored_but_not_presumed_non_relevant() {
         let dir = tempfile::tempdir().unwrap();
-        let task = crate::io::fixture::hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let collection = crate::collection::fixture::hand_collection(dir.path());
         let topic = &collection.topics[collection.topic_index("1").unwrap()];
         let team_a: Vec<usize> = (0..collection.runs.len())
             .filter(|&run| collection.runs[run].team == "A")
@@ -352,8 +351,7 @@ mod tests {
     #[test]
     fn a_topic_whose_judgments_cannot_be_separated_gets_its_smoothed_share_at_most_even_odds() {
         let dir = tempfile::tempdir().unwrap();
-        let task = crate::io::fixture::hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let collection = crate::collection::fixture::hand_collection(dir.path());
         let topic = &collection.topics[collection.topic_index("1").unwrap()];
         let level = collection.relevance_level;
         let keep = |relevant: bool| -> DocumentGrades {
