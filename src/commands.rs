@@ -134,16 +134,14 @@ pub fn judge(args: JudgeCommandArgs) -> Result<()> {
     reusesim::io::atomic::write_atomically(&args.out.join("trace.tsv"), |out| {
         out.write_all(&judging.trace)
     })?;
-    eprintln!(
-        "reusesim: judged {} topics, {} judgments ({} documents withheld), {} retrains in \
-         {:.1} s; wrote {}",
+    let judged = format!(
+        "judged {} topics, {} judgments ({} documents withheld), {} retrains",
         judging.topics,
         judging.qrels.len(),
         judging.withheld,
-        judging.retrains,
-        started.elapsed().as_secs_f64(),
-        args.out.display()
+        judging.retrains
     );
+    print_wrote(&judged, started, &args.out);
     Ok(())
 }
 
@@ -156,17 +154,24 @@ pub fn complete(args: CompleteArgs) -> Result<()> {
             jobs::complete::complete(&task, &args.options())
         })?;
     reusesim::io::atomic::write_atomically(&args.out, |out| completed.qrels.write_trec(out))?;
-    eprintln!(
-        "reusesim: completed {} topics: {} official judgments, {} drawn ({} relevant) in {:.1} \
-         s; wrote {}",
+    let done = format!(
+        "completed {} topics: {} official judgments, {} drawn ({} relevant)",
         completed.qrels.topics.len(),
         completed.official,
         completed.drawn,
-        completed.drawn_relevant,
-        started.elapsed().as_secs_f64(),
-        args.out.display()
+        completed.drawn_relevant
     );
+    print_wrote(&done, started, &args.out);
     Ok(())
+}
+
+/// Tells what a command did, how long it took since `started`, and what it wrote.
+fn print_wrote(done: &str, started: std::time::Instant, out: &Path) {
+    eprintln!(
+        "reusesim: {done} in {:.1} s; wrote {}",
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
 }
 
 /// `reusesim index`.

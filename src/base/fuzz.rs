@@ -1,6 +1,6 @@
 //! Test support shared by the property tests (test builds only): their configuration (fixed
 //! seeds), how many cases the long fuzz run of the journal and shard manifest readers takes,
-//! and the byte mutations.
+//! the byte mutations, and the macro that runs fuzz properties in the suite and the long run.
 
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngSeed};
@@ -52,3 +52,32 @@ pub(crate) fn mutate(bytes: &mut Vec<u8>, edits: Vec<(Index, u8, u8)>, flip: boo
         }
     }
 }
+
+/// Fuzz properties, each written `fn name(input in strategy, ...) { ... }` as in `proptest!`,
+/// run twice: `$cases` cases each in module `suite`, and [`long_fuzz_cases`] each in module
+/// `long`, ignored but in the long run (`--ignored`).
+macro_rules! fuzz_suites {
+    (@module $name:ident, $cases:expr, $([$($attr:meta)?] fn $test:ident($($input:tt)*) $body:block)*) => {
+        mod $name {
+            use super::*;
+
+            proptest::proptest! {
+                #![proptest_config(crate::base::fuzz::property_config($cases))]
+                $(
+                    #[test]
+                    $(#[$attr])?
+                    fn $test($($input)*) $body
+                )*
+            }
+        }
+    };
+    ($cases:expr, $(fn $test:ident($($input:tt)*) $body:block)*) => {
+        crate::base::fuzz::fuzz_suites!(@module suite, $cases, $([] fn $test($($input)*) $body)*);
+        crate::base::fuzz::fuzz_suites!(
+            @module long,
+            crate::base::fuzz::long_fuzz_cases(),
+            $([ignore = "long fuzz run"] fn $test($($input)*) $body)*
+        );
+    };
+}
+pub(crate) use fuzz_suites;

@@ -5,6 +5,8 @@
 //! Unlike Sofia-ML there is no bias feature: HiCAL's pairwise ROC loop trains on differences of
 //! documents, in which a bias cancels (see [`crate::judge::pegasos`]).
 
+use std::ops::AddAssign;
+
 use crate::base::error::LearnerError;
 
 /// A sparse vector of `f32` values indexed by `u32` feature.
@@ -33,19 +35,11 @@ impl SparseVec {
     /// # Errors
     /// [`LearnerError::NonFiniteValue`] when a value (or a sum of repeated values) is NaN or
     /// infinite.
-    pub fn from_pairs(mut pairs: Vec<(u32, f32)>) -> Result<Self, LearnerError> {
+    pub fn from_pairs(pairs: Vec<(u32, f32)>) -> Result<Self, LearnerError> {
         if let Some(&(feature, value)) = pairs.iter().find(|(_, value)| !value.is_finite()) {
             return Err(LearnerError::NonFiniteValue { feature, value });
         }
-        // A stable sort keeps repeated features in input order, so their sum is deterministic.
-        pairs.sort_by_key(|&(feature, _)| feature);
-        let mut merged: Vec<(u32, f32)> = Vec::with_capacity(pairs.len());
-        for (feature, value) in pairs {
-            match merged.last_mut() {
-                Some(last) if last.0 == feature => last.1 += value,
-                _ => merged.push((feature, value)),
-            }
-        }
+        let mut merged = summed_by_key(pairs);
         if let Some(&(feature, value)) = merged.iter().find(|(_, value)| !value.is_finite()) {
             return Err(LearnerError::NonFiniteValue { feature, value });
         }
@@ -160,6 +154,21 @@ impl SparseVec {
     pub fn dot_dense_f64(&self, dense: &[f64]) -> f64 {
         dot_dense_f64(&self.entries, dense)
     }
+}
+
+/// `pairs` sorted by key with the values of a repeated key summed. The sort is stable, so a
+/// key's values are summed in their input order and the sum does not depend on the order in
+/// which the other keys came.
+pub fn summed_by_key<V: AddAssign>(mut pairs: Vec<(u32, V)>) -> Vec<(u32, V)> {
+    pairs.sort_by_key(|pair| pair.0);
+    let mut summed: Vec<(u32, V)> = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        match summed.last_mut() {
+            Some(last) if last.0 == key => last.1 += value,
+            _ => summed.push((key, value)),
+        }
+    }
+    summed
 }
 
 /// The dot product of `(feature, value)` pairs with a dense vector, accumulated in `f32` in

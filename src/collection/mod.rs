@@ -21,6 +21,8 @@ use crate::io::qrels::{Qrels, TopicQrels};
 use crate::io::task::Task;
 
 mod corpus;
+#[cfg(test)]
+pub(crate) mod fixture;
 
 pub use corpus::{CorpusDocuments, StoreDocuments};
 

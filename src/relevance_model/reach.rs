@@ -84,8 +84,7 @@ mod tests {
     #[test]
     fn the_best_rank_without_a_team_skips_only_that_team() {
         let dir = tempfile::tempdir().unwrap();
-        let task = crate::io::fixture::hand_task(dir.path(), false);
-        let collection = Collection::prepare(&task, &task.qrels, false).unwrap();
+        let collection = crate::collection::fixture::hand_collection(dir.path());
         let topic = &collection.topics[collection.topic_index("1").unwrap()];
         let ranks = BestPooledRanks::new(&collection, topic);
         for &doc in &topic.retrieved {

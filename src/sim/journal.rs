@@ -527,52 +527,30 @@ mod tests {
         Ok(())
     }
 
-    /// The fuzz properties, run with `$cases` cases in module `$name` (attributes `$attr` on each
-    /// test): a few thousand in the suite, more in the `--ignored` long run.
-    macro_rules! fuzz_properties {
-        ($name:ident, $cases:expr $(, $attr:meta)*) => {
-            mod $name {
-                use super::*;
-
-                proptest! {
-                    #![proptest_config(crate::base::fuzz::property_config($cases))]
-
-                #[test]
-                $(#[$attr])*
-                fn fuzz_journal_arbitrary_bytes(
-                    tail in proptest::collection::vec(any::<u8>(), 0..300),
-                    with_magic in any::<bool>(),
-                ) {
-                    let mut bytes = if with_magic { MAGIC.to_vec() } else { Vec::new() };
-                    bytes.extend(tail);
-                    // Arbitrary bytes can hold no valid unit, whatever they are.
-                    match parse_journal(Path::new("fuzz/units.journal"), &bytes) {
-                        Ok(journal) => prop_assert!(journal.units.is_empty()),
-                        Err(error) => prop_assert!(
-                            error.to_string().starts_with("fuzz/units.journal"),
-                            "{error}"
-                        ),
-                    }
-                }
-
-                #[test]
-                $(#[$attr])*
-                fn fuzz_journal_mutated(
-                    edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4)
-                ) {
-                    let mut bytes = valid_journal().0.clone();
-                    crate::base::fuzz::mutate(&mut bytes, edits, true);
-                    check(&bytes)?;
-                }
-                }
+    crate::base::fuzz::fuzz_suites!(
+        3000,
+        fn fuzz_journal_arbitrary_bytes(
+            tail in proptest::collection::vec(any::<u8>(), 0..300),
+            with_magic in any::<bool>(),
+        ) {
+            let mut bytes = if with_magic { MAGIC.to_vec() } else { Vec::new() };
+            bytes.extend(tail);
+            // Arbitrary bytes can hold no valid unit, whatever they are.
+            match parse_journal(Path::new("fuzz/units.journal"), &bytes) {
+                Ok(journal) => prop_assert!(journal.units.is_empty()),
+                Err(error) => prop_assert!(
+                    error.to_string().starts_with("fuzz/units.journal"),
+                    "{error}"
+                ),
             }
-        };
-    }
+        }
 
-    fuzz_properties!(suite, 3000);
-    fuzz_properties!(
-        long,
-        crate::base::fuzz::long_fuzz_cases(),
-        ignore = "long fuzz run"
+        fn fuzz_journal_mutated(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4)
+        ) {
+            let mut bytes = valid_journal().0.clone();
+            crate::base::fuzz::mutate(&mut bytes, edits, true);
+            check(&bytes)?;
+        }
     );
 }

@@ -255,40 +255,18 @@ mod tests {
         assert_eq!(ShardManifest::read(&path).unwrap().shard.count, 3);
     }
 
-    /// The fuzz properties, run with `$cases` cases in module `$name` (attributes `$attr` on each
-    /// test): a few thousand in the suite, more in the `--ignored` long run.
-    macro_rules! fuzz_properties {
-        ($name:ident, $cases:expr $(, $attr:meta)*) => {
-            mod $name {
-                use super::*;
+    crate::base::fuzz::fuzz_suites!(
+        2000,
+        fn fuzz_manifest_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            read_bytes(&bytes)?;
+        }
 
-                proptest! {
-                    #![proptest_config(crate::base::fuzz::property_config($cases))]
-
-                #[test]
-                $(#[$attr])*
-                fn fuzz_manifest_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
-                    read_bytes(&bytes)?;
-                }
-
-                #[test]
-                $(#[$attr])*
-                fn fuzz_manifest_mutated(
-                    edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..6)
-                ) {
-                    let mut bytes = valid_manifest().to_vec();
-                    crate::base::fuzz::mutate(&mut bytes, edits, false);
-                    read_bytes(&bytes)?;
-                }
-                }
-            }
-        };
-    }
-
-    fuzz_properties!(suite, 2000);
-    fuzz_properties!(
-        long,
-        crate::base::fuzz::long_fuzz_cases(),
-        ignore = "long fuzz run"
+        fn fuzz_manifest_mutated(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..6)
+        ) {
+            let mut bytes = valid_manifest().to_vec();
+            crate::base::fuzz::mutate(&mut bytes, edits, false);
+            read_bytes(&bytes)?;
+        }
     );
 }

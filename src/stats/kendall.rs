@@ -152,6 +152,11 @@ mod tests {
     use approx::assert_abs_diff_eq;
     use proptest::prelude::*;
 
+    /// Asserts that a tau is `expected` but for rounding.
+    fn assert_tau(tau: Result<f64, StatsError>, expected: f64) {
+        assert_abs_diff_eq!(tau.unwrap(), expected, epsilon = 1e-12);
+    }
+
     const REFERENCE: [f64; 6] = [0.30, 0.25, 0.28, 0.10, 0.22, 0.22];
     const UNDER_TEST: [f64; 6] = [0.29, 0.27, 0.26, 0.12, 0.20, 0.23];
 
@@ -186,11 +191,7 @@ mod tests {
         // Items with something strictly above them: 2 → 1/1, 1 → 1/2 (b puts 1 above 2),
         // 4 → 3/3 and 5 → 3/3 (the tied pair is not compared), 3 → 5/5: mean 4.5/5,
         // tau_ap = 2 · 0.9 − 1 = 0.8.
-        assert_abs_diff_eq!(
-            tau_ap(&UNDER_TEST, &REFERENCE).unwrap(),
-            0.8,
-            epsilon = 1e-12
-        );
+        assert_tau(tau_ap(&UNDER_TEST, &REFERENCE), 0.8);
     }
 
     #[test]
@@ -201,26 +202,10 @@ mod tests {
         let reference = [5.0, 4.0, 3.0, 2.0, 1.0];
         let top_swapped = [4.0, 5.0, 3.0, 2.0, 1.0];
         let bottom_swapped = [5.0, 4.0, 3.0, 1.0, 2.0];
-        assert_abs_diff_eq!(
-            tau_ap(&reference, &top_swapped).unwrap(),
-            0.5,
-            epsilon = 1e-12
-        );
-        assert_abs_diff_eq!(
-            tau_ap(&reference, &bottom_swapped).unwrap(),
-            0.875,
-            epsilon = 1e-12
-        );
-        assert_abs_diff_eq!(
-            tau_b(&reference, &top_swapped).unwrap(),
-            0.8,
-            epsilon = 1e-12
-        );
-        assert_abs_diff_eq!(
-            tau_b(&reference, &bottom_swapped).unwrap(),
-            0.8,
-            epsilon = 1e-12
-        );
+        assert_tau(tau_ap(&reference, &top_swapped), 0.5);
+        assert_tau(tau_ap(&reference, &bottom_swapped), 0.875);
+        assert_tau(tau_b(&reference, &top_swapped), 0.8);
+        assert_tau(tau_b(&reference, &bottom_swapped), 0.8);
     }
 
     #[test]
@@ -228,36 +213,20 @@ mod tests {
         // Identical rankings with ties agree perfectly: x = [2, 1, 1] orders 0, then {1, 2}
         // tied. Item 1: above {0}, 1/1; item 2: above {0}, 1/1 (1 is tied, not above). 1.0.
         let tied = [2.0, 1.0, 1.0];
-        assert_abs_diff_eq!(tau_ap(&tied, &tied).unwrap(), 1.0, epsilon = 1e-12);
+        assert_tau(tau_ap(&tied, &tied), 1.0);
         // A tie in the reference only is not concordant: reference [2, 1, 1], test [3, 2, 1]
         // orders 0, 1, 2. Item 1: 1/1; item 2: above {0, 1}, only 0 strictly above: 1/2.
         // tau_ap = 2 · (1.5 / 2) − 1 = 0.5.
-        assert_abs_diff_eq!(
-            tau_ap(&tied, &[3.0, 2.0, 1.0]).unwrap(),
-            0.5,
-            epsilon = 1e-12
-        );
+        assert_tau(tau_ap(&tied, &[3.0, 2.0, 1.0]), 0.5);
         // Ties in the test ranking [1, 1, 0] are not compared with each other, whatever the
         // reference says about them: item 2 has {0, 1} above it, both above it in either
         // reference, so tau_ap = 1 against [3, 2, 1] and against [2, 3, 1].
         let test = [1.0, 1.0, 0.0];
-        assert_abs_diff_eq!(
-            tau_ap(&[3.0, 2.0, 1.0], &test).unwrap(),
-            1.0,
-            epsilon = 1e-12
-        );
-        assert_abs_diff_eq!(
-            tau_ap(&[2.0, 3.0, 1.0], &test).unwrap(),
-            1.0,
-            epsilon = 1e-12
-        );
+        assert_tau(tau_ap(&[3.0, 2.0, 1.0], &test), 1.0);
+        assert_tau(tau_ap(&[2.0, 3.0, 1.0], &test), 1.0);
         // A wrong order across tie groups still counts: reference [1, 2, 3] (2 best) against
         // test [1, 1, 0]: item 2 has {0, 1} above, neither above it in the reference: 0/2.
-        assert_abs_diff_eq!(
-            tau_ap(&[1.0, 2.0, 3.0], &test).unwrap(),
-            -1.0,
-            epsilon = 1e-12
-        );
+        assert_tau(tau_ap(&[1.0, 2.0, 3.0], &test), -1.0);
     }
 
     #[test]
@@ -280,22 +249,11 @@ mod tests {
                 found: 0
             })
         );
-        assert_eq!(
-            tau_b(&[3.0; 4], &[1.0, 2.0, 3.0, 4.0]),
-            Err(StatsError::AllTied)
-        );
-        assert_eq!(
-            tau_b(&[1.0, 2.0, 3.0, 4.0], &[3.0; 4]),
-            Err(StatsError::AllTied)
-        );
-        assert_eq!(
-            tau_ap(&[3.0; 4], &[1.0, 2.0, 3.0, 4.0]),
-            Err(StatsError::AllTied)
-        );
-        assert_eq!(
-            tau_ap(&[1.0, 2.0, 3.0, 4.0], &[3.0; 4]),
-            Err(StatsError::AllTied)
-        );
+        let (tied, ordered) = ([3.0; 4], [1.0, 2.0, 3.0, 4.0]);
+        for (x, y) in [(tied, ordered), (ordered, tied)] {
+            assert_eq!(tau_b(&x, &y), Err(StatsError::AllTied));
+            assert_eq!(tau_ap(&x, &y), Err(StatsError::AllTied));
+        }
     }
 
     /// Scores with few distinct values, so that ties are common.

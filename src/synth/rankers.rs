@@ -23,6 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use crate::base::sparse::summed_by_key;
 use crate::base::Grade;
 use crate::io::run::{RankedDoc, Run, RunTopic};
 use crate::synth::corpus::{Corpus, DocumentRole, TopicalIndex};
@@ -220,17 +221,8 @@ impl RankingContext<'_> {
                 contributions.push((pos, weight * score));
             }
         }
-        // Sorting by position (stable) keeps each document's terms in query order, so the
-        // sum is the same however the postings were built.
-        contributions.sort_by_key(|&(pos, _)| pos);
-        let mut scores: Vec<(u32, f64)> = Vec::with_capacity(contributions.len());
-        for (pos, score) in contributions {
-            match scores.last_mut() {
-                Some(last) if last.0 == pos => last.1 += score,
-                _ => scores.push((pos, score)),
-            }
-        }
-        scores
+        // Each document's terms are summed in query order, however the postings were built.
+        summed_by_key(contributions)
     }
 
     /// The query expanded with the words most common in the top documents.

@@ -7,7 +7,6 @@ use crate::eval::ranking::JudgedRanking;
 
 /// The mean of the precision at each relevant retrieved document, over all relevant documents.
 pub fn average_precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
-    let cutoff = args.cutoff;
     let relevance_level = args.relevance_level;
     let relevant_total = ranking.counts.relevant(relevance_level);
     if relevant_total == 0 {
@@ -15,7 +14,7 @@ pub fn average_precision(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
     }
     let mut relevant_so_far = 0usize;
     let mut precision_sum = 0.0;
-    for (pos, grade) in ranking.top(cutoff).iter().enumerate() {
+    for (pos, grade) in ranking.top(args.cutoff).iter().enumerate() {
         if matches!(grade, Some(g) if crate::base::is_relevant(*g, relevance_level)) {
             relevant_so_far += 1;
             precision_sum += relevant_so_far as f64 / (pos + 1) as f64;

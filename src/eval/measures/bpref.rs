@@ -9,7 +9,6 @@ use crate::eval::ranking::JudgedRanking;
 
 /// bpref over the whole ranking (or the top `cutoff`).
 pub fn bpref(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
-    let cutoff = args.cutoff;
     let relevance_level = args.relevance_level;
     let relevant_total = ranking.counts.relevant(relevance_level);
     if relevant_total == 0 {
@@ -19,7 +18,7 @@ pub fn bpref(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
     let denominator = nonrelevant_total.min(relevant_total) as f64;
     let mut nonrelevant_so_far = 0usize;
     let mut sum = 0.0;
-    for grade in ranking.top(cutoff).iter().flatten() {
+    for grade in ranking.top(args.cutoff).iter().flatten() {
         if *grade < 0 {
             continue;
         }

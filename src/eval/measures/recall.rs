@@ -6,11 +6,9 @@ use crate::eval::ranking::JudgedRanking;
 
 /// Relevant documents in the top `cutoff` (all retrieved without one) over all relevant ones.
 pub fn recall(ranking: &JudgedRanking, args: &MeasureArgs) -> f64 {
-    let cutoff = args.cutoff;
-    let relevance_level = args.relevance_level;
-    let relevant_total = ranking.counts.relevant(relevance_level);
+    let relevant_total = ranking.counts.relevant(args.relevance_level);
     if relevant_total == 0 {
         return 0.0;
     }
-    ranking.relevant_retrieved(cutoff, relevance_level) as f64 / relevant_total as f64
+    ranking.relevant_retrieved(args.cutoff, args.relevance_level) as f64 / relevant_total as f64
 }

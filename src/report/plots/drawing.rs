@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::sim::analysis::StudyResults;
+use crate::sim::analysis::{RunRow, StudyResults};
 
 /// Width of every figure, in pixels (SVG user units).
 pub const WIDTH: u32 = 1200;
@@ -71,6 +71,14 @@ pub(super) struct Canvas<'a, DB: DrawingBackend> {
     pub(super) plot: &'a DrawingArea<DB, Shift>,
     pub(super) results: &'a StudyResults,
     pub(super) measure: &'a str,
+}
+
+impl<'a, DB: DrawingBackend> Canvas<'a, DB> {
+    /// The measure's runs, best official rank first, and every team (the order of the team
+    /// colours): what a figure of runs coloured by team draws.
+    pub(super) fn runs_and_teams(&self) -> (Vec<&'a RunRow>, Vec<String>) {
+        (self.results.runs_of(self.measure), self.results.teams())
+    }
 }
 
 /// The study's trials: a control and one per held-out team, for each seed.

@@ -19,11 +19,14 @@ pub(super) fn draw<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     spots: &mut Vec<RunSpot>,
 ) -> DrawingResult<DB, Legend> {
-    let (results, measure) = (canvas.results, canvas.measure);
-    let runs = results.runs_of(measure);
-    let teams = results.teams();
+    let results = canvas.results;
+    let (runs, teams) = canvas.runs_and_teams();
     let mut seed_ranks: BTreeMap<&str, Vec<(u64, f64)>> = BTreeMap::new();
-    for row in results.lou.iter().filter(|row| row.measure == measure) {
+    for row in results
+        .lou
+        .iter()
+        .filter(|row| row.measure == canvas.measure)
+    {
         seed_ranks
             .entry(row.run.as_str())
             .or_default()

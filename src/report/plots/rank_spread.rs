@@ -19,12 +19,15 @@ pub(super) fn draw<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     spots: &mut Vec<RunSpot>,
 ) -> DrawingResult<DB, Legend> {
-    let (results, measure) = (canvas.results, canvas.measure);
-    let runs = results.runs_of(measure);
-    let teams = results.teams();
+    let (runs, teams) = canvas.runs_and_teams();
     // Per run: rank (as bits, ranks are exact halves) -> trials that gave it.
     let mut counts: BTreeMap<&str, BTreeMap<u64, usize>> = BTreeMap::new();
-    for row in results.ranks.iter().filter(|row| row.measure == measure) {
+    for row in canvas
+        .results
+        .ranks
+        .iter()
+        .filter(|row| row.measure == canvas.measure)
+    {
         *counts
             .entry(row.run.as_str())
             .or_default()
@@ -60,7 +63,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     axis.draw_labels(canvas.root, &chart)?;
     spots.extend(axis.spots(&chart));
-    let trials = trial_count(results);
+    let trials = trial_count(canvas.results);
     let mut entries = vec![
         LegendEntry::new("official rank", BLACK, Mark::Line),
         LegendEntry::new(

@@ -20,17 +20,15 @@ pub(super) fn draw<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
     spots: &mut Vec<RunSpot>,
 ) -> DrawingResult<DB, Legend> {
-    let (results, measure) = (canvas.results, canvas.measure);
-    let runs = results.runs_of(measure);
-    let teams = results.teams();
+    let (runs, teams) = canvas.runs_and_teams();
     let highest = runs
         .iter()
         .flat_map(|run| [run.official_score, run.lou_score.max])
         .fold(0.0, f64::max);
     let top = if highest > 0.0 { highest * 1.05 } else { 1.0 };
     let titles = (
-        format!("official {measure}"),
-        format!("LOU {measure} (own team held out)"),
+        format!("official {}", canvas.measure),
+        format!("LOU {} (own team held out)", canvas.measure),
     );
     let mut chart = square_chart(canvas.plot, titles, (0.0, top), TickLabels::Decimals(2))?;
     for run in &runs {
