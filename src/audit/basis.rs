@@ -10,11 +10,11 @@ use rustc_hash::FxHashSet;
 use super::others::{OtherRuns, TopicShifts};
 use super::report::{MeasureAudit, PoolEntry};
 use super::risk::{judging_list, measure_risk, MeasureRisk};
+use super::settings::{AuditRules, AUDITED_TEAM, AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use super::topic::{
     audit_topic, Coverage, Judgment, RelevanceJudge, ScoreInterval, TopicAudit, TopicInput,
     TopicOutcome,
 };
-use super::AuditRules;
 use crate::base::error::Result;
 use crate::base::{DocId, DocumentGrades};
 use crate::collection::Collection;
@@ -168,10 +168,10 @@ impl<'c> AuditBasis<'c> {
     }
 
     /// The log-odds of run `run`'s judged precision on topic `topic`: the relevant share of
-    /// the judged documents of its top [`super::AUDIT_DEPTH`].
+    /// the judged documents of its top [`AUDIT_DEPTH`].
     pub fn run_precision(&self, topic: usize, run: usize) -> f64 {
         let ranking = &self.collection.topics[topic].rankings[run];
-        let top = &ranking[..ranking.len().min(super::AUDIT_DEPTH)];
+        let top = &ranking[..ranking.len().min(AUDIT_DEPTH)];
         let level = self.collection.relevance_level;
         judged_precision(top, level, |doc| self.judgments[topic].get(&doc).copied())
     }
@@ -183,9 +183,7 @@ impl<'c> AuditBasis<'c> {
     /// find, not how the collection treated the run).
     pub fn counts_as_pooled(&self, run: usize) -> bool {
         let info = &self.collection.runs[run];
-        info.is_pooled
-            || info.team == super::AUDITED_TEAM
-            || self.beyond_pool == BeyondPool::Extrapolated
+        info.is_pooled || info.team == AUDITED_TEAM || self.beyond_pool == BeyondPool::Extrapolated
     }
 
     /// Audits run `run` (a collection run index) on every topic it ranks.
@@ -400,12 +398,12 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
 }
 
 /// The run effect of each Monte-Carlo sample of run `tag`: normal with the standard deviations
-/// of the sample's bootstrap replicate ([`Calibration::run_effect_sds`]), from a ChaCha8 stream seeded by ([`super::AUDIT_SEED`],
+/// of the sample's bootstrap replicate ([`Calibration::run_effect_sds`]), from a ChaCha8 stream seeded by ([`AUDIT_SEED`],
 /// the run's tag), so that a run's samples do not depend on the other runs audited beside it.
 fn run_effects(calibration: &Calibration, tag: &str) -> Vec<RunEffect> {
-    let mut rng = crate::base::seed::keyed_rng(super::AUDIT_SEED, tag);
+    let mut rng = crate::base::seed::keyed_rng(AUDIT_SEED, tag);
     let mut normal = move || rng.sample::<f64, _>(rand_distr::StandardNormal);
-    (0..super::SAMPLES)
+    (0..SAMPLES)
         .map(|sample| {
             let (shift_sd, slope_sd) = calibration.run_effect_sds(sample);
             RunEffect::draw(shift_sd, slope_sd, &mut normal)

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use super::changes::{DocRef, JudgedComparison, MeasureChange, RunChange, Standing};
 use super::claims::summary::ClaimChange;
+use super::settings::AuditSettings;
 use super::team::{audit_runs, TeamAuditReport};
-use super::AuditSettings;
 use crate::base::error::{excerpt, ParseError, ParseErrorKind, Result, Warning};
 use crate::base::Grade;
 use crate::io::qrels::Qrels;

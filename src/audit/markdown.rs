@@ -1,7 +1,8 @@
 //! One run's part of the audit report: its own list to judge, coverage, the measures with
 //! their intervals and ranks, the leave-team-out comparison and the topics.
 
-use super::{AuditReport, AUDIT_DEPTH};
+use super::report::AuditReport;
+use super::settings::AUDIT_DEPTH;
 use crate::report::document::{Align, Block, Table};
 
 /// At most this many documents to judge are listed (the full list is in `--emit-pool` and the

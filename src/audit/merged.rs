@@ -18,7 +18,7 @@ use super::basis::RunOutcomes;
 use super::claims::list::{claim_candidates, with_claim_candidates, ClaimProgress};
 use super::claims::sampled::RunClaims;
 use super::risk::{prioritised, ListProgress};
-use super::AuditRules;
+use super::settings::AuditRules;
 use crate::base::DocId;
 use crate::stats::comparison::TestSettings;
 

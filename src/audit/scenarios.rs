@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use super::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
+use super::settings::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::eval::{score_topic, GradeCounts, JudgedRanking, Measure};
 use crate::relevance_model::grade_mix::{pick_grade, relevant_grade_chances};

@@ -1,11 +1,9 @@
 //! The audit's leave-team-out comparison: how far pooled runs already fall when their team is
 //! left out, from the `runs.tsv` of an earlier study or from a short study run on the spot.
 
-use std::path::PathBuf;
-
 use serde::Serialize;
 
-use super::{AuditSettings, MAX_SPOT_STUDY_UNITS, SPOT_STUDY_ITERATIONS};
+use super::settings::{AuditSettings, StudySource, MAX_SPOT_STUDY_UNITS, SPOT_STUDY_ITERATIONS};
 use crate::base::error::Result;
 use crate::collection::Collection;
 use crate::io::task::Task;
@@ -14,20 +12,6 @@ use crate::sim::analysis::files::{read_table, TableRow};
 use crate::sim::analysis::{RunRow, SettingsSummary, StudySummary};
 use crate::sim::settings::AssessorChoice;
 use crate::sim::study::{held_out_teams, run_study, StudySettings};
-
-/// Where the leave-team-out comparison comes from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum StudySource {
-    /// `runs.tsv` in this folder (written by `reusesim simulate --out`).
-    Results(PathBuf),
-    /// A short study now, with this many seeds (skipped when too large).
-    OnTheSpot {
-        /// The number of seeds.
-        seeds: u64,
-    },
-    /// No comparison.
-    Skip,
-}
 
 /// The leave-team-out figures of one measure.
 #[derive(Debug, Clone, PartialEq, Serialize)]

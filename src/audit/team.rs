@@ -7,14 +7,16 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use super::basis::AuditBasis;
 use super::basis::RunOutcomes;
 use super::changes::JudgedComparison;
 use super::claims::render::claims_verdict;
 use super::claims::sampled::{run_claims, RunClaims};
 use super::merged::{merged_list, ListedRun, MergedEntry};
 use super::report::{AuditReport, AuditSettingsSummary};
-use super::{check_topics, settings_summary, study, verdict, with_audited_run, AuditSettings};
-use super::{AuditBasis, StudySource};
+use super::run_steps::{check_topics, settings_summary, verdict, with_audited_run};
+use super::settings::{AuditSettings, StudySource};
+use super::study;
 use crate::base::error::{Error, Result, Warning};
 use crate::collection::{CandidateSource, Collection, UniqueRule};
 use crate::io::run::Run;

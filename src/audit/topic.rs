@@ -319,7 +319,7 @@ fn expected_score(outcome: &TopicOutcome, lower: f64, measure: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::SAMPLES;
+    use crate::audit::settings::SAMPLES;
 
     fn topic(ranking: &[DocId], grades: &[(DocId, Grade)]) -> (TopicData, DocumentGrades) {
         let judgments: DocumentGrades = grades.iter().copied().collect();

@@ -4,7 +4,7 @@
 //! What the audit needs is the probability that an unjudged document of a new run's top is
 //! relevant. A new run contributed nothing to the pool; the collection holds examples of that
 //! situation, once per run of a pooled team: take run r's team out of the pool, and the
-//! documents of r's top [`super::MODEL_DEPTH`] that are then unjudged are the collection's
+//! documents of r's top [`super::model::MODEL_DEPTH`] that are then unjudged are the collection's
 //! unjudged documents (presumed non-relevant, as the collection's scores presume them) and the
 //! judged documents that only r's team put in the pool
 //! ([`crate::collection::UniqueRule::classic`]: its pooled runs' top `pool_depth`; a backtest

@@ -1,6 +1,6 @@
 //! The calibration sample: the rows the calibration learns from, taken from the collection
 //! itself by leaving each pooled team out ([`TeamAbsence`]): one row per run of a pooled team
-//! (the audited teams' runs aside) and document of its top [`super::MODEL_DEPTH`] that the
+//! (the audited teams' runs aside) and document of its top [`super::model::MODEL_DEPTH`] that the
 //! team's absence leaves unjudged, labelled by its grade where known, with its topic, run and
 //! rank; and the teams of the rows, the clusters of the calibration's bootstrap.
 
@@ -198,7 +198,7 @@ pub(super) fn collect_sample(input: &CalibrationInput, absence: TeamAbsence) -> 
             .zip(&topic.rankings)
             .filter(|((_, run), _)| pooled_teams.contains(run.team.as_str()));
         for ((run_index, run), ranking) in pooled {
-            let top = &ranking[..ranking.len().min(super::MODEL_DEPTH)];
+            let top = &ranking[..ranking.len().min(super::model::MODEL_DEPTH)];
             let mut add_rows = |grade_without: &dyn Fn(DocId) -> Option<Grade>| {
                 let run_precision = judged_precision(top, level, grade_without);
                 for (pos, &doc) in top.iter().enumerate() {

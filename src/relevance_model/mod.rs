@@ -21,8 +21,3 @@ pub mod grade_mix;
 pub mod model;
 pub mod reach;
 pub mod trials;
-
-/// How deep into each run the model looks: every document some run ranks in its top
-/// `MODEL_DEPTH` gets a probability, and the calibration's rows are the runs' tops to this
-/// depth.
-pub const MODEL_DEPTH: usize = 100;

@@ -1,5 +1,5 @@
 //! The audit's judge model: per topic, an out-of-fold probability of relevance for every
-//! document some run ranks in its top [`super::MODEL_DEPTH`], judged or not. The raw
+//! document some run ranks in its top [`MODEL_DEPTH`], judged or not. The raw
 //! probabilities are calibrated by [`super::calibration`] before any figure uses them.
 //!
 //! Per topic, an L2-regularised logistic regression ([`fit_logistic`], alpha [`AUDIT_ALPHA`])
@@ -33,6 +33,11 @@ use crate::judge::logistic::{fit_logistic, DEFAULT_MAX_ITERATIONS};
 use crate::judge::TrainingSet;
 use crate::stats::log_odds::smoothed_rate;
 
+/// How deep into each run the model looks: every document some run ranks in its top
+/// `MODEL_DEPTH` gets a probability, and the calibration's rows are the runs' tops to this
+/// depth.
+pub const MODEL_DEPTH: usize = 100;
+
 /// The L2 penalty of the audit's logistic regression (the fit minimises the summed log loss
 /// plus alpha/2 ||w||^2); the judge's default of 1 shrinks the weights of unit-length vectors
 /// so much that probabilities crowd around the training base rate.
@@ -56,7 +61,7 @@ pub const AUDIT_MAX_ITERATIONS: u64 = DEFAULT_MAX_ITERATIONS;
 #[derive(Debug, Clone, Default)]
 pub struct TopicModel {
     /// Out-of-fold probability by document (every document of some run's top
-    /// [`super::MODEL_DEPTH`]).
+    /// [`MODEL_DEPTH`]).
     pub probabilities: FxHashMap<DocId, f64>,
     /// Whether a model could be fitted (false: the topic has no relevant or no non-relevant
     /// judged document, and every probability is [`unseparated_rate`]).
@@ -68,12 +73,12 @@ fn fold_of(name: &str) -> u64 {
 }
 
 /// The documents of the runs' tops for `topic`: every document some run ranks in its top
-/// [`super::MODEL_DEPTH`], sorted.
+/// [`MODEL_DEPTH`], sorted.
 pub fn top_documents(topic: &TopicData) -> Vec<DocId> {
     let mut docs: Vec<DocId> = topic
         .rankings
         .iter()
-        .flat_map(|r| r.iter().take(super::MODEL_DEPTH).copied())
+        .flat_map(|r| r.iter().take(MODEL_DEPTH).copied())
         .collect();
     docs.sort_unstable();
     docs.dedup();
@@ -158,7 +163,7 @@ fn compact(vectors: &[SparseVec]) -> Result<(Vec<SparseVec>, usize)> {
 /// documents the audit asks about, which its model must not presume non-relevant.
 pub fn questions(topic: &TopicData, grades: &DocumentGrades, runs: &[usize]) -> FxHashSet<DocId> {
     runs.iter()
-        .flat_map(|&run| topic.rankings[run].iter().take(super::MODEL_DEPTH))
+        .flat_map(|&run| topic.rankings[run].iter().take(MODEL_DEPTH))
         .filter(|doc| !grades.contains_key(doc))
         .copied()
         .collect()

@@ -8,7 +8,7 @@ use super::sampled::claims_against;
 use super::summary::ClaimSummary;
 use crate::audit::basis::{AuditBasis, RunAudit};
 use crate::audit::merged::{merged_list, MergedEntry};
-use crate::audit::AuditRules;
+use crate::audit::settings::AuditRules;
 use crate::base::error::Result;
 use crate::stats::comparison::TestSettings;
 
