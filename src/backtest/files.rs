@@ -272,13 +272,7 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
             "{} runs of {} teams; risk threshold {}, rank margin {}.",
             summary.runs, summary.teams, summary.risk_threshold, summary.rank_margin
         )),
-        Block::Table(Table {
-            header: header.iter().map(ToString::to_string).collect(),
-            align: std::iter::once(Align::Left)
-                .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
-                .collect(),
-            rows,
-        }),
+        labelled_table(&header, rows),
         Block::Paragraph(format!(
             "List: {:.2} documents per topic per run ({:.1} per run; {} runs given one), {} of \
              them relevant by the truth, holding {} of the runs' relevant unjudged documents. \
@@ -382,14 +376,19 @@ fn claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
              and below it; the truth's outcome against each predictor's, and after judging \
              the list that serves the run's ranks and claims ({list:.1} documents per run)."
         )),
-        Block::Table(Table {
-            header: header.iter().map(ToString::to_string).collect(),
-            align: std::iter::once(Align::Left)
-                .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
-                .collect(),
-            rows,
-        }),
+        labelled_table(&header, rows),
     ]
+}
+
+/// A table whose first column labels the rows and whose other columns hold figures.
+fn labelled_table(header: &[&str], rows: Vec<Vec<String>>) -> Block {
+    Block::Table(Table {
+        header: header.iter().map(ToString::to_string).collect(),
+        align: std::iter::once(Align::Left)
+            .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
+            .collect(),
+        rows,
+    })
 }
 
 /// The summary as Markdown, for the terminal and the docs.
