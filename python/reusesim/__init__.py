@@ -839,6 +839,8 @@ def backtest(
     risk_threshold: Optional[float] = None,
     settle_threshold: Optional[float] = None,
     rank_margin: Optional[float] = None,
+    significance: Optional[str] = None,
+    alpha: Optional[float] = None,
     format: Optional[str] = None,
     threads: Optional[int] = None,
     progress: bool = True,
@@ -851,9 +853,12 @@ def backtest(
     simulated one). ``world="deeper"`` audits the task's unpooled runs (or ``runs``) against
     the official qrels and completes each run's truth from ``truth_qrels`` (for example later
     rounds' judgments of the same topics). ``beyond_pool``, ``list_per_topic`` and the
-    thresholds are :func:`audit`'s (``beyond_pool`` defaults to the world's own rule);
-    ``format`` (``png``, ``svg``, ``both``) chooses the figure files. Writes ``backtest.tsv``,
-    ``backtest.json`` and the figures into ``out_dir``."""
+    thresholds are :func:`audit`'s (``beyond_pool`` defaults to the world's own rule). Each
+    audited run's claims against its baselines (the best pooled run and the pooled runs
+    directly above and below it) are tested with ``significance`` (``"TEST[,CORRECTION]"``,
+    default ``"t,holm"``) at ``alpha`` (default 0.05). ``format`` (``png``, ``svg``,
+    ``both``) chooses the figure files. Writes ``backtest.tsv``, ``backtest.json`` and the
+    figures into ``out_dir``."""
     native_task = _task(task)._task
     with _ProgressBar(f"backtesting {native_task.name}", "step", progress) as bar:
         options = _options(
@@ -872,6 +877,8 @@ def backtest(
             risk_threshold=risk_threshold,
             settle_threshold=settle_threshold,
             rank_margin=rank_margin,
+            significance=significance,
+            alpha=None if alpha is None else float(alpha),
             format=format,
         )
         summary_json = _native.backtest(native_task, os.fspath(out_dir), options, threads, bar.callback())

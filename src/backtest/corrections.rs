@@ -43,11 +43,55 @@ pub struct Corrections {
     unjudged_in_top: Vec<Vec<Vec<usize>>>,
     /// Each measure's cutoff (0 without one).
     cutoffs: Vec<usize>,
-    /// condensed[run][measure]: the run's score by the measure's condensed variant on the
-    /// world (`None` for a measure without one, or condensed already).
-    condensed: Vec<Vec<Option<f64>>>,
-    /// residual[run][measure]: RBP's residual of the run on the world (RBP only).
-    residual: Vec<Vec<Option<f64>>>,
+    /// Every run's scores by each measure's condensed variant on the world.
+    condensed: DerivedScores,
+    /// Every run's RBP residual on the world (RBP only).
+    residual: DerivedScores,
+}
+
+/// Every run's scores on the world by a measure derived from each measure, where one exists.
+#[derive(Debug, Clone)]
+struct DerivedScores {
+    /// The derived measures' scores (`None` when no measure has one).
+    table: Option<ScoreTable>,
+    /// columns[measure]: the column of the measure's derived one in `table`.
+    columns: Vec<Option<usize>>,
+}
+
+impl DerivedScores {
+    /// Every run scored on `world_grades` by `derived(measure)`, where it exists.
+    fn new(
+        collection: &crate::collection::Collection,
+        measures: &[Measure],
+        world_grades: &QrelsGrades,
+        derived: fn(&Measure) -> Option<Measure>,
+    ) -> Self {
+        let derived: Vec<Option<Measure>> = measures.iter().map(derived).collect();
+        let scored: Vec<Measure> = derived.iter().flatten().copied().collect();
+        let table = (!scored.is_empty())
+            .then(|| RunScorer::new(collection, scored).score(world_grades, |_| true));
+        let mut next = 0;
+        let columns = (derived.iter())
+            .map(|measure| {
+                measure.as_ref()?;
+                next += 1;
+                Some(next - 1)
+            })
+            .collect();
+        Self { table, columns }
+    }
+
+    /// Run `run`'s score by the measure derived from measure `m`.
+    fn summary(&self, run: usize, m: usize) -> Option<f64> {
+        Some(self.table.as_ref()?.summary[run][self.columns[m]?])
+    }
+
+    /// Run `run`'s score on topic `topic` (0 where the run has no ranking).
+    fn topic(&self, run: usize, m: usize, topic: usize) -> Option<f64> {
+        let column = self.columns[m]?;
+        let scores = &self.table.as_ref()?.per_topic[run][topic];
+        Some(scores.as_ref().map_or(0.0, |scores| scores[column]))
+    }
 }
 
 impl Corrections {
@@ -151,8 +195,8 @@ impl Corrections {
                     .collect()
             })
             .collect();
-        let condensed = world_scores(collection, measures, &world_grades, condensed_variant);
-        let residual = world_scores(collection, measures, &world_grades, residual_of);
+        let condensed = DerivedScores::new(collection, measures, &world_grades, condensed_variant);
+        let residual = DerivedScores::new(collection, measures, &world_grades, residual_of);
         Self {
             adjustments,
             relevant_share,
@@ -167,12 +211,18 @@ impl Corrections {
     /// Condensed-list scoring of `measure` for `run`: its score with the unjudged documents
     /// dropped (`None` for a measure without a condensed variant, or condensed already).
     pub fn condensed(&self, run: usize, measure: usize) -> Option<f64> {
-        self.condensed[run][measure]
+        self.condensed.summary(run, measure)
+    }
+
+    /// Condensed-list scoring of `measure` for `run` on topic `topic` (collection order; 0
+    /// where the run has no ranking).
+    pub fn condensed_topic(&self, run: usize, measure: usize, topic: usize) -> Option<f64> {
+        self.condensed.topic(run, measure, topic)
     }
 
     /// RBP's residual of `run` for an RBP `measure` (`None` for other measures).
     pub fn residual(&self, run: usize, measure: usize) -> Option<f64> {
-        self.residual[run][measure]
+        self.residual.summary(run, measure)
     }
 
     /// Webber & Park's adjustment of `measure`: the mean score a pooled run loses when its team
@@ -218,33 +268,6 @@ fn residual_of(measure: &Measure) -> Option<Measure> {
         family: Family::RbpResidual,
         ..*measure
     })
-}
-
-/// scores[run][measure]: every run's score on the world by `derived(measure)`, where it exists.
-fn world_scores(
-    collection: &crate::collection::Collection,
-    measures: &[Measure],
-    world_grades: &QrelsGrades,
-    derived: fn(&Measure) -> Option<Measure>,
-) -> Vec<Vec<Option<f64>>> {
-    let derived: Vec<Option<Measure>> = measures.iter().map(derived).collect();
-    let scored: Vec<Measure> = derived.iter().flatten().copied().collect();
-    let table: Option<ScoreTable> = (!scored.is_empty())
-        .then(|| RunScorer::new(collection, scored).score(world_grades, |_| true));
-    (0..collection.runs.len())
-        .map(|run| {
-            let mut column = 0;
-            derived
-                .iter()
-                .map(|measure| {
-                    let table = table.as_ref()?;
-                    measure.as_ref()?;
-                    column += 1;
-                    Some(table.summary[run][column - 1])
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// Per topic, the relevant share of the lost documents; a topic that lost none takes the share

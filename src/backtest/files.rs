@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::claims_summary::MeasureClaims;
 use super::outcome::{BacktestOutcome, BacktestRow};
 use super::summary::BacktestSummary;
 use crate::base::error::Result;
@@ -271,13 +272,7 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
             "{} runs of {} teams; risk threshold {}, rank margin {}.",
             summary.runs, summary.teams, summary.risk_threshold, summary.rank_margin
         )),
-        Block::Table(Table {
-            header: header.iter().map(ToString::to_string).collect(),
-            align: std::iter::once(Align::Left)
-                .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
-                .collect(),
-            rows,
-        }),
+        labelled_table(&header, rows),
         Block::Paragraph(format!(
             "List: {:.2} documents per topic per run ({:.1} per run; {} runs given one), {} of \
              them relevant by the truth, holding {} of the runs' relevant unjudged documents. \
@@ -323,7 +318,77 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
             restricted.join("; ")
         )));
     }
+    blocks.extend(claims_blocks(&summary.claims));
     Document { blocks }
+}
+
+/// The claims' table: per measure, each predictor's Brier score and its confirmed, lost and
+/// reversed claims, the verdict against the claims whose truth differs, and the agreement
+/// after judging the list.
+fn claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
+    let option = |value: Option<f64>| value.map_or("–".to_string(), |v| format!("{v:.2}"));
+    let predictors = ["collection", "condensed", "audit"];
+    let rows = (claims.iter())
+        .map(|m| {
+            let of = |name: &str| m.predictors.iter().find(|p| p.predictor == name);
+            let mut row = vec![
+                m.measure.clone(),
+                m.claims.to_string(),
+                m.significant.to_string(),
+                m.truth_differs.to_string(),
+            ];
+            row.extend(
+                predictors
+                    .map(|name| of(name).map_or("–".to_string(), |p| format!("{:.4}", p.brier))),
+            );
+            row.extend(predictors.map(|name| {
+                of(name).map_or("–".to_string(), |p| {
+                    format!("{} / {} / {}", p.confirmed, p.lost, p.reversed)
+                })
+            }));
+            row.push(format!(
+                "{} / {}",
+                option(m.verdict.precision),
+                option(m.verdict.recall)
+            ));
+            row.push(option(m.agree_after_list));
+            row
+        })
+        .collect();
+    let header = [
+        "measure",
+        "claims",
+        "significant",
+        "truth differs",
+        "Brier collection",
+        "Brier condensed",
+        "Brier audit",
+        "confirmed / lost / reversed: collection",
+        "condensed",
+        "audit",
+        "at risk precision / recall",
+        "agree after list",
+    ];
+    let list = claims.first().map_or(0.0, |m| m.list_per_run);
+    vec![
+        Block::Paragraph(format!(
+            "Claims: each run against the best pooled run and the pooled runs directly above \
+             and below it; the truth's outcome against each predictor's, and after judging \
+             the list that serves the run's ranks and claims ({list:.1} documents per run)."
+        )),
+        labelled_table(&header, rows),
+    ]
+}
+
+/// A table whose first column labels the rows and whose other columns hold figures.
+fn labelled_table(header: &[&str], rows: Vec<Vec<String>>) -> Block {
+    Block::Table(Table {
+        header: header.iter().map(ToString::to_string).collect(),
+        align: std::iter::once(Align::Left)
+            .chain(std::iter::repeat_n(Align::Right, header.len() - 1))
+            .collect(),
+        rows,
+    })
 }
 
 /// The summary as Markdown, for the terminal and the docs.

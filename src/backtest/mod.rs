@@ -15,6 +15,9 @@
 //!
 //! The rules are in `docs/backtest.md`.
 
+mod claims;
+pub mod claims_summary;
+mod confusion;
 pub mod corrections;
 pub mod files;
 mod outcome;
@@ -33,10 +36,10 @@ use crate::eval::Family;
 use crate::io::task::Task;
 use crate::relevance_model::calibration_sample::TeamAbsence;
 use crate::relevance_model::trials::{AbsenceSource, Judgments, TrialJudgments};
-use crate::sim::scoring::RunScorer;
+use crate::sim::scoring::{RunScorer, ScoreTable};
 use crate::stats::rank::rank_among;
 
-pub use outcome::{BacktestOutcome, BacktestRow, ProbabilityOutcome};
+pub use outcome::{BacktestOutcome, BacktestRow, ClaimOutcome, ProbabilityOutcome};
 pub use settings::{BacktestSettings, TrialSource, World};
 pub use summary::{BacktestSummary, MeasureSummary};
 use worlds::{
@@ -91,8 +94,7 @@ pub fn run_backtest(
         (AbsenceSource::Pool, _) => TeamAbsence::Pool(CLASSIC_WORLD_RULE),
         (AbsenceSource::Trials, _) => TeamAbsence::Trials(&trials),
     };
-    let mut rows = Vec::new();
-    let mut probabilities = Vec::new();
+    let mut found = TeamFindings::default();
     for (done, ((team, world), runs)) in teams.iter().zip(worlds).zip(&audited).enumerate() {
         let basis = AuditBasis::new(
             &collection,
@@ -102,9 +104,12 @@ pub fn run_backtest(
             std::slice::from_ref(team),
             evidence,
         )?;
-        let (team_rows, team_probabilities) = backtest_team(&basis, &truth, team, runs, settings);
-        rows.extend(team_rows);
-        probabilities.extend(team_probabilities);
+        for run in backtest_team(&basis, &truth, team, runs, settings)? {
+            found.rows.extend(run.rows);
+            found.probabilities.extend(run.probabilities);
+            found.claims.extend(run.claims);
+            found.claim_lists.push(run.claim_list);
+        }
         progress("teams", done + 1, teams.len());
     }
     Ok(BacktestOutcome {
@@ -112,9 +117,29 @@ pub fn run_backtest(
         world: settings.world,
         evidence: settings.evidence,
         teams,
-        rows,
-        probabilities,
+        rows: found.rows,
+        probabilities: found.probabilities,
+        claims: found.claims,
+        claim_lists: found.claim_lists,
     })
+}
+
+/// What the backtest finds of the audited runs.
+#[derive(Default)]
+struct TeamFindings {
+    rows: Vec<BacktestRow>,
+    probabilities: Vec<ProbabilityOutcome>,
+    claims: Vec<ClaimOutcome>,
+    claim_lists: Vec<usize>,
+}
+
+/// What the backtest finds of one audited run.
+struct RunFindings {
+    rows: Vec<BacktestRow>,
+    probabilities: Vec<ProbabilityOutcome>,
+    claims: Vec<ClaimOutcome>,
+    /// The length of its list serving its ranks and claims.
+    claim_list: usize,
 }
 
 /// The judgments `world` plus the official grade of each of `docs` (0 for a document the
@@ -142,21 +167,39 @@ fn with_official(
 
 /// Audits the runs `team_runs` of `team` against its world (`basis`) and compares with the
 /// truth, whose grades come from `truth` (the official judgments, or a deeper file's).
+///
+/// # Errors
+/// The claims' test's errors (fewer than 2 topics).
 fn backtest_team(
     basis: &AuditBasis,
     truth: &Judgments,
     team: &str,
     team_runs: &[usize],
     settings: &BacktestSettings,
-) -> (Vec<BacktestRow>, Vec<ProbabilityOutcome>) {
+) -> Result<Vec<RunFindings>> {
     let collection = basis.collection;
     let corrections = corrections::Corrections::new(basis, team);
     let scorer = RunScorer::new(collection, settings.measures.clone());
-    let per_run: Vec<(Vec<BacktestRow>, Vec<ProbabilityOutcome>)> = team_runs
+    team_runs
         .par_iter()
         .map(|&run| {
-            let audit = basis.audit(run, &settings.rules);
-            let mut rows = run_rows(basis, &scorer, truth, &corrections, team, run, &audit);
+            let baselines = claims::claim_baselines(basis, team, run);
+            let chosen = basis.audit_with_claims(
+                run,
+                &settings.rules,
+                &baselines,
+                &settings.significance,
+            )?;
+            let audit = &chosen.audit;
+            let tops = run_tops(collection, run);
+            let judged_with = |lists: &[Vec<DocId>]| scored_with(basis, &scorer, truth, lists);
+            let true_scores = judged_with(&tops);
+            let mut rows = run_rows(
+                (basis, &scorer, truth, &corrections),
+                (team, run),
+                audit,
+                (&tops, &true_scores),
+            );
             if settings.world == World::Deeper {
                 let within_truth = basis.audit_within(run, &settings.rules, Some(truth));
                 for (row, figures) in rows.iter_mut().zip(&within_truth.measures) {
@@ -167,14 +210,76 @@ fn backtest_team(
                     row.truth_judged_is_at_risk = Some(figures.is_at_risk);
                 }
             }
-            (rows, probability_outcomes(&audit, truth, collection))
+            let claim_list = listed_documents(
+                collection,
+                chosen
+                    .list
+                    .iter()
+                    .map(|e| (e.topic.as_str(), e.docid.as_str())),
+            );
+            let truths = claims::ClaimTruths {
+                truth: &true_scores,
+                judged: &judged_with(&claim_list),
+                corrections: &corrections,
+                test: &settings.significance,
+            };
+            Ok(RunFindings {
+                claims: claims::claim_outcomes(basis, run, (&chosen, &baselines), &truths)?,
+                claim_list: chosen.list.len(),
+                probabilities: probability_outcomes(audit, truth, collection),
+                rows,
+            })
         })
-        .collect();
-    let (rows, probabilities): (Vec<_>, Vec<_>) = per_run.into_iter().unzip();
-    (
-        rows.into_iter().flatten().collect(),
-        probabilities.into_iter().flatten().collect(),
+        .collect()
+}
+
+/// Every run scored on the world of `basis` plus the grades `truth` gives the documents of
+/// `lists` (per topic).
+fn scored_with(
+    basis: &AuditBasis,
+    scorer: &RunScorer,
+    truth: &Judgments,
+    lists: &[Vec<DocId>],
+) -> ScoreTable {
+    let completed = with_official(&basis.judgments, truth, lists);
+    scorer.score(
+        &crate::audit::basis::judgments_grades(basis.collection, &completed),
+        |_| true,
     )
+}
+
+/// Run `run`'s top [`AUDIT_DEPTH`] per topic.
+fn run_tops(collection: &Collection, run: usize) -> Vec<Vec<DocId>> {
+    collection
+        .topics
+        .iter()
+        .map(|topic| {
+            topic.rankings[run]
+                .iter()
+                .take(AUDIT_DEPTH)
+                .copied()
+                .collect()
+        })
+        .collect()
+}
+
+/// The documents of a list of (topic id, document id), per topic in the collection's order.
+fn listed_documents<'a>(
+    collection: &Collection,
+    entries: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Vec<Vec<DocId>> {
+    let mut listed: Vec<Vec<DocId>> = vec![Vec::new(); collection.topics.len()];
+    for (topic, docid) in entries {
+        let topic = collection
+            .topic_index(topic)
+            .expect("a listed topic is the collection's");
+        let doc = collection
+            .docs
+            .get(docid)
+            .expect("a listed document is interned");
+        listed[topic].push(doc);
+    }
+    listed
 }
 
 /// The rank of run `run` among all other runs of a score table's measure.
@@ -188,65 +293,35 @@ fn rank_in(summary: &[Vec<f64>], run: usize, measure: usize) -> f64 {
     rank_among(&others, summary[run][measure])
 }
 
-/// The rows of one audited run.
+/// The rows of one audited run: `run` of `team`, audited as `audit`, whose top is `tops` and
+/// whose truth scores every run as `truth`.
 fn run_rows(
-    basis: &AuditBasis,
-    scorer: &RunScorer,
-    official: &Judgments,
-    corrections: &corrections::Corrections,
-    team: &str,
-    run: usize,
+    (basis, scorer, official, corrections): (
+        &AuditBasis,
+        &RunScorer,
+        &Judgments,
+        &corrections::Corrections,
+    ),
+    (team, run): (&str, usize),
     audit: &RunAudit,
+    (tops, truth): (&[Vec<DocId>], &ScoreTable),
 ) -> Vec<BacktestRow> {
     let collection = basis.collection;
-    let tops: Vec<Vec<DocId>> = collection
-        .topics
-        .iter()
-        .map(|topic| {
-            topic.rankings[run]
-                .iter()
-                .take(AUDIT_DEPTH)
-                .copied()
-                .collect()
-        })
-        .collect();
-    let truth = scorer.score(
-        &crate::audit::basis::judgments_grades(
-            collection,
-            &with_official(&basis.judgments, official, &tops),
-        ),
-        |_| true,
+    let listed = listed_documents(
+        collection,
+        (audit.to_judge.iter()).map(|e| (e.topic.as_str(), e.docid.as_str())),
     );
-    let mut listed: Vec<Vec<DocId>> = vec![Vec::new(); collection.topics.len()];
-    for entry in &audit.to_judge {
-        let topic = collection
-            .topic_index(&entry.topic)
-            .expect("a listed topic is the collection's");
-        let doc = collection
-            .docs
-            .get(&entry.docid)
-            .expect("a listed document is interned");
-        listed[topic].push(doc);
-    }
-    let judged_with = |lists: &[Vec<DocId>]| {
-        scorer.score(
-            &crate::audit::basis::judgments_grades(
-                collection,
-                &with_official(&basis.judgments, official, lists),
-            ),
-            |_| true,
-        )
-    };
+    let judged_with = |lists: &[Vec<DocId>]| scored_with(basis, scorer, official, lists);
     let judged = judged_with(&listed);
     let oracle = judged_with(&oracle_list(
         &basis.judgments,
         official,
-        &tops,
+        tops,
         &listed,
         collection.relevance_level,
     ));
     let needs_judging = audit.measures.iter().any(|m| m.is_at_risk);
-    let truth_coverage = coverage_of(&basis.judgments, official, &tops);
+    let truth_coverage = coverage_of(&basis.judgments, official, tops);
     let relevant_in = |lists: &[Vec<DocId>]| {
         relevant_unjudged(
             &basis.judgments,
@@ -257,7 +332,7 @@ fn run_rows(
         .map(|docs| docs.count())
         .sum::<usize>()
     };
-    let (list_relevant, unjudged_relevant) = (relevant_in(&listed), relevant_in(&tops));
+    let (list_relevant, unjudged_relevant) = (relevant_in(&listed), relevant_in(tops));
     basis
         .measures
         .iter()

@@ -4,8 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::settings::World;
+use crate::audit::claims::ClaimVerdict;
 use crate::relevance_model::trials::AbsenceSource;
 use crate::sim::analysis::files::TableRow;
+use crate::stats::pair_changes::Direction;
 
 /// One audited run and measure: a row of `backtest.tsv`, its fields the columns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,6 +111,37 @@ pub struct ProbabilityOutcome {
     pub is_judged: bool,
 }
 
+/// One claim of an audited run against a baseline by a measure, each predictor's outcome
+/// beside the truth's. A claim's outcome is its direction: which run is significantly better,
+/// the audited one ([`Direction::First`]) or the baseline, or neither.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimOutcome {
+    /// The audited run.
+    pub run: String,
+    /// The baseline.
+    pub baseline: String,
+    /// How the baseline was chosen: `best`, `above` or `below`.
+    pub chosen_as: String,
+    /// The measure.
+    pub measure: String,
+    /// The direction the collection's difference points (significant or not): the claim.
+    pub claimed: Direction,
+    /// The collection's outcome.
+    pub collection: Direction,
+    /// The outcome on condensed lists (`None` for a measure without a condensed variant).
+    pub condensed: Option<Direction>,
+    /// The audit's probability that the difference is significant as claimed.
+    pub audit_probability: f64,
+    /// The audit's most probable outcome.
+    pub audit: Direction,
+    /// The audit's verdict on the claim.
+    pub verdict: ClaimVerdict,
+    /// The outcome on the truth's judgments.
+    pub truth: Direction,
+    /// The outcome once the claims' list is judged with the truth's grades.
+    pub judged: Direction,
+}
+
 /// Everything the backtest found.
 #[derive(Debug, Clone)]
 pub struct BacktestOutcome {
@@ -124,4 +157,8 @@ pub struct BacktestOutcome {
     pub rows: Vec<BacktestRow>,
     /// The unjudged documents of every audited run's top.
     pub probabilities: Vec<ProbabilityOutcome>,
+    /// Every audited run's claims against its baselines.
+    pub claims: Vec<ClaimOutcome>,
+    /// Every audited run's list serving its ranks and claims: its length.
+    pub claim_lists: Vec<usize>,
 }

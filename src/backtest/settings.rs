@@ -11,6 +11,7 @@ use crate::eval::Measure;
 use crate::judge::settings::JudgeSettings;
 use crate::relevance_model::reach::BeyondPool;
 use crate::relevance_model::trials::AbsenceSource;
+use crate::stats::comparison::TestSettings;
 
 choice_enum! {
     /// How the collection without a team is built.
@@ -84,6 +85,9 @@ pub struct BacktestSettings {
     /// With the deeper world: the runs to audit (default: the task's runs that were not
     /// pooled).
     pub runs: Option<Vec<String>>,
+    /// The test of each audited run's claims against its baselines, corrected over the run's
+    /// claims of one measure.
+    pub significance: TestSettings,
 }
 
 impl BacktestSettings {

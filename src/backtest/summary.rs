@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use super::claims_summary::{claims_summary, MeasureClaims};
+pub use super::confusion::Confusion;
 use super::outcome::{BacktestOutcome, BacktestRow, ProbabilityOutcome};
 use crate::audit::AuditRules;
 
@@ -18,41 +20,6 @@ pub const RANK_BINS: [usize; 4] = [10, 20, 50, 100];
 
 /// The upper ends of the rank bands of the table of documents the truth judged.
 pub const JUDGED_RANK_BANDS: [usize; 3] = [10, 30, 100];
-
-/// Counts of a yes/no prediction against what happened.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Confusion {
-    /// Predicted and happened.
-    pub true_positives: usize,
-    /// Predicted, did not happen.
-    pub false_positives: usize,
-    /// Not predicted, happened.
-    pub false_negatives: usize,
-    /// Neither.
-    pub true_negatives: usize,
-    /// true positives / predicted (None when nothing was predicted).
-    pub precision: Option<f64>,
-    /// true positives / happened (None when nothing happened).
-    pub recall: Option<f64>,
-}
-
-impl Confusion {
-    fn of(pairs: impl Iterator<Item = (bool, bool)>) -> Self {
-        let mut c = Self::default();
-        for (predicted, happened) in pairs {
-            match (predicted, happened) {
-                (true, true) => c.true_positives += 1,
-                (true, false) => c.false_positives += 1,
-                (false, true) => c.false_negatives += 1,
-                (false, false) => c.true_negatives += 1,
-            }
-        }
-        let ratio = |part: usize, whole: usize| (whole > 0).then(|| part as f64 / whole as f64);
-        c.precision = ratio(c.true_positives, c.true_positives + c.false_positives);
-        c.recall = ratio(c.true_positives, c.true_positives + c.false_negatives);
-        c
-    }
-}
 
 /// One estimator's error against the true score.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -204,6 +171,8 @@ pub struct BacktestSummary {
     pub truth_judged_by_rank: Vec<ReliabilityBin>,
     /// Wall time.
     pub elapsed_seconds: f64,
+    /// The claims of the audited runs against their baselines, per measure and over all.
+    pub claims: Vec<MeasureClaims>,
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> f64 {
@@ -483,6 +452,7 @@ impl BacktestSummary {
             truth_coverage: mean(per_run.iter().map(|r| r.truth_coverage)),
             truth_judged_by_rank: judged_by_rank(&outcome.probabilities),
             elapsed_seconds,
+            claims: claims_summary(&measures, &outcome.claims, &outcome.claim_lists),
         }
     }
 }

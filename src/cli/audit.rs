@@ -215,6 +215,13 @@ pub struct BacktestArgs {
     /// Which files to write for each figure.
     #[arg(long, value_parser = choice::<FigureFormat>(), default_value_t = BacktestOptions::default().format)]
     pub format: FigureFormat,
+    /// The test of each audited run's claims against its baselines (the best pooled run and
+    /// the pooled runs around it) and its correction over the run's claims of one measure.
+    #[arg(long, value_name = "TEST[,CORRECTION]", value_parser = TestChoice::parse, default_value_t = BacktestOptions::default().significance)]
+    pub significance: TestChoice,
+    /// The claims' significance level.
+    #[arg(long, default_value_t = BacktestOptions::default().alpha)]
+    pub alpha: f64,
     /// The worker threads.
     #[command(flatten)]
     pub threads: ThreadsArgs,
@@ -235,6 +242,8 @@ impl BacktestArgs {
             evidence: self.evidence,
             rules: self.rules.options(),
             format: self.format,
+            significance: self.significance,
+            alpha: self.alpha,
         }
     }
 }

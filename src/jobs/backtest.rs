@@ -13,6 +13,8 @@ use crate::judge::settings::JudgeSettings;
 use crate::relevance_model::reach::BeyondPool;
 use crate::relevance_model::trials::AbsenceSource;
 use crate::report::plots::FigureFormat;
+use crate::sim::settings::{study_significance, DEFAULT_STUDY_ALPHA, DEFAULT_STUDY_TEST};
+use crate::stats::comparison::TestChoice;
 
 use super::audit::RulesOptions;
 
@@ -45,6 +47,10 @@ pub struct BacktestOptions {
     pub rules: RulesOptions,
     /// Which files to write for each figure.
     pub format: FigureFormat,
+    /// The claims' test and its correction over an audited run's claims of one measure.
+    pub significance: TestChoice,
+    /// The claims' significance level.
+    pub alpha: f64,
 }
 
 impl Default for BacktestOptions {
@@ -61,6 +67,8 @@ impl Default for BacktestOptions {
             evidence: None,
             rules: RulesOptions::default(),
             format: FigureFormat::Both,
+            significance: DEFAULT_STUDY_TEST,
+            alpha: DEFAULT_STUDY_ALPHA,
         }
     }
 }
@@ -69,7 +77,8 @@ impl BacktestOptions {
     /// The backtest settings for `task`.
     ///
     /// # Errors
-    /// Unknown measures, invalid rules, and the checks of [`BacktestSettings::check`].
+    /// Unknown measures, invalid rules, an alpha outside (0, 1), and the checks of
+    /// [`BacktestSettings::check`].
     pub fn settings(&self, task: &Task) -> Result<BacktestSettings> {
         let trials = match &self.results {
             Some(dir) => TrialSource::Results {
@@ -95,6 +104,7 @@ impl BacktestOptions {
             evidence: self.evidence.unwrap_or(self.world.default_evidence()),
             truth_qrels: self.truth_qrels.clone(),
             runs: self.runs.clone(),
+            significance: study_significance(self.significance, self.alpha)?,
         }
         .check()
     }

@@ -266,6 +266,119 @@ fn the_classic_world_truth_and_collection_scores_match_an_independent_reading() 
     }
     assert!(out.join("backtest_map.svg").is_file());
     assert!(out.join("backtest_verdict_map.svg").is_file());
+    let claims = baseline_count(&collection, &teams, &team_runs, team);
+    check_claims_block(&summary["claims"], claims);
+}
+
+/// How many baselines the runs `team_runs` of `team` have, by the documented rule read from
+/// the scores `collection`: the best pooled run of another team, and those directly above and
+/// below the run, each once.
+fn baseline_count(
+    collection: &BTreeMap<String, f64>,
+    teams: &BTreeMap<String, String>,
+    team_runs: &BTreeSet<&String>,
+    team: &str,
+) -> usize {
+    let pooled: BTreeSet<String> =
+        std::fs::read_to_string(embedded("runs/synth-passage/teams.tsv"))
+            .unwrap()
+            .lines()
+            .filter(|line| line.ends_with("\tyes"))
+            .map(|line| line.split('\t').next().unwrap().to_string())
+            .collect();
+    let candidates: Vec<f64> = (collection.iter())
+        .filter(|(run, _)| pooled.contains(*run) && teams[*run] != team)
+        .map(|(_, &score)| score)
+        .collect();
+    let mut count = 0;
+    for run in team_runs {
+        let own = collection[run.as_str()];
+        let best = candidates.iter().copied().fold(f64::MIN, f64::max);
+        let above = (candidates.iter().copied())
+            .filter(|&s| s >= own)
+            .fold(None, |low: Option<f64>, s| {
+                Some(low.map_or(s, |l| l.min(s)))
+            });
+        let below = candidates
+            .iter()
+            .copied()
+            .filter(|&s| s < own)
+            .fold(None, |high: Option<f64>, s| {
+                Some(high.map_or(s, |h| h.max(s)))
+            });
+        // The run above is the best when no other candidate lies between.
+        count += 1 + usize::from(above.is_some_and(|a| a < best)) + usize::from(below.is_some());
+    }
+    count
+}
+
+/// The backtest's claims block of one measure's backtest with `claims` claims: the measure's
+/// entry and `all` agree, each predictor's probabilities give a Brier score in [0, 1] and its
+/// counts sum to the claims, and the verdict's confusion covers every claim.
+fn check_claims_block(block: &serde_json::Value, claims: usize) {
+    let block = block.as_array().unwrap();
+    assert_eq!(
+        block
+            .iter()
+            .map(|m| m["measure"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["map", "all"]
+    );
+    assert_eq!(
+        block[0]["claims"], claims,
+        "every run against each of its baselines"
+    );
+    for (field, value) in block[0].as_object().unwrap() {
+        if field != "measure" && field != "predictors" {
+            assert_eq!(&block[1][field], value, "map's {field} is all's");
+        }
+    }
+    let map = &block[0];
+    let count = |value: &serde_json::Value| value.as_u64().unwrap() as usize;
+    assert!(count(&map["truth_differs"]) <= claims && count(&map["significant"]) <= claims);
+    let predictors = map["predictors"].as_array().unwrap();
+    assert_eq!(
+        predictors
+            .iter()
+            .map(|p| p["predictor"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["collection", "condensed", "audit"]
+    );
+    for predictor in predictors {
+        assert_eq!(count(&predictor["claims"]), claims, "{predictor}");
+        let brier = predictor["brier"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&brier), "{predictor}");
+        let outcomes: usize = ["confirmed", "lost", "reversed", "gained", "neither"]
+            .iter()
+            .map(|field| count(&predictor[field]))
+            .sum();
+        assert_eq!(outcomes, claims, "{predictor}");
+    }
+    let collection = &predictors[0];
+    assert_eq!(
+        count(&collection["confirmed"])
+            + count(&collection["lost"])
+            + count(&collection["reversed"]),
+        count(&map["significant"]),
+        "the collection calls significant what its test finds significant"
+    );
+    let verdict = &map["verdict"];
+    let cells: usize = [
+        "true_positives",
+        "false_positives",
+        "false_negatives",
+        "true_negatives",
+    ]
+    .iter()
+    .map(|field| count(&verdict[field]))
+    .sum();
+    assert_eq!(cells, claims);
+    assert_eq!(
+        count(&verdict["true_positives"]) + count(&verdict["false_negatives"]),
+        count(&map["truth_differs"])
+    );
+    let agree = map["agree_after_list"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&agree), "{map}");
 }
 
 #[test]

@@ -8,10 +8,12 @@
 //! claims, which join the merged list. The rules are in `docs/audit.md` (Claims).
 
 pub mod baselines;
+pub mod chosen;
 pub(super) mod list;
 pub mod render;
 pub(super) mod sampled;
 pub mod summary;
 
 pub use baselines::{add_baseline_run, resolve_against, Baseline, ClaimSettings};
+pub use chosen::ChosenClaims;
 pub use summary::{summarize, ClaimScores, ClaimSummary, ClaimVerdict};

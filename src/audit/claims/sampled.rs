@@ -11,6 +11,7 @@ use super::baselines::{Baseline, ClaimSettings, BASELINE_TEAM};
 use super::summary::{summarize, ClaimScores, ClaimSummary};
 use crate::audit::basis::{AuditBasis, RunOutcomes};
 use crate::base::error::{Context, Error, Result};
+use crate::stats::comparison::TestSettings;
 
 /// An audited run's claims of one measure: the family its test's correction runs over.
 #[derive(Debug, Clone)]
@@ -85,14 +86,31 @@ pub(in crate::audit) fn run_claims(
     if settings.baselines.is_empty() {
         return Ok(RunClaims::default());
     }
+    let baselines = (0..basis.measures.len())
+        .map(|m| baselines_of(basis, settings, m, audited))
+        .collect::<Result<Vec<_>>>()?;
+    claims_against(basis, (run, outcomes), &baselines, &settings.test)
+}
+
+/// The claims of audited run `run` against `baselines[measure]` (collection indices, each
+/// with how it was named), tested with `test`.
+///
+/// # Errors
+/// The test's errors (fewer than 2 topics).
+pub(in crate::audit) fn claims_against(
+    basis: &AuditBasis,
+    (run, outcomes): (usize, &RunOutcomes),
+    baselines: &[Vec<(usize, &'static str)>],
+    test: &TestSettings,
+) -> Result<RunClaims> {
     let collection = basis.collection;
     let topics: Vec<usize> = (0..collection.topics.len())
         .filter(|&t| !collection.topics[t].rankings[run].is_empty())
         .collect();
     let tag = &collection.runs[run].tag;
-    let families = (0..basis.measures.len())
-        .map(|m| {
-            let baselines = baselines_of(basis, settings, m, audited)?;
+    let families = (baselines.iter().enumerate())
+        .filter(|(_, baselines)| !baselines.is_empty())
+        .map(|(m, baselines)| {
             let positions: Vec<usize> = (baselines.iter())
                 .map(|&(b, _)| {
                     outcomes
@@ -124,9 +142,9 @@ pub(in crate::audit) fn run_claims(
                 collection: family_collection,
                 summaries: Vec::new(),
             };
-            family.summaries = summarize(&family.scores(), &settings.test)
+            family.summaries = summarize(&family.scores(), test)
                 .with_context(|| format!("testing the claims of run {tag}"))?;
-            for (summary, &(_, chosen_as)) in family.summaries.iter_mut().zip(&baselines) {
+            for (summary, &(_, chosen_as)) in family.summaries.iter_mut().zip(baselines) {
                 summary.chosen_as = chosen_as.to_string();
             }
             Ok(family)
