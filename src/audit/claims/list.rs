@@ -109,8 +109,9 @@ pub(in crate::audit) fn claim_candidates(
 
 /// Marks each unsettled claim of `claims` that judging cannot settle: judging its own whole
 /// list, highest share of its expected squared change first, at most `per_topic` documents
-/// of a topic (None: no cap), until its remaining probability is at most `threshold`, leaves
-/// it above.
+/// of a topic (None: no cap), leaves its remaining probability above `threshold`. The list
+/// is judged at once, each sample tested once, as the cost of testing after every document
+/// grows with the list.
 pub(in crate::audit) fn mark_unsettleable(
     outcomes: &RunOutcomes,
     claims: &mut RunClaims,
@@ -133,15 +134,14 @@ pub(in crate::audit) fn mark_unsettleable(
             let mut progress = ClaimProgress::steered_by(outcomes, claims, test, steering);
             let limit = per_topic.unwrap_or(usize::MAX);
             let mut served = vec![0usize; outcomes.outcomes.len()];
-            for candidate in candidates {
-                if progress.remaining() <= threshold {
-                    break;
-                }
-                if served[candidate.topic] < limit {
+            let whole_list: Vec<(usize, usize)> = (candidates.iter())
+                .filter(|candidate| {
                     served[candidate.topic] += 1;
-                    progress.judge(candidate.topic, candidate.doc);
-                }
-            }
+                    served[candidate.topic] <= limit
+                })
+                .map(|candidate| (candidate.topic, candidate.doc))
+                .collect();
+            progress.judge_all(&whole_list);
             if progress.remaining() > threshold {
                 unsettleable.push((f, claim));
             }
@@ -283,27 +283,40 @@ impl<'a> ClaimProgress<'a> {
     /// Judges unjudged document `doc` of outcome `topic`: every sample that drew it relevant
     /// moves both runs' scores of its topic by its changes, and is tested again.
     pub(in crate::audit) fn judge(&mut self, topic: usize, doc: usize) {
-        let outcome = &self.outcomes.outcomes[topic];
+        self.judge_all(&[(topic, doc)]);
+    }
+
+    /// Judges the unjudged documents `(topic, doc)` together: each sample's scores move by
+    /// every document it drew relevant, and each sample so moved is tested once.
+    fn judge_all(&mut self, documents: &[(usize, usize)]) {
         for progress in &mut self.families {
             let family = &self.claims.families[progress.family];
-            let scores = family.scores();
-            for sample in 0..progress.partly.len() {
-                let Some(grade) = outcome.drawn_grade(sample, doc) else {
-                    continue;
-                };
-                let partly = &mut progress.partly[sample];
-                partly[0][topic] += outcome.gains.gain(doc, grade, family.measure);
-                let shift = &self.outcomes.shifts[topic];
-                for (claim, &position) in family.positions.iter().enumerate() {
-                    partly[claim + 1][topic] += (self.outcomes.others).topic_change(
-                        shift,
-                        (doc, grade),
-                        family.measure,
-                        position,
-                    );
+            let mut moved = vec![false; progress.partly.len()];
+            for &(topic, doc) in documents {
+                let outcome = &self.outcomes.outcomes[topic];
+                for (sample, moved) in moved.iter_mut().enumerate() {
+                    let Some(grade) = outcome.drawn_grade(sample, doc) else {
+                        continue;
+                    };
+                    *moved = true;
+                    let partly = &mut progress.partly[sample];
+                    partly[0][topic] += outcome.gains.gain(doc, grade, family.measure);
+                    let shift = &self.outcomes.shifts[topic];
+                    for (claim, &position) in family.positions.iter().enumerate() {
+                        partly[claim + 1][topic] += (self.outcomes.others).topic_change(
+                            shift,
+                            (doc, grade),
+                            family.measure,
+                            position,
+                        );
+                    }
                 }
-                progress.now[sample] = claim_directions(&scores, partly, &self.test)
-                    .expect("the claims' scores were tested when they were summarised");
+            }
+            let scores = family.scores();
+            for sample in (0..moved.len()).filter(|&sample| moved[sample]) {
+                progress.now[sample] =
+                    claim_directions(&scores, &progress.partly[sample], &self.test)
+                        .expect("the claims' scores were tested when they were summarised");
             }
             let samples = progress.full.len().max(1) as f64;
             for (claim, remaining) in progress.remaining.iter_mut().enumerate() {
