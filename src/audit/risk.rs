@@ -418,13 +418,18 @@ pub(super) fn prioritised(
         })
         .filter(|candidate| candidate.priority > 0.0)
         .collect();
+    sort_by_priority(&mut candidates);
+    candidates
+}
+
+/// Orders candidates for a list: highest priority first, ties by topic and document.
+pub(super) fn sort_by_priority(candidates: &mut [ListedDoc]) {
     candidates.sort_by(|a, b| {
         b.priority
             .total_cmp(&a.priority)
             .then(a.topic.cmp(&b.topic))
             .then(a.doc.cmp(&b.doc))
     });
-    candidates
 }
 
 /// movements[topic][doc]: the expected squared change that judging the document brings to the

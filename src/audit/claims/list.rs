@@ -14,7 +14,7 @@
 use super::sampled::{ClaimFamily, RunClaims};
 use super::summary::claim_directions;
 use crate::audit::basis::RunOutcomes;
-use crate::audit::risk::ListedDoc;
+use crate::audit::risk::{sort_by_priority, ListedDoc};
 use crate::stats::comparison::TestSettings;
 use crate::stats::pair_changes::Direction;
 
@@ -125,11 +125,7 @@ pub(in crate::audit) fn mark_unsettleable(
                 continue;
             }
             let mut candidates = candidates_of(&claim_movements(outcomes, family, claim));
-            candidates.sort_by(|a, b| {
-                (b.priority.total_cmp(&a.priority))
-                    .then(a.topic.cmp(&b.topic))
-                    .then(a.doc.cmp(&b.doc))
-            });
+            sort_by_priority(&mut candidates);
             let steering = |family: usize, c: usize| (family, c) == (f, claim);
             let mut progress = ClaimProgress::steered_by(outcomes, claims, test, steering);
             let limit = per_topic.unwrap_or(usize::MAX);
