@@ -214,23 +214,13 @@ impl<'c> AuditBasis<'c> {
 
     /// Audits run `run` (a collection run index) on every topic it ranks.
     pub fn audit(&self, run: usize, rules: &AuditRules) -> RunAudit {
-        self.audit_within(run, rules, None)
-    }
-
-    /// Audits run `run` with every unjudged document outside `only` (per topic, collection
-    /// order; `None`: no restriction) non-relevant for certain: what the audit expects of the
-    /// documents a deeper judging did grade, to be compared with their grades.
-    pub fn audit_within(
-        &self,
-        run: usize,
-        rules: &AuditRules,
-        only: Option<&Judgments>,
-    ) -> RunAudit {
-        self.finish(&self.outcomes(run, rules, only), rules)
+        self.finish(&self.outcomes(run, rules, None), rules)
     }
 
     /// Run `run`'s topic outcomes, what they do to the other runs, and each measure's risk:
-    /// the audit before its list (`only` as in [`Self::audit_within`]).
+    /// the audit before its list. With `only` (per topic, collection order), every unjudged
+    /// document outside it is non-relevant for certain: what the audit expects of the
+    /// documents a deeper judging did grade, to be compared with their grades.
     pub(super) fn outcomes(
         &self,
         run: usize,
@@ -380,7 +370,7 @@ struct RunTopicJudge<'a, 'c> {
     run_precision: f64,
     /// The run's effect in each Monte-Carlo sample.
     run_effects: &'a [RunEffect],
-    /// The documents a deeper judging graded (see [`AuditBasis::audit_within`]).
+    /// The documents a deeper judging graded (see [`AuditBasis::outcomes`]).
     only: Option<&'a Judgments>,
 }
 

@@ -4,7 +4,7 @@
 //! audit, on the truth's judgments and after the claims' list is judged.
 
 use super::corrections::Corrections;
-use super::outcome::ClaimOutcome;
+use super::outcome::{ClaimOutcome, ClaimPrediction};
 use crate::audit::claims::summary::claim_directions;
 use crate::audit::claims::{ChosenClaims, ClaimScores, ClaimSummary};
 use crate::audit::AuditBasis;
@@ -66,14 +66,19 @@ pub(super) struct ClaimTruths<'a> {
 }
 
 /// The claims of audited run `run` against `baselines` (as [`claim_baselines`] gives them),
-/// as the audit (`chosen`) summarised them, with every predictor's outcome and the truth's.
+/// as the audit (`chosen`) and the audit restricted to the truth's documents (`restricted`)
+/// summarised them, with every predictor's outcome and the truth's.
 ///
 /// # Errors
 /// The test's errors (fewer than 2 topics).
-pub(super) fn claim_outcomes(
+pub(super) fn claim_outcomes<'a>(
     basis: &AuditBasis,
     run: usize,
-    (chosen, baselines): (&ChosenClaims, &[Vec<(usize, &'static str)>]),
+    (chosen, restricted, baselines): (
+        &'a ChosenClaims,
+        Option<&'a ChosenClaims>,
+        &[Vec<(usize, &'static str)>],
+    ),
     truths: &ClaimTruths,
 ) -> Result<Vec<ClaimOutcome>> {
     let collection = basis.collection;
@@ -83,9 +88,13 @@ pub(super) fn claim_outcomes(
     let mut outcomes = Vec::new();
     for (m, baselines) in baselines.iter().enumerate() {
         let name = basis.measures[m].to_string();
-        let summaries: Vec<&ClaimSummary> = (chosen.claims.iter())
-            .filter(|c| c.measure == name)
-            .collect();
+        let of_measure =
+            |chosen: &'a ChosenClaims| (chosen.claims.iter()).filter(|c| c.measure == name);
+        let summaries: Vec<&ClaimSummary> = of_measure(chosen).collect();
+        let restricted: Vec<Option<&ClaimSummary>> = match restricted {
+            Some(restricted) => of_measure(restricted).map(Some).collect(),
+            None => vec![None; summaries.len()],
+        };
         let runs: Vec<usize> = std::iter::once(run)
             .chain(baselines.iter().map(|&(b, _)| b))
             .collect();
@@ -115,9 +124,9 @@ pub(super) fn claim_outcomes(
         let truth = on_table(truths.truth)?.expect("every run has a score");
         let judged = on_table(truths.judged)?.expect("every run has a score");
         let condensed = directions(&|r, t| truths.corrections.condensed_topic(r, m, t))?;
-        for (claim, summary) in summaries.iter().enumerate() {
+        for (claim, (summary, restricted)) in summaries.iter().zip(&restricted).enumerate() {
             outcomes.push(claim_outcome(
-                summary,
+                (summary, *restricted),
                 truth[claim],
                 judged[claim],
                 condensed.as_ref().map(|c| c[claim]),
@@ -127,17 +136,17 @@ pub(super) fn claim_outcomes(
     Ok(outcomes)
 }
 
-/// One claim's outcomes.
+/// One claim's outcomes, as the audit and the restricted audit summarised it.
 fn claim_outcome(
-    summary: &ClaimSummary,
+    (summary, restricted): (&ClaimSummary, Option<&ClaimSummary>),
     truth: Direction,
     judged: Direction,
     condensed: Option<Direction>,
 ) -> ClaimOutcome {
-    let (claimed, other) = if summary.difference >= 0.0 {
-        (Direction::First, Direction::Second)
+    let claimed = if summary.difference >= 0.0 {
+        Direction::First
     } else {
-        (Direction::Second, Direction::First)
+        Direction::Second
     };
     let collection = match (summary.is_significant, summary.difference > 0.0) {
         (false, _) => Direction::Neither,
@@ -152,8 +161,27 @@ fn claim_outcome(
         claimed,
         collection,
         condensed,
-        audit_probability: summary.probability_significant_as_claimed,
-        audit: most_probable(
+        audit: prediction(summary, claimed, collection),
+        restricted: restricted.map(|r| prediction(r, claimed, collection)),
+        truth,
+        judged,
+    }
+}
+
+/// The prediction of an audit's summary of a claim pointing `claimed`, whose collection
+/// outcome is `collection`.
+fn prediction(
+    summary: &ClaimSummary,
+    claimed: Direction,
+    collection: Direction,
+) -> ClaimPrediction {
+    let other = match claimed {
+        Direction::First => Direction::Second,
+        _ => Direction::First,
+    };
+    ClaimPrediction {
+        probability: summary.probability_significant_as_claimed,
+        outcome: most_probable(
             collection,
             [
                 (claimed, summary.probability_significant_as_claimed),
@@ -162,8 +190,6 @@ fn claim_outcome(
             ],
         ),
         verdict: summary.verdict,
-        truth,
-        judged,
     }
 }
 

@@ -7,15 +7,16 @@
 use serde::Serialize;
 
 use super::confusion::Confusion;
-use super::outcome::ClaimOutcome;
+use super::outcome::{ClaimOutcome, ClaimPrediction};
 use crate::stats::pair_changes::{Direction, PairChanges};
 
 /// One predictor of the truth of claims.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClaimPredictor {
     /// `collection` (1 when the collection's test is significant), `condensed` (1 when the test
-    /// on condensed lists is significant in the claimed direction) or `audit` (its
-    /// P(significant as claimed)).
+    /// on condensed lists is significant in the claimed direction), `audit` (its
+    /// P(significant as claimed)) or `restricted audit` (the same of the audit restricted to
+    /// the documents the truth grades, deeper world).
     pub predictor: String,
     /// The claims it predicts.
     pub claims: usize,
@@ -50,6 +51,10 @@ pub struct MeasureClaims {
     /// The verdict (at risk, or judging could make it significant) against "the truth's
     /// outcome differs from the collection's".
     pub verdict: Confusion,
+    /// The same verdict of the audit restricted to the documents the truth grades (deeper
+    /// world).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restricted_verdict: Option<Confusion>,
     /// The share of claims whose outcome after judging their list equals the truth's.
     pub agree_after_list: Option<f64>,
     /// The mean length of the audited runs' lists, which serve their ranks and claims.
@@ -89,9 +94,15 @@ fn measure_claims(measure: &str, claims: &[&ClaimOutcome], list_per_run: f64) ->
             let outcome = c.condensed?;
             Some((outcome, f64::from(u8::from(outcome == c.claimed))))
         }),
-        predictor("audit", claims, |c| Some((c.audit, c.audit_probability))),
+        predictor("audit", claims, |c| {
+            Some((c.audit.outcome, c.audit.probability))
+        }),
+        predictor("restricted audit", claims, |c| {
+            c.restricted.map(|r| (r.outcome, r.probability))
+        }),
     ];
-    predictors.retain(|p| p.claims > 0 || claims.is_empty());
+    let is_restricted = claims.iter().any(|c| c.restricted.is_some());
+    predictors.retain(|p| p.claims > 0 || (claims.is_empty() && p.predictor != "restricted audit"));
     let agree = claims.iter().filter(|c| c.judged == c.truth).count();
     MeasureClaims {
         measure: measure.to_string(),
@@ -102,12 +113,25 @@ fn measure_claims(measure: &str, claims: &[&ClaimOutcome], list_per_run: f64) ->
             .count(),
         truth_differs: claims.iter().filter(|c| c.truth != c.collection).count(),
         predictors,
-        verdict: Confusion::of(
-            (claims.iter()).map(|c| (c.verdict.is_unsettled(), c.truth != c.collection)),
-        ),
+        verdict: verdict_confusion(claims, |c| Some(c.audit)).expect("every claim is audited"),
+        restricted_verdict: is_restricted
+            .then(|| verdict_confusion(claims, |c| c.restricted))
+            .flatten(),
         agree_after_list: (!claims.is_empty()).then(|| agree as f64 / claims.len() as f64),
         list_per_run,
     }
+}
+
+/// The verdict "at risk" of the prediction `of` gives (`None`: none for a claim) against "the
+/// truth's outcome differs from the collection's".
+fn verdict_confusion(
+    claims: &[&ClaimOutcome],
+    of: impl Fn(&ClaimOutcome) -> Option<ClaimPrediction>,
+) -> Option<Confusion> {
+    let pairs: Option<Vec<(bool, bool)>> = (claims.iter())
+        .map(|&c| of(c).map(|p| (p.verdict.is_unsettled(), c.truth != c.collection)))
+        .collect();
+    pairs.map(|pairs| Confusion::of(pairs.into_iter()))
 }
 
 /// Predictor `name` over `claims`: `predict` gives its outcome and its probability that the
@@ -161,9 +185,12 @@ mod tests {
             claimed,
             collection,
             condensed,
-            audit_probability,
-            audit,
-            verdict,
+            audit: ClaimPrediction {
+                probability: audit_probability,
+                outcome: audit,
+                verdict,
+            },
+            restricted: None,
             truth,
             judged,
         }
@@ -240,5 +267,49 @@ mod tests {
         assert!((brier - 0.22).abs() < 1e-12, "{brier}");
         assert_eq!(all.verdict.true_negatives, 2);
         assert_eq!(all.agree_after_list, Some(0.8));
+    }
+
+    #[test]
+    fn the_restricted_audit_is_a_predictor_with_its_own_verdict_only_where_it_was_run() {
+        use ClaimVerdict::{AtRisk, Safe};
+        let restricted = |probability, outcome, verdict| ClaimPrediction {
+            probability,
+            outcome,
+            verdict,
+        };
+        let mut lost = claim("map", (F, F, Some(F)), (0.9, F, Safe), (N, N));
+        let mut kept = claim("map", (F, F, Some(F)), (0.9, F, Safe), (F, F));
+        let summary = |claims: &[ClaimOutcome]| claims_summary(&["map".into()], claims, &[1]);
+        let plain = summary(&[lost.clone(), kept.clone()]);
+        assert!(plain[0].restricted_verdict.is_none());
+        assert!(plain[0]
+            .predictors
+            .iter()
+            .all(|p| p.predictor != "restricted audit"));
+
+        // The restricted audit sees the loss coming (0.2 as claimed, at risk) and keeps the
+        // other claim (0.7, safe): Brier ((0.2 - 0)^2 + (0.7 - 1)^2) / 2.
+        lost.restricted = Some(restricted(0.2, N, AtRisk));
+        kept.restricted = Some(restricted(0.7, F, Safe));
+        let with = summary(&[lost, kept]);
+        let map = &with[0];
+        let predictor = (map.predictors.iter())
+            .find(|p| p.predictor == "restricted audit")
+            .unwrap();
+        assert_eq!(predictor.claims, 2);
+        assert!(
+            (predictor.brier - 0.065).abs() < 1e-12,
+            "{}",
+            predictor.brier
+        );
+        assert_eq!(
+            (predictor.confirmed, predictor.lost, predictor.neither),
+            (1, 0, 1)
+        );
+        let verdict = map.restricted_verdict.unwrap();
+        assert_eq!((verdict.true_positives, verdict.true_negatives), (1, 1));
+        assert_eq!((verdict.precision, verdict.recall), (Some(1.0), Some(1.0)));
+        // The audit itself calls both safe and misses the loss.
+        assert_eq!(map.verdict.false_negatives, 1);
     }
 }

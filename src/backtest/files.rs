@@ -370,12 +370,57 @@ fn claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
         "agree after list",
     ];
     let list = claims.first().map_or(0.0, |m| m.list_per_run);
-    vec![
+    let mut blocks = vec![
         Block::Paragraph(format!(
             "Claims: each run against the best pooled run and the pooled runs directly above \
              and below it; the truth's outcome against each predictor's, and after judging \
              the list that serves the run's ranks and claims ({list:.1} documents per run)."
         )),
+        labelled_table(&header, rows),
+    ];
+    blocks.extend(restricted_claims_blocks(claims));
+    blocks
+}
+
+/// The claims as the audit restricted to the documents the truth grades predicts them (deeper
+/// world; nothing elsewhere).
+fn restricted_claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
+    let option = |value: Option<f64>| value.map_or("–".to_string(), |v| format!("{v:.2}"));
+    let rows: Vec<Vec<String>> = (claims.iter())
+        .filter_map(|m| {
+            let of = |name: &str| m.predictors.iter().find(|p| p.predictor == name);
+            let (restricted, verdict) = (of("restricted audit")?, m.restricted_verdict?);
+            let collection = of("collection")?.brier;
+            Some(vec![
+                m.measure.clone(),
+                format!("{:.4}", restricted.brier),
+                (collection > 0.0)
+                    .then(|| format!("{:.2}×", restricted.brier / collection))
+                    .unwrap_or_else(|| "–".to_string()),
+                format!(
+                    "{} / {} / {}",
+                    restricted.confirmed, restricted.lost, restricted.reversed
+                ),
+                format!("{} / {}", option(verdict.precision), option(verdict.recall)),
+            ])
+        })
+        .collect();
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    let header = [
+        "measure",
+        "Brier restricted audit",
+        "× collection",
+        "confirmed / lost / reversed",
+        "at risk precision / recall",
+    ];
+    vec![
+        Block::Paragraph(
+            "Claims as the audit restricted to the documents the truth grades predicts them \
+             (the others non-relevant, as the lower-bound truth counts them)."
+                .to_string(),
+        ),
         labelled_table(&header, rows),
     ]
 }

@@ -184,12 +184,20 @@ fn backtest_team(
         .par_iter()
         .map(|&run| {
             let baselines = claims::claim_baselines(basis, team, run);
-            let chosen = basis.audit_with_claims(
-                run,
-                &settings.rules,
-                &baselines,
-                &settings.significance,
-            )?;
+            let audit_claims = |only| {
+                basis.audit_with_claims(
+                    run,
+                    &settings.rules,
+                    &baselines,
+                    &settings.significance,
+                    only,
+                )
+            };
+            let chosen = audit_claims(None)?;
+            // The audit restricted to what the truth grades (deeper world: a lower bound).
+            let restricted = (settings.world == World::Deeper)
+                .then(|| audit_claims(Some(truth)))
+                .transpose()?;
             let audit = &chosen.audit;
             let tops = run_tops(collection, run);
             let judged_with = |lists: &[Vec<DocId>]| scored_with(basis, &scorer, truth, lists);
@@ -200,9 +208,8 @@ fn backtest_team(
                 audit,
                 (&tops, &true_scores),
             );
-            if settings.world == World::Deeper {
-                let within_truth = basis.audit_within(run, &settings.rules, Some(truth));
-                for (row, figures) in rows.iter_mut().zip(&within_truth.measures) {
+            if let Some(restricted) = &restricted {
+                for (row, figures) in rows.iter_mut().zip(&restricted.audit.measures) {
                     row.truth_judged_sample_low = Some(figures.score.sample_low);
                     row.truth_judged_sample_high = Some(figures.score.sample_high);
                     row.truth_judged_expected = Some(figures.score.expected);
@@ -224,7 +231,12 @@ fn backtest_team(
                 test: &settings.significance,
             };
             Ok(RunFindings {
-                claims: claims::claim_outcomes(basis, run, (&chosen, &baselines), &truths)?,
+                claims: claims::claim_outcomes(
+                    basis,
+                    run,
+                    (&chosen, restricted.as_ref(), &baselines),
+                    &truths,
+                )?,
                 claim_list: chosen.list.len(),
                 probabilities: probability_outcomes(audit, truth, collection),
                 rows,

@@ -130,16 +130,26 @@ pub struct ClaimOutcome {
     pub collection: Direction,
     /// The outcome on condensed lists (`None` for a measure without a condensed variant).
     pub condensed: Option<Direction>,
-    /// The audit's probability that the difference is significant as claimed.
-    pub audit_probability: f64,
-    /// The audit's most probable outcome.
-    pub audit: Direction,
-    /// The audit's verdict on the claim.
-    pub verdict: ClaimVerdict,
+    /// The audit's prediction.
+    pub audit: ClaimPrediction,
+    /// The prediction of the audit restricted to the documents the truth grades (deeper
+    /// world).
+    pub restricted: Option<ClaimPrediction>,
     /// The outcome on the truth's judgments.
     pub truth: Direction,
     /// The outcome once the claims' list is judged with the truth's grades.
     pub judged: Direction,
+}
+
+/// An audit's prediction of a claim's outcome.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClaimPrediction {
+    /// The probability that the difference is significant as claimed.
+    pub probability: f64,
+    /// The most probable outcome (the collection's on a tie).
+    pub outcome: Direction,
+    /// The verdict on the claim.
+    pub verdict: ClaimVerdict,
 }
 
 /// Everything the backtest found.

@@ -748,6 +748,29 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
         .sum();
         assert_eq!(counted, 2, "{measure}");
     }
+    // The restricted audit predicts every claim the audit does, with a verdict on each.
+    for measure in summary["claims"].as_array().unwrap() {
+        let predictor = |name: &str| {
+            (measure["predictors"].as_array().unwrap().iter())
+                .find(|p| p["predictor"] == name)
+                .unwrap_or_else(|| panic!("no {name} predictor: {measure}"))
+                .clone()
+        };
+        let (audit, restricted) = (predictor("audit"), predictor("restricted audit"));
+        assert_eq!(restricted["claims"], audit["claims"], "{measure}");
+        assert!((0.0..=1.0).contains(&restricted["brier"].as_f64().unwrap()));
+        let verdict = &measure["restricted_verdict"];
+        let counted: u64 = [
+            "true_positives",
+            "false_positives",
+            "false_negatives",
+            "true_negatives",
+        ]
+        .iter()
+        .map(|field| verdict[field].as_u64().unwrap())
+        .sum();
+        assert_eq!(Some(counted), audit["claims"].as_u64(), "{measure}");
+    }
     // The page: one self-contained file with the summary's table.
     let page = std::fs::read_to_string(dir.path().join("deeper").join("backtest.html")).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);

@@ -10,6 +10,7 @@ use crate::audit::basis::{AuditBasis, RunAudit};
 use crate::audit::merged::{merged_list, MergedEntry};
 use crate::audit::settings::AuditRules;
 use crate::base::error::Result;
+use crate::relevance_model::trials::Judgments;
 use crate::stats::comparison::TestSettings;
 
 /// A run's audit with its claims against chosen baselines.
@@ -25,7 +26,9 @@ pub struct ChosenClaims {
 
 impl AuditBasis<'_> {
     /// Audits run `run` and its claims against `baselines[measure]` (collection indices, each
-    /// with the name of how it was chosen), tested with `test`.
+    /// with the name of how it was chosen), tested with `test`; with `only`, every unjudged
+    /// document outside it (per topic, collection order) is non-relevant for certain, as in
+    /// the backtest's audit restricted to what a deeper judging graded.
     ///
     /// # Errors
     /// The test's errors (fewer than 2 topics).
@@ -35,8 +38,9 @@ impl AuditBasis<'_> {
         rules: &AuditRules,
         baselines: &[Vec<(usize, &'static str)>],
         test: &TestSettings,
+        only: Option<&Judgments>,
     ) -> Result<ChosenClaims> {
-        let outcomes = self.outcomes(run, rules, None);
+        let outcomes = self.outcomes(run, rules, only);
         let claims = claims_against(self, (run, &outcomes), baselines, test)?;
         let topic_index: FxHashMap<&str, usize> = (self.collection.topics.iter().enumerate())
             .map(|(index, topic)| (topic.id.as_str(), index))
