@@ -59,6 +59,8 @@ pub(super) struct ClaimTruths<'a> {
     pub(super) truth: &'a ScoreTable,
     /// Every run scored on the world plus the claims' list graded by the truth.
     pub(super) judged: &'a ScoreTable,
+    /// The same with the restricted audit's list (deeper world).
+    pub(super) restricted_judged: Option<&'a ScoreTable>,
     /// The world's condensed-list scores.
     pub(super) corrections: &'a Corrections,
     /// The claims' test.
@@ -123,12 +125,15 @@ pub(super) fn claim_outcomes<'a>(
         };
         let truth = on_table(truths.truth)?.expect("every run has a score");
         let judged = on_table(truths.judged)?.expect("every run has a score");
+        let restricted_judged = (truths.restricted_judged)
+            .map(|table| on_table(table).map(|d| d.expect("every run has a score")))
+            .transpose()?;
         let condensed = directions(&|r, t| truths.corrections.condensed_topic(r, m, t))?;
         for (claim, (summary, restricted)) in summaries.iter().zip(&restricted).enumerate() {
+            let restricted = restricted.zip(restricted_judged.as_ref().map(|j| j[claim]));
             outcomes.push(claim_outcome(
-                (summary, *restricted),
+                ((summary, judged[claim]), restricted),
                 truth[claim],
-                judged[claim],
                 condensed.as_ref().map(|c| c[claim]),
             ));
         }
@@ -136,11 +141,14 @@ pub(super) fn claim_outcomes<'a>(
     Ok(outcomes)
 }
 
-/// One claim's outcomes, as the audit and the restricted audit summarised it.
+/// One claim's outcomes, as the audit and the restricted audit summarised it, each with the
+/// outcome after its list is judged.
 fn claim_outcome(
-    (summary, restricted): (&ClaimSummary, Option<&ClaimSummary>),
+    ((summary, judged), restricted): (
+        (&ClaimSummary, Direction),
+        Option<(&ClaimSummary, Direction)>,
+    ),
     truth: Direction,
-    judged: Direction,
     condensed: Option<Direction>,
 ) -> ClaimOutcome {
     let claimed = if summary.difference >= 0.0 {
@@ -161,17 +169,16 @@ fn claim_outcome(
         claimed,
         collection,
         condensed,
-        audit: prediction(summary, claimed, collection),
+        audit: prediction((summary, judged), claimed, collection),
         restricted: restricted.map(|r| prediction(r, claimed, collection)),
         truth,
-        judged,
     }
 }
 
 /// The prediction of an audit's summary of a claim pointing `claimed`, whose collection
-/// outcome is `collection`.
+/// outcome is `collection`, with the claim's outcome after the audit's list.
 fn prediction(
-    summary: &ClaimSummary,
+    (summary, after_list): (&ClaimSummary, Direction),
     claimed: Direction,
     collection: Direction,
 ) -> ClaimPrediction {
@@ -190,6 +197,8 @@ fn prediction(
             ],
         ),
         verdict: summary.verdict,
+        cannot_settle: summary.cannot_settle,
+        after_list,
     }
 }
 

@@ -48,27 +48,42 @@ pub struct MeasureClaims {
     pub truth_differs: usize,
     /// The predictors.
     pub predictors: Vec<ClaimPredictor>,
+    /// The audit's verdicts and list.
+    pub audit: AuditClaims,
+    /// The same of the audit restricted to the documents the truth grades (deeper world).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restricted: Option<AuditClaims>,
+}
+
+/// An audit's verdicts on claims and what its list does to them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct AuditClaims {
     /// The verdict (at risk, or judging could make it significant) against "the truth's
     /// outcome differs from the collection's".
     pub verdict: Confusion,
-    /// The same verdict of the audit restricted to the documents the truth grades (deeper
-    /// world).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub restricted_verdict: Option<Confusion>,
-    /// The share of claims whose outcome after judging their list equals the truth's.
+    /// The claims whose outcome the audit says judging its list cannot settle.
+    pub cannot_settle: usize,
+    /// The share of claims whose outcome after judging the list equals the truth's.
     pub agree_after_list: Option<f64>,
+    /// The same among the claims the audit does not say its list cannot settle.
+    pub agree_after_list_where_settleable: Option<f64>,
     /// The mean length of the audited runs' lists, which serve their ranks and claims.
     pub list_per_run: f64,
 }
 
 /// The figures of `claims` for each of `measures` and over all; `lists` holds each audited
-/// run's list length.
+/// run's list length, and `restricted_lists` the restricted audit's (none outside the deeper
+/// world).
 pub(super) fn claims_summary(
     measures: &[String],
     claims: &[ClaimOutcome],
-    lists: &[usize],
+    (lists, restricted_lists): (&[usize], &[usize]),
 ) -> Vec<MeasureClaims> {
-    let list_per_run = lists.iter().sum::<usize>() as f64 / lists.len().max(1) as f64;
+    let mean = |lists: &[usize]| lists.iter().sum::<usize>() as f64 / lists.len().max(1) as f64;
+    let list_per_run = (
+        mean(lists),
+        (!restricted_lists.is_empty()).then(|| mean(restricted_lists)),
+    );
     let of_measure = |measure: &str| -> Vec<&ClaimOutcome> {
         (claims.iter())
             .filter(|c| measure == "all" || c.measure == measure)
@@ -80,9 +95,13 @@ pub(super) fn claims_summary(
         .collect()
 }
 
-/// The figures of `claims`, all of `measure`, whose runs' lists hold `list_per_run` documents
-/// on average.
-fn measure_claims(measure: &str, claims: &[&ClaimOutcome], list_per_run: f64) -> MeasureClaims {
+/// The figures of `claims`, all of `measure`, whose runs' lists (and restricted lists) hold
+/// `list_per_run` documents on average.
+fn measure_claims(
+    measure: &str,
+    claims: &[&ClaimOutcome],
+    (list_per_run, restricted_list_per_run): (f64, Option<f64>),
+) -> MeasureClaims {
     let mut predictors = vec![
         predictor("collection", claims, |c| {
             Some((
@@ -101,9 +120,8 @@ fn measure_claims(measure: &str, claims: &[&ClaimOutcome], list_per_run: f64) ->
             c.restricted.map(|r| (r.outcome, r.probability))
         }),
     ];
-    let is_restricted = claims.iter().any(|c| c.restricted.is_some());
     predictors.retain(|p| p.claims > 0 || (claims.is_empty() && p.predictor != "restricted audit"));
-    let agree = claims.iter().filter(|c| c.judged == c.truth).count();
+    let is_restricted = claims.iter().any(|c| c.restricted.is_some());
     MeasureClaims {
         measure: measure.to_string(),
         claims: claims.len(),
@@ -113,25 +131,40 @@ fn measure_claims(measure: &str, claims: &[&ClaimOutcome], list_per_run: f64) ->
             .count(),
         truth_differs: claims.iter().filter(|c| c.truth != c.collection).count(),
         predictors,
-        verdict: verdict_confusion(claims, |c| Some(c.audit)).expect("every claim is audited"),
-        restricted_verdict: is_restricted
-            .then(|| verdict_confusion(claims, |c| c.restricted))
+        audit: audit_claims(claims, |c| Some(c.audit), list_per_run)
+            .expect("every claim is audited"),
+        restricted: is_restricted
+            .then(|| audit_claims(claims, |c| c.restricted, restricted_list_per_run?))
             .flatten(),
-        agree_after_list: (!claims.is_empty()).then(|| agree as f64 / claims.len() as f64),
-        list_per_run,
     }
 }
 
-/// The verdict "at risk" of the prediction `of` gives (`None`: none for a claim) against "the
-/// truth's outcome differs from the collection's".
-fn verdict_confusion(
+/// The verdicts and list of the audit whose predictions `of` gives (`None`: the audit did not
+/// predict every claim), with lists of `list_per_run` documents on average.
+fn audit_claims(
     claims: &[&ClaimOutcome],
     of: impl Fn(&ClaimOutcome) -> Option<ClaimPrediction>,
-) -> Option<Confusion> {
-    let pairs: Option<Vec<(bool, bool)>> = (claims.iter())
-        .map(|&c| of(c).map(|p| (p.verdict.is_unsettled(), c.truth != c.collection)))
-        .collect();
-    pairs.map(|pairs| Confusion::of(pairs.into_iter()))
+    list_per_run: f64,
+) -> Option<AuditClaims> {
+    let predicted: Vec<(&ClaimOutcome, ClaimPrediction)> = (claims.iter())
+        .map(|&c| of(c).map(|p| (c, p)))
+        .collect::<Option<_>>()?;
+    let agree = |keep: &dyn Fn(&ClaimPrediction) -> bool| {
+        let kept: Vec<bool> = (predicted.iter())
+            .filter(|(_, p)| keep(p))
+            .map(|(c, p)| p.after_list == c.truth)
+            .collect();
+        (!kept.is_empty()).then(|| kept.iter().filter(|&&a| a).count() as f64 / kept.len() as f64)
+    };
+    Some(AuditClaims {
+        verdict: Confusion::of(
+            (predicted.iter()).map(|(c, p)| (p.verdict.is_unsettled(), c.truth != c.collection)),
+        ),
+        cannot_settle: predicted.iter().filter(|(_, p)| p.cannot_settle).count(),
+        agree_after_list: agree(&|_| true),
+        agree_after_list_where_settleable: agree(&|p| !p.cannot_settle),
+        list_per_run,
+    })
 }
 
 /// Predictor `name` over `claims`: `predict` gives its outcome and its probability that the
@@ -189,10 +222,11 @@ mod tests {
                 probability: audit_probability,
                 outcome: audit,
                 verdict,
+                cannot_settle: false,
+                after_list: judged,
             },
             restricted: None,
             truth,
-            judged,
         }
     }
 
@@ -211,7 +245,7 @@ mod tests {
             // E: another measure, without a condensed variant; nothing significant.
             claim("P_10", (S, N, None), (0.0, N, NoClaim), (N, N)),
         ];
-        let summary = claims_summary(&["map".into(), "P_10".into()], &claims, &[2, 4]);
+        let summary = claims_summary(&["map".into(), "P_10".into()], &claims, (&[2, 4], &[]));
         assert_eq!(
             summary
                 .iter()
@@ -239,13 +273,13 @@ mod tests {
         assert_eq!((claims_audit, counts), (4, (1, 0, 1, 1, 1)));
         assert!((brier - 0.275).abs() < 1e-12, "{brier}");
         // At risk: B, C; the truth differs for B, C, D.
-        let verdict = map.verdict;
+        let verdict = map.audit.verdict;
         assert_eq!((verdict.true_positives, verdict.false_positives), (2, 0));
         assert_eq!((verdict.false_negatives, verdict.true_negatives), (1, 1));
         assert_eq!(verdict.precision, Some(1.0));
         assert!((verdict.recall.unwrap() - 2.0 / 3.0).abs() < 1e-12);
-        assert_eq!(map.agree_after_list, Some(0.75), "C disagrees");
-        assert_eq!(map.list_per_run, 3.0);
+        assert_eq!(map.audit.agree_after_list, Some(0.75), "C disagrees");
+        assert_eq!(map.audit.list_per_run, 3.0);
 
         let p10 = &summary[1];
         assert_eq!(
@@ -257,7 +291,10 @@ mod tests {
             "no condensed outcome, no condensed predictor"
         );
         assert_eq!(of(p10, "collection"), (1, (0, 0, 0, 0, 1), 0.0));
-        assert_eq!((p10.verdict.precision, p10.verdict.recall), (None, None));
+        assert_eq!(
+            (p10.audit.verdict.precision, p10.audit.verdict.recall),
+            (None, None)
+        );
 
         let all = &summary[2];
         assert_eq!((all.claims, all.significant, all.truth_differs), (5, 3, 3));
@@ -265,51 +302,69 @@ mod tests {
         assert_eq!(of(all, "condensed"), (4, (2, 0, 1, 0, 1), 0.25));
         let (_, _, brier) = of(all, "audit");
         assert!((brier - 0.22).abs() < 1e-12, "{brier}");
-        assert_eq!(all.verdict.true_negatives, 2);
-        assert_eq!(all.agree_after_list, Some(0.8));
+        assert_eq!(all.audit.verdict.true_negatives, 2);
+        assert_eq!(all.audit.agree_after_list, Some(0.8));
     }
 
     #[test]
     fn the_restricted_audit_is_a_predictor_with_its_own_verdict_only_where_it_was_run() {
         use ClaimVerdict::{AtRisk, Safe};
-        let restricted = |probability, outcome, verdict| ClaimPrediction {
+        let restricted = |probability, outcome, verdict, after_list| ClaimPrediction {
             probability,
             outcome,
             verdict,
+            cannot_settle: false,
+            after_list,
         };
         let mut lost = claim("map", (F, F, Some(F)), (0.9, F, Safe), (N, N));
         let mut kept = claim("map", (F, F, Some(F)), (0.9, F, Safe), (F, F));
-        let summary = |claims: &[ClaimOutcome]| claims_summary(&["map".into()], claims, &[1]);
+        let mut unsettled = claim("map", (F, F, Some(F)), (0.9, F, Safe), (N, F));
+        let summary =
+            |claims: &[ClaimOutcome]| claims_summary(&["map".into()], claims, (&[1, 3], &[2, 4]));
         let plain = summary(&[lost.clone(), kept.clone()]);
-        assert!(plain[0].restricted_verdict.is_none());
+        assert!(plain[0].restricted.is_none());
         assert!(plain[0]
             .predictors
             .iter()
             .all(|p| p.predictor != "restricted audit"));
 
-        // The restricted audit sees the loss coming (0.2 as claimed, at risk) and keeps the
-        // other claim (0.7, safe): Brier ((0.2 - 0)^2 + (0.7 - 1)^2) / 2.
-        lost.restricted = Some(restricted(0.2, N, AtRisk));
-        kept.restricted = Some(restricted(0.7, F, Safe));
-        let with = summary(&[lost, kept]);
+        // The restricted audit sees the first loss coming (0.2 as claimed, at risk) and its
+        // list settles it; it keeps the second claim (0.7, safe, not judged again); the third
+        // (0.4, at risk) its list cannot settle, and after it the claim still reads F.
+        // Brier ((0.2 - 0)^2 + (0.7 - 1)^2 + (0.4 - 0)^2) / 3.
+        lost.restricted = Some(restricted(0.2, N, AtRisk, N));
+        kept.restricted = Some(restricted(0.7, F, Safe, F));
+        unsettled.restricted = Some(ClaimPrediction {
+            cannot_settle: true,
+            ..restricted(0.4, N, AtRisk, F)
+        });
+        let with = summary(&[lost, kept, unsettled]);
         let map = &with[0];
         let predictor = (map.predictors.iter())
             .find(|p| p.predictor == "restricted audit")
             .unwrap();
-        assert_eq!(predictor.claims, 2);
+        assert_eq!(predictor.claims, 3);
         assert!(
-            (predictor.brier - 0.065).abs() < 1e-12,
+            (predictor.brier - 0.29 / 3.0).abs() < 1e-12,
             "{}",
             predictor.brier
         );
         assert_eq!(
             (predictor.confirmed, predictor.lost, predictor.neither),
-            (1, 0, 1)
+            (1, 0, 2)
         );
-        let verdict = map.restricted_verdict.unwrap();
-        assert_eq!((verdict.true_positives, verdict.true_negatives), (1, 1));
+        let restricted = map.restricted.unwrap();
+        let verdict = restricted.verdict;
+        assert_eq!((verdict.true_positives, verdict.true_negatives), (2, 1));
         assert_eq!((verdict.precision, verdict.recall), (Some(1.0), Some(1.0)));
-        // The audit itself calls both safe and misses the loss.
-        assert_eq!(map.verdict.false_negatives, 1);
+        assert_eq!(restricted.cannot_settle, 1);
+        assert!((restricted.agree_after_list.unwrap() - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(restricted.agree_after_list_where_settleable, Some(1.0));
+        assert_eq!(
+            (map.audit.list_per_run, restricted.list_per_run),
+            (2.0, 3.0)
+        );
+        // The audit itself calls all three safe and misses both losses.
+        assert_eq!(map.audit.verdict.false_negatives, 2);
     }
 }

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::claims_summary::MeasureClaims;
+use super::claims_summary::{AuditClaims, MeasureClaims};
 use super::outcome::{BacktestOutcome, BacktestRow};
 use super::summary::BacktestSummary;
 use crate::base::error::Result;
@@ -326,7 +326,6 @@ pub fn backtest_document(summary: &BacktestSummary) -> Document {
 /// reversed claims, the verdict against the claims whose truth differs, and the agreement
 /// after judging the list.
 fn claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
-    let option = |value: Option<f64>| value.map_or("–".to_string(), |v| format!("{v:.2}"));
     let predictors = ["collection", "condensed", "audit"];
     let rows = (claims.iter())
         .map(|m| {
@@ -346,12 +345,7 @@ fn claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
                     format!("{} / {} / {}", p.confirmed, p.lost, p.reversed)
                 })
             }));
-            row.push(format!(
-                "{} / {}",
-                option(m.verdict.precision),
-                option(m.verdict.recall)
-            ));
-            row.push(option(m.agree_after_list));
+            row.extend(audit_cells(&m.audit));
             row
         })
         .collect();
@@ -367,9 +361,9 @@ fn claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
         "condensed",
         "audit",
         "at risk precision / recall",
-        "agree after list",
+        AGREE_HEADER,
     ];
-    let list = claims.first().map_or(0.0, |m| m.list_per_run);
+    let list = claims.first().map_or(0.0, |m| m.audit.list_per_run);
     let mut blocks = vec![
         Block::Paragraph(format!(
             "Claims: each run against the best pooled run and the pooled runs directly above \
@@ -382,16 +376,36 @@ fn claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
     blocks
 }
 
+/// The header of the agreement after the list.
+const AGREE_HEADER: &str = "agree after list: all / where it can settle (claims it cannot)";
+
+/// An audit's verdict (precision / recall of "at risk") and its agreement after the list.
+fn audit_cells(audit: &AuditClaims) -> [String; 2] {
+    let option = |value: Option<f64>| value.map_or("–".to_string(), |v| format!("{v:.2}"));
+    [
+        format!(
+            "{} / {}",
+            option(audit.verdict.precision),
+            option(audit.verdict.recall)
+        ),
+        format!(
+            "{} / {} ({})",
+            option(audit.agree_after_list),
+            option(audit.agree_after_list_where_settleable),
+            audit.cannot_settle
+        ),
+    ]
+}
+
 /// The claims as the audit restricted to the documents the truth grades predicts them (deeper
 /// world; nothing elsewhere).
 fn restricted_claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
-    let option = |value: Option<f64>| value.map_or("–".to_string(), |v| format!("{v:.2}"));
     let rows: Vec<Vec<String>> = (claims.iter())
         .filter_map(|m| {
             let of = |name: &str| m.predictors.iter().find(|p| p.predictor == name);
-            let (restricted, verdict) = (of("restricted audit")?, m.restricted_verdict?);
+            let (restricted, audit) = (of("restricted audit")?, m.restricted.as_ref()?);
             let collection = of("collection")?.brier;
-            Some(vec![
+            let mut row = vec![
                 m.measure.clone(),
                 format!("{:.4}", restricted.brier),
                 (collection > 0.0)
@@ -401,8 +415,9 @@ fn restricted_claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
                     "{} / {} / {}",
                     restricted.confirmed, restricted.lost, restricted.reversed
                 ),
-                format!("{} / {}", option(verdict.precision), option(verdict.recall)),
-            ])
+            ];
+            row.extend(audit_cells(audit));
+            Some(row)
         })
         .collect();
     if rows.is_empty() {
@@ -414,13 +429,18 @@ fn restricted_claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
         "× collection",
         "confirmed / lost / reversed",
         "at risk precision / recall",
+        AGREE_HEADER,
     ];
+    let list = claims
+        .first()
+        .and_then(|m| m.restricted.map(|r| r.list_per_run));
     vec![
-        Block::Paragraph(
+        Block::Paragraph(format!(
             "Claims as the audit restricted to the documents the truth grades predicts them \
-             (the others non-relevant, as the lower-bound truth counts them)."
-                .to_string(),
-        ),
+             (the others non-relevant, as the lower-bound truth counts them), and after \
+             judging its own list ({:.1} documents per run).",
+            list.unwrap_or(0.0)
+        )),
         labelled_table(&header, rows),
     ]
 }

@@ -109,6 +109,9 @@ pub fn run_backtest(
             found.probabilities.extend(run.probabilities);
             found.claims.extend(run.claims);
             found.claim_lists.push(run.claim_list);
+            found
+                .restricted_claim_lists
+                .extend(run.restricted_claim_list);
         }
         progress("teams", done + 1, teams.len());
     }
@@ -121,6 +124,7 @@ pub fn run_backtest(
         probabilities: found.probabilities,
         claims: found.claims,
         claim_lists: found.claim_lists,
+        restricted_claim_lists: found.restricted_claim_lists,
     })
 }
 
@@ -131,6 +135,7 @@ struct TeamFindings {
     probabilities: Vec<ProbabilityOutcome>,
     claims: Vec<ClaimOutcome>,
     claim_lists: Vec<usize>,
+    restricted_claim_lists: Vec<usize>,
 }
 
 /// What the backtest finds of one audited run.
@@ -140,6 +145,8 @@ struct RunFindings {
     claims: Vec<ClaimOutcome>,
     /// The length of its list serving its ranks and claims.
     claim_list: usize,
+    /// The same of the restricted audit (deeper world).
+    restricted_claim_list: Option<usize>,
 }
 
 /// The judgments `world` plus the official grade of each of `docs` (0 for a document the
@@ -217,16 +224,15 @@ fn backtest_team(
                     row.truth_judged_is_at_risk = Some(figures.is_at_risk);
                 }
             }
-            let claim_list = listed_documents(
-                collection,
-                chosen
-                    .list
-                    .iter()
-                    .map(|e| (e.topic.as_str(), e.docid.as_str())),
-            );
+            let judged_after = |chosen: &crate::audit::claims::ChosenClaims| {
+                let list = (chosen.list.iter()).map(|e| (e.topic.as_str(), e.docid.as_str()));
+                judged_with(&listed_documents(collection, list))
+            };
+            let restricted_judged = restricted.as_ref().map(judged_after);
             let truths = claims::ClaimTruths {
                 truth: &true_scores,
-                judged: &judged_with(&claim_list),
+                judged: &judged_after(&chosen),
+                restricted_judged: restricted_judged.as_ref(),
                 corrections: &corrections,
                 test: &settings.significance,
             };
@@ -238,6 +244,7 @@ fn backtest_team(
                     &truths,
                 )?,
                 claim_list: chosen.list.len(),
+                restricted_claim_list: restricted.as_ref().map(|r| r.list.len()),
                 probabilities: probability_outcomes(audit, truth, collection),
                 rows,
             })

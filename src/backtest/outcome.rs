@@ -137,8 +137,6 @@ pub struct ClaimOutcome {
     pub restricted: Option<ClaimPrediction>,
     /// The outcome on the truth's judgments.
     pub truth: Direction,
-    /// The outcome once the claims' list is judged with the truth's grades.
-    pub judged: Direction,
 }
 
 /// An audit's prediction of a claim's outcome.
@@ -150,6 +148,10 @@ pub struct ClaimPrediction {
     pub outcome: Direction,
     /// The verdict on the claim.
     pub verdict: ClaimVerdict,
+    /// Whether the audit says judging its list cannot settle the claim.
+    pub cannot_settle: bool,
+    /// The outcome once the audit's list is judged with the truth's grades.
+    pub after_list: Direction,
 }
 
 /// Everything the backtest found.
@@ -171,4 +173,7 @@ pub struct BacktestOutcome {
     pub claims: Vec<ClaimOutcome>,
     /// Every audited run's list serving its ranks and claims: its length.
     pub claim_lists: Vec<usize>,
+    /// The same of the audit restricted to the documents the truth grades (deeper world;
+    /// empty elsewhere).
+    pub restricted_claim_lists: Vec<usize>,
 }

@@ -452,7 +452,11 @@ impl BacktestSummary {
             truth_coverage: mean(per_run.iter().map(|r| r.truth_coverage)),
             truth_judged_by_rank: judged_by_rank(&outcome.probabilities),
             elapsed_seconds,
-            claims: claims_summary(&measures, &outcome.claims, &outcome.claim_lists),
+            claims: claims_summary(
+                &measures,
+                &outcome.claims,
+                (&outcome.claim_lists, &outcome.restricted_claim_lists),
+            ),
         }
     }
 }

@@ -362,7 +362,8 @@ fn check_claims_block(block: &serde_json::Value, claims: usize) {
         count(&map["significant"]),
         "the collection calls significant what its test finds significant"
     );
-    let verdict = &map["verdict"];
+    let audit = &map["audit"];
+    let verdict = &audit["verdict"];
     let cells: usize = [
         "true_positives",
         "false_positives",
@@ -377,8 +378,13 @@ fn check_claims_block(block: &serde_json::Value, claims: usize) {
         count(&verdict["true_positives"]) + count(&verdict["false_negatives"]),
         count(&map["truth_differs"])
     );
-    let agree = map["agree_after_list"].as_f64().unwrap();
+    let agree = audit["agree_after_list"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&agree), "{map}");
+    assert!(count(&audit["cannot_settle"]) <= claims, "{map}");
+    assert!(
+        map.get("restricted").is_none(),
+        "only the deeper world restricts: {map}"
+    );
 }
 
 #[test]
@@ -759,7 +765,7 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
         let (audit, restricted) = (predictor("audit"), predictor("restricted audit"));
         assert_eq!(restricted["claims"], audit["claims"], "{measure}");
         assert!((0.0..=1.0).contains(&restricted["brier"].as_f64().unwrap()));
-        let verdict = &measure["restricted_verdict"];
+        let verdict = &measure["restricted"]["verdict"];
         let counted: u64 = [
             "true_positives",
             "false_positives",
