@@ -76,11 +76,8 @@ pub(super) struct ClaimTruths<'a> {
 pub(super) fn claim_outcomes<'a>(
     basis: &AuditBasis,
     run: usize,
-    (chosen, restricted, baselines): (
-        &'a ChosenClaims,
-        Option<&'a ChosenClaims>,
-        &[Vec<(usize, &'static str)>],
-    ),
+    (chosen, restricted): (&'a ChosenClaims, Option<&'a ChosenClaims>),
+    baselines: &[Vec<(usize, &'static str)>],
     truths: &ClaimTruths,
 ) -> Result<Vec<ClaimOutcome>> {
     let collection = basis.collection;

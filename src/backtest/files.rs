@@ -408,9 +408,11 @@ fn restricted_claims_blocks(claims: &[MeasureClaims]) -> Vec<Block> {
             let mut row = vec![
                 m.measure.clone(),
                 format!("{:.4}", restricted.brier),
-                (collection > 0.0)
-                    .then(|| format!("{:.2}×", restricted.brier / collection))
-                    .unwrap_or_else(|| "–".to_string()),
+                if collection > 0.0 {
+                    format!("{:.2}×", restricted.brier / collection)
+                } else {
+                    "–".to_string()
+                },
                 format!(
                     "{} / {} / {}",
                     restricted.confirmed, restricted.lost, restricted.reversed

@@ -240,7 +240,8 @@ fn backtest_team(
                 claims: claims::claim_outcomes(
                     basis,
                     run,
-                    (&chosen, restricted.as_ref(), &baselines),
+                    (&chosen, restricted.as_ref()),
+                    &baselines,
                     &truths,
                 )?,
                 claim_list: chosen.list.len(),
