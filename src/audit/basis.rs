@@ -154,11 +154,7 @@ impl<'c> AuditBasis<'c> {
                 )
             })
             .collect::<Result<Vec<_>>>()?;
-        let best_ranks: Vec<BestPooledRanks> = collection
-            .topics
-            .iter()
-            .map(|topic| BestPooledRanks::new(collection, topic))
-            .collect();
+        let best_ranks = BestPooledRanks::every_topic(collection);
         let calibration = calibrate(
             &CalibrationInput {
                 collection,

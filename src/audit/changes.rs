@@ -15,6 +15,16 @@ pub struct DocRef {
     pub docid: String,
 }
 
+impl DocRef {
+    /// Document `docid` of topic `topic`.
+    pub fn new(topic: &str, docid: &str) -> Self {
+        Self {
+            topic: topic.to_string(),
+            docid: docid.to_string(),
+        }
+    }
+}
+
 /// A run's figures of one measure before or after the returned judgments.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standing {

@@ -229,10 +229,7 @@ fn with_returned(
                 ))
                 .into());
             }
-            Some(_) => overridden.push(DocRef {
-                topic: grade.topic.clone(),
-                docid: grade.docid.clone(),
-            }),
+            Some(_) => overridden.push(DocRef::new(&grade.topic, &grade.docid)),
             None => added += 1,
         }
         topic.insert(&grade.docid, grade.grade);
@@ -259,18 +256,12 @@ pub fn audit_with_judgments(
     let graded: std::collections::BTreeSet<DocRef> = returned
         .grades
         .iter()
-        .map(|g| DocRef {
-            topic: g.topic.clone(),
-            docid: g.docid.clone(),
-        })
+        .map(|g| DocRef::new(&g.topic, &g.docid))
         .collect();
     let listed: std::collections::BTreeSet<DocRef> = before
         .to_judge
         .iter()
-        .map(|entry| DocRef {
-            topic: entry.topic.clone(),
-            docid: entry.docid.clone(),
-        })
+        .map(|entry| DocRef::new(&entry.topic, &entry.docid))
         .collect();
     after.judged = Some(JudgedComparison {
         file: returned.path.display().to_string(),

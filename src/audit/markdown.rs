@@ -42,6 +42,17 @@ pub(super) fn table(header: Vec<String>, align: &str, rows: Vec<Vec<String>>) ->
     })
 }
 
+/// The note under a list of `total` documents cut at [`LISTED_DOCUMENTS`]: how many are not
+/// listed, and where (`complete_in`) all of them are; none when the list is whole.
+pub(super) fn unlisted_note(total: usize, complete_in: &str) -> Option<Block> {
+    (total > LISTED_DOCUMENTS).then(|| {
+        Block::Paragraph(format!(
+            "… {} more (all of them in {complete_in}).",
+            total - LISTED_DOCUMENTS
+        ))
+    })
+}
+
 pub(super) fn names(header: &[&str]) -> Vec<String> {
     header.iter().map(ToString::to_string).collect()
 }
@@ -259,12 +270,10 @@ fn to_judge(report: &AuditReport, level: u8) -> Vec<Block> {
         "llrrr",
         rows,
     ));
-    if report.to_judge.len() > LISTED_DOCUMENTS {
-        blocks.push(Block::Paragraph(format!(
-            "… {} more (all of them in the JSON report and the emitted pool).",
-            report.to_judge.len() - LISTED_DOCUMENTS
-        )));
-    }
+    blocks.extend(unlisted_note(
+        report.to_judge.len(),
+        "the JSON report and the emitted pool",
+    ));
     blocks
 }
 

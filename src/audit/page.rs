@@ -7,7 +7,9 @@ use std::io::{self, Write};
 use super::changes::{DocRef, JudgedComparison, Standing};
 use super::claims::render::{claims_blocks, claims_figure, judged_claims_blocks};
 use super::figure::rank_figure;
-use super::markdown::{at_risk_label, names, run_blocks, section, table, LISTED_DOCUMENTS};
+use super::markdown::{
+    at_risk_label, names, run_blocks, section, table, unlisted_note, LISTED_DOCUMENTS,
+};
 use super::team::TeamAuditReport;
 use crate::report::document::{Block, Document};
 use crate::report::html::document_page;
@@ -225,12 +227,10 @@ fn merged_list(report: &TeamAuditReport) -> Vec<Block> {
         if with_claims { "llrrllr" } else { "llrrlr" },
         rows,
     ));
-    if report.to_judge.len() > LISTED_DOCUMENTS {
-        blocks.push(Block::Paragraph(format!(
-            "… {} more (all of them in the JSON report, the sheet and the emitted pool).",
-            report.to_judge.len() - LISTED_DOCUMENTS
-        )));
-    }
+    blocks.extend(unlisted_note(
+        report.to_judge.len(),
+        "the JSON report, the sheet and the emitted pool",
+    ));
     blocks
 }
 

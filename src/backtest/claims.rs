@@ -10,7 +10,7 @@ use crate::audit::claims::{ChosenClaims, ClaimScores, ClaimSummary};
 use crate::audit::AuditBasis;
 use crate::base::error::{Context, Result};
 use crate::sim::scoring::ScoreTable;
-use crate::stats::comparison::TestSettings;
+use crate::stats::comparison::{PairTest, TestSettings};
 use crate::stats::pair_changes::Direction;
 
 /// Per measure, the baselines of run `run` of `team` (collection indices with how each was
@@ -112,7 +112,8 @@ pub(super) fn claim_outcomes<'a>(
                         collection: &scores,
                         samples: &[],
                     };
-                    claim_directions(&family, &scores, truths.test)
+                    PairTest::new(truths.test, topics.len())
+                        .and_then(|test| claim_directions(&family, &scores, &test))
                 })
                 .transpose()
                 .with_context(|| format!("testing the claims of run {}", tags[0]))

@@ -1,7 +1,7 @@
 //! The crate's error type: every failure the library reports, with the data needed to name its
 //! cause (file, line, what was expected). The binary adds context and maps errors to exit codes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A problem found while reading one input file, with the 1-based line it was found on
 /// (0 when the problem concerns the whole file, such as an empty file).
@@ -140,6 +140,15 @@ pub enum Error {
 }
 
 impl Error {
+    /// The [`Error::Write`] of a failure to write `path` (or read back what was written), to
+    /// hand to `map_err`.
+    pub fn writing(path: &Path) -> impl Fn(std::io::Error) -> Self + Copy + '_ {
+        move |source| Self::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
     /// The error under every [`Error::Context`] layer: what decides the kind of failure.
     pub fn root(&self) -> &Error {
         match self {

@@ -17,10 +17,7 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let write_error = |source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
+    let write_error = Error::writing(path);
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),

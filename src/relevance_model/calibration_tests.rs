@@ -354,9 +354,7 @@ fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
             .unwrap()
         })
         .collect();
-    let best_ranks: Vec<BestPooledRanks> = (collection.topics.iter())
-        .map(|topic| BestPooledRanks::new(collection, topic))
-        .collect();
+    let best_ranks = BestPooledRanks::every_topic(collection);
     let nothing_judged = vec![DocumentGrades::default(); collection.topics.len()];
     let trials: TrialJudgments = ["A", "B"]
         .map(|team| (team.to_string(), vec![nothing_judged.clone()]))

@@ -94,9 +94,7 @@ impl CompletionModel {
                 fit_topic_scoring(collection, topic, grades, &questions, &never_judged)
             })
             .collect::<Result<Vec<TopicModel>>>()?;
-        let best_ranks: Vec<BestPooledRanks> = (collection.topics.iter())
-            .map(|topic| BestPooledRanks::new(collection, topic))
-            .collect();
+        let best_ranks = BestPooledRanks::every_topic(collection);
         let calibration = calibrate(
             &CalibrationInput {
                 collection,

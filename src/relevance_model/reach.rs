@@ -66,6 +66,13 @@ impl<'c> BestPooledRanks<'c> {
         Self { best }
     }
 
+    /// The best pooled ranks of every topic of `collection`, in collection order.
+    pub fn every_topic(collection: &'c Collection) -> Vec<Self> {
+        (collection.topics.iter())
+            .map(|topic| Self::new(collection, topic))
+            .collect()
+    }
+
     /// The best rank of `doc` among pooled runs of teams other than `team` ("" counts every
     /// team), capped at [`BEST_RANK_CAP`].
     pub fn without(&self, doc: DocId, team: &str) -> usize {

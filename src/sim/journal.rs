@@ -294,10 +294,7 @@ impl JournalWriter {
     /// # Errors
     /// [`Error::Write`] when it cannot be written.
     pub fn create(path: &Path, header: &JournalHeader) -> Result<Self> {
-        let write_error = |source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        };
+        let write_error = Error::writing(path);
         if let Some(folder) = path.parent() {
             std::fs::create_dir_all(folder).map_err(write_error)?;
         }
@@ -316,10 +313,7 @@ impl JournalWriter {
     /// # Errors
     /// [`Error::Write`] when it cannot be opened or cut.
     pub fn resume(path: &Path, valid_bytes: u64) -> Result<Self> {
-        let write_error = |source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        };
+        let write_error = Error::writing(path);
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
@@ -350,10 +344,9 @@ impl JournalWriter {
         frame.extend_from_slice(&length);
         frame.extend_from_slice(&checksum(&length, &payload).to_le_bytes());
         frame.extend_from_slice(&payload);
-        self.file.write_all(&frame).map_err(|source| Error::Write {
-            path: self.path.clone(),
-            source,
-        })
+        self.file
+            .write_all(&frame)
+            .map_err(Error::writing(&self.path))
     }
 
     /// Flushes the journal to disk.
@@ -361,10 +354,7 @@ impl JournalWriter {
     /// # Errors
     /// [`Error::Write`] when it cannot be synced.
     pub fn finish(self) -> Result<()> {
-        self.file.sync_all().map_err(|source| Error::Write {
-            path: self.path,
-            source,
-        })
+        self.file.sync_all().map_err(Error::writing(&self.path))
     }
 }
 

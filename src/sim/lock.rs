@@ -65,14 +65,8 @@ impl FolderLock {
     /// cannot be opened.
     pub fn open(folder: &Path) -> Result<Self> {
         let path = folder.join(LOCK_FILE);
-        std::fs::create_dir_all(folder).map_err(|source| Error::Write {
-            path: folder.to_path_buf(),
-            source,
-        })?;
-        let write_error = |source| Error::Write {
-            path: path.clone(),
-            source,
-        };
+        std::fs::create_dir_all(folder).map_err(Error::writing(folder))?;
+        let write_error = Error::writing(&path);
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -99,10 +93,7 @@ impl FolderLock {
         when_locked: WhenLocked,
         on_wait: &dyn Fn(&str),
     ) -> Result<HeldLock<'_>> {
-        let write_error = |source| Error::Write {
-            path: self.path.clone(),
-            source,
-        };
+        let write_error = Error::writing(&self.path);
         let holder = read_holder(&self.path);
         let refusal = || {
             Error::Invalid(format!(

@@ -168,40 +168,86 @@ pub fn compare_pairs(
     settings: &TestSettings,
 ) -> Result<Vec<PairComparison>, StatsError> {
     let topics = scores.scores.first().map_or(0, Vec::len);
-    if topics < 2 {
-        return Err(StatsError::TooFewValues {
-            required: 2,
-            found: topics,
-        });
-    }
-    let critical = student_t_critical_value(CONFIDENCE_TAIL, (topics - 1) as f64);
-    let sorted_ranges = match settings.test {
-        SignificanceTest::Tukey => Some(sorted_tukey_ranges(scores, settings)?),
-        _ => None,
-    };
-    let largest_score =
-        (scores.scores.iter().flatten()).fold(0.0f64, |largest, score| largest.max(score.abs()));
-    let mut compared = (pairs.par_iter())
-        .map(|&(first, second)| {
-            let (a, b) = (&scores.scores[first], &scores.scores[second]);
-            let t_test = paired_t_test(a, b)?;
-            let mut comparison = describe_pair(first, second, &t_test, topics, critical);
-            comparison.p_value = match &sorted_ranges {
-                Some(ranges) => tukey_p_value(ranges, comparison.mean_difference, largest_score),
-                None => pair_p_value(scores, first, second, settings, &t_test)?,
-            };
-            Ok(comparison)
+    PairTest::new(settings, topics)?.compare(scores, pairs)
+}
+
+/// The test of `settings` over a given number of topics, ready to compare many sets of scores
+/// alike: the confidence intervals' critical value is found once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairTest {
+    settings: TestSettings,
+    topics: usize,
+    critical: f64,
+}
+
+impl PairTest {
+    /// The test of `settings` over `topics` topics.
+    ///
+    /// # Errors
+    /// Fewer than 2 topics.
+    pub fn new(settings: &TestSettings, topics: usize) -> Result<Self, StatsError> {
+        if topics < 2 {
+            return Err(StatsError::TooFewValues {
+                required: 2,
+                found: topics,
+            });
+        }
+        Ok(Self {
+            settings: *settings,
+            topics,
+            critical: student_t_critical_value(CONFIDENCE_TAIL, (topics - 1) as f64),
         })
-        .collect::<Result<Vec<_>, StatsError>>()?;
-    let p_values: Vec<f64> = compared.iter().map(|pair| pair.p_value).collect();
-    for (pair, adjusted) in compared
-        .iter_mut()
-        .zip(settings.correction.adjust(&p_values))
-    {
-        pair.adjusted_p_value = adjusted;
-        pair.significant = adjusted < settings.alpha;
     }
-    Ok(compared)
+
+    /// Compares the `pairs` (positions in `scores.runs`), corrected over these pairs, as
+    /// [`compare_pairs`] does. Runs on the current rayon pool.
+    ///
+    /// # Errors
+    /// Runs with another number of topics than the test's, a score that is not finite, or zero
+    /// samples for a resampling test.
+    pub fn compare(
+        &self,
+        scores: MeasureScores,
+        pairs: &[(usize, usize)],
+    ) -> Result<Vec<PairComparison>, StatsError> {
+        let (settings, topics) = (&self.settings, self.topics);
+        let found = scores.scores.first().map_or(0, Vec::len);
+        if found != topics {
+            return Err(StatsError::LengthMismatch {
+                left: topics,
+                right: found,
+            });
+        }
+        let sorted_ranges = match settings.test {
+            SignificanceTest::Tukey => Some(sorted_tukey_ranges(scores, settings)?),
+            _ => None,
+        };
+        let largest_score = (scores.scores.iter().flatten())
+            .fold(0.0f64, |largest, score| largest.max(score.abs()));
+        let mut compared = (pairs.par_iter())
+            .map(|&(first, second)| {
+                let (a, b) = (&scores.scores[first], &scores.scores[second]);
+                let t_test = paired_t_test(a, b)?;
+                let mut comparison = describe_pair(first, second, &t_test, topics, self.critical);
+                comparison.p_value = match &sorted_ranges {
+                    Some(ranges) => {
+                        tukey_p_value(ranges, comparison.mean_difference, largest_score)
+                    }
+                    None => pair_p_value(scores, first, second, settings, &t_test)?,
+                };
+                Ok(comparison)
+            })
+            .collect::<Result<Vec<_>, StatsError>>()?;
+        let p_values: Vec<f64> = compared.iter().map(|pair| pair.p_value).collect();
+        for (pair, adjusted) in compared
+            .iter_mut()
+            .zip(settings.correction.adjust(&p_values))
+        {
+            pair.adjusted_p_value = adjusted;
+            pair.significant = adjusted < settings.alpha;
+        }
+        Ok(compared)
+    }
 }
 
 /// The pair's differences described by their t-test over `topics` topics: mean, confidence
@@ -361,6 +407,32 @@ mod tests {
         let effect = 2.480830869161881 / 12f64.sqrt();
         assert_relative_eq!(pair.effect_size.unwrap(), effect, max_relative = 1e-12);
         assert!(pair.significant);
+    }
+
+    #[test]
+    fn a_pair_test_is_made_for_its_number_of_topics() {
+        let test = settings(SignificanceTest::Student, Correction::None);
+        assert_eq!(
+            PairTest::new(&test, 1),
+            Err(StatsError::TooFewValues {
+                required: 2,
+                found: 1
+            })
+        );
+        let scores = vec![vec![0.1, 0.5, 0.3], vec![0.2, 0.4, 0.1]];
+        let runs = names()[..2].to_vec();
+        let measure = MeasureScores {
+            measure: "map",
+            runs: &runs,
+            scores: &scores,
+        };
+        let pair_test = PairTest::new(&test, 4).unwrap();
+        assert_eq!(
+            pair_test.compare(measure, &[(0, 1)]),
+            Err(StatsError::LengthMismatch { left: 4, right: 3 })
+        );
+        let on_three = PairTest::new(&test, 3).unwrap().compare(measure, &[(0, 1)]);
+        assert_eq!(on_three, compare_pairs(measure, &[(0, 1)], &test));
     }
 
     #[test]

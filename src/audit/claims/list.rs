@@ -15,8 +15,11 @@ use super::sampled::{ClaimFamily, RunClaims};
 use super::summary::claim_directions;
 use crate::audit::basis::RunOutcomes;
 use crate::audit::risk::{sort_by_priority, ListedDoc};
-use crate::stats::comparison::TestSettings;
+use crate::stats::comparison::{PairTest, TestSettings};
 use crate::stats::pair_changes::Direction;
+
+/// Why testing a claim's scores again cannot fail.
+const SUMMARISED: &str = "the claims' scores were tested when they were summarised";
 
 /// The change of claim `claim`'s topic difference (run less baseline) of `family`'s measure
 /// when unjudged document `doc` of outcome `topic` alone is judged relevant with grade index
@@ -152,6 +155,8 @@ pub(in crate::audit) fn mark_unsettleable(
 struct FamilyProgress {
     /// The family's index in the run's claims.
     family: usize,
+    /// The claims' test over the family's topics.
+    test: PairTest,
     /// `partly[sample][run][topic]`: the scores with the documents judged so far.
     partly: Vec<Vec<Vec<f64>>>,
     /// `full[sample][claim]`: each claim's outcome on the full sampled scores.
@@ -169,7 +174,6 @@ struct FamilyProgress {
 pub(in crate::audit) struct ClaimProgress<'a> {
     outcomes: &'a RunOutcomes,
     claims: &'a RunClaims,
-    test: TestSettings,
     families: Vec<FamilyProgress>,
 }
 
@@ -203,13 +207,15 @@ impl<'a> ClaimProgress<'a> {
             .filter(|(_, _, steering)| steering.contains(&true))
             .map(|(index, family, steering)| {
                 let scores = family.scores();
+                let topics = family.collection[0].len();
+                let test = PairTest::new(&test, topics).expect(SUMMARISED);
                 let outcome = |per_run: &[Vec<f64>]| {
-                    claim_directions(&scores, per_run, &test)
-                        .expect("the claims' scores were tested when they were summarised")
+                    claim_directions(&scores, per_run, &test).expect(SUMMARISED)
                 };
                 let on_collection = outcome(&family.collection);
                 FamilyProgress {
                     family: index,
+                    test,
                     partly: vec![family.collection.clone(); family.samples.len()],
                     full: family.samples.iter().map(|s| outcome(s)).collect(),
                     now: vec![on_collection; family.samples.len()],
@@ -223,7 +229,6 @@ impl<'a> ClaimProgress<'a> {
         Self {
             outcomes,
             claims,
-            test,
             families,
         }
     }
@@ -311,8 +316,8 @@ impl<'a> ClaimProgress<'a> {
             let scores = family.scores();
             for sample in (0..moved.len()).filter(|&sample| moved[sample]) {
                 progress.now[sample] =
-                    claim_directions(&scores, &progress.partly[sample], &self.test)
-                        .expect("the claims' scores were tested when they were summarised");
+                    claim_directions(&scores, &progress.partly[sample], &progress.test)
+                        .expect(SUMMARISED);
             }
             let samples = progress.full.len().max(1) as f64;
             for (claim, remaining) in progress.remaining.iter_mut().enumerate() {

@@ -12,6 +12,15 @@ use crate::report::document::Block;
 /// At most this many unsettled claims are named in the verdict.
 const NAMED_CLAIMS: usize = 3;
 
+/// The columns both claims tables open with: the claim (run, baseline, measure), then its
+/// difference and p-value on the collection.
+const CLAIM_COLUMNS: [&str; 5] = ["run", "baseline", "measure", "difference", "p"];
+
+/// A claims table's header: [`CLAIM_COLUMNS`], then `more`.
+fn claims_header(more: &[&str]) -> Vec<String> {
+    names(&[&CLAIM_COLUMNS[..], more].concat())
+}
+
 /// `RUN vs BASELINE by MEASURE`.
 fn name(claim: &ClaimSummary) -> String {
     format!("{} vs {} by {}", claim.run, claim.baseline, claim.measure)
@@ -165,12 +174,7 @@ pub fn claims_blocks(reports: &[AuditReport]) -> Vec<Block> {
         section(2, "Claims"),
         Block::Paragraph(explanation),
         table(
-            names(&[
-                "run",
-                "baseline",
-                "measure",
-                "difference",
-                "p",
+            claims_header(&[
                 "expected (90% range)",
                 "P(significant as claimed)",
                 "P(reversed)",
@@ -209,15 +213,7 @@ pub fn judged_claims_blocks(changes: &[ClaimChange]) -> Vec<Block> {
         })
         .collect();
     vec![table(
-        names(&[
-            "run",
-            "baseline",
-            "measure",
-            "difference",
-            "p",
-            "P(significant as claimed)",
-            "verdict",
-        ]),
+        claims_header(&["P(significant as claimed)", "verdict"]),
         "lllrrrl",
         rows,
     )]

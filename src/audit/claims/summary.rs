@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::base::error::StatsError;
-use crate::stats::comparison::{compare_pairs, MeasureScores, PairComparison, TestSettings};
+use crate::stats::comparison::{MeasureScores, PairComparison, PairTest, TestSettings};
 use crate::stats::pair_changes::{directions, Direction};
 use crate::stats::rank::quantile;
 
@@ -152,11 +152,11 @@ pub struct ClaimChange {
 /// baseline), tested with `test` and corrected over them, on per-topic scores `per_run`.
 ///
 /// # Errors
-/// Fewer than 2 topics, runs with different numbers of topics, or a score that is not finite.
+/// Runs with another number of topics than the test's, or a score that is not finite.
 pub fn claim_directions(
     scores: &ClaimScores,
     per_run: &[Vec<f64>],
-    test: &TestSettings,
+    test: &PairTest,
 ) -> Result<Vec<Direction>, StatsError> {
     Ok(directions(&compare_claims(scores, per_run, test)?))
 }
@@ -165,7 +165,7 @@ pub fn claim_directions(
 fn compare_claims(
     scores: &ClaimScores,
     per_run: &[Vec<f64>],
-    test: &TestSettings,
+    test: &PairTest,
 ) -> Result<Vec<PairComparison>, StatsError> {
     let pairs: Vec<(usize, usize)> = (1..per_run.len()).map(|b| (0, b)).collect();
     let measure = MeasureScores {
@@ -173,7 +173,7 @@ fn compare_claims(
         runs: scores.runs,
         scores: per_run,
     };
-    compare_pairs(measure, &pairs, test)
+    test.compare(measure, &pairs)
 }
 
 /// Summarises every claim of `scores` (the audited run against each baseline) tested with
@@ -185,11 +185,13 @@ pub fn summarize(
     scores: &ClaimScores,
     test: &TestSettings,
 ) -> Result<Vec<ClaimSummary>, StatsError> {
-    let on_collection = compare_claims(scores, scores.collection, test)?;
+    let topics = scores.collection.first().map_or(0, Vec::len);
+    let test = PairTest::new(test, topics)?;
+    let on_collection = compare_claims(scores, scores.collection, &test)?;
     let claimed = directions(&on_collection);
     let sampled: Vec<(Vec<Direction>, Vec<f64>)> = (scores.samples.par_iter())
         .map(|sample| {
-            let compared = compare_claims(scores, sample, test)?;
+            let compared = compare_claims(scores, sample, &test)?;
             let differences = compared.iter().map(|c| c.mean_difference).collect();
             Ok((directions(&compared), differences))
         })

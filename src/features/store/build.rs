@@ -359,10 +359,7 @@ impl NameReader<'_> {
         let mut bytes = vec![0_u8; (end - start) as usize];
         self.store
             .read_exact_at(&mut bytes, self.names.offset + start)
-            .map_err(|source| Error::Write {
-                path: PathBuf::from("store"),
-                source,
-            })?;
+            .map_err(Error::writing(Path::new("store")))?;
         Ok(bytes)
     }
 }

@@ -19,10 +19,7 @@ impl Workspace {
         let mut name = out.as_os_str().to_os_string();
         name.push(".partial");
         let folder = PathBuf::from(name);
-        let write_error = |source| Error::Write {
-            path: folder.clone(),
-            source,
-        };
+        let write_error = Error::writing(&folder);
         if folder.exists() {
             std::fs::remove_dir_all(&folder).map_err(write_error)?;
         }
@@ -40,10 +37,7 @@ impl Workspace {
 
     /// Renames the finished store to `out`.
     pub(super) fn publish(&self, out: &Path) -> Result<()> {
-        std::fs::rename(self.store_path(), out).map_err(|source| Error::Write {
-            path: out.to_path_buf(),
-            source,
-        })
+        std::fs::rename(self.store_path(), out).map_err(Error::writing(out))
     }
 }
 
@@ -62,10 +56,7 @@ pub(super) struct Scratch {
 
 impl Scratch {
     pub(super) fn create(path: PathBuf) -> Result<Self> {
-        let file = File::create(&path).map_err(|source| Error::Write {
-            path: path.clone(),
-            source,
-        })?;
+        let file = File::create(&path).map_err(Error::writing(&path))?;
         Ok(Self {
             writer: BufWriter::with_capacity(1 << 20, file),
             path,
@@ -73,18 +64,14 @@ impl Scratch {
     }
 
     pub(super) fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        self.writer.write_all(bytes).map_err(|source| Error::Write {
-            path: self.path.clone(),
-            source,
-        })
+        self.writer
+            .write_all(bytes)
+            .map_err(Error::writing(&self.path))
     }
 
     /// The finished file, opened for reading.
     pub(super) fn into_reader(self) -> Result<ScratchReader> {
-        let error = |source| Error::Write {
-            path: self.path.clone(),
-            source,
-        };
+        let error = Error::writing(&self.path);
         let file = self
             .writer
             .into_inner()
@@ -107,17 +94,10 @@ pub(super) struct ScratchReader {
 }
 
 impl ScratchReader {
-    fn error(&self, source: std::io::Error) -> Error {
-        Error::Write {
-            path: self.path.clone(),
-            source,
-        }
-    }
-
     /// A buffered reader from the start.
     pub(super) fn sequential(&self) -> Result<BufReader<File>> {
         // Opened anew: a cloned handle would share the read position of earlier readers.
-        let file = File::open(&self.path).map_err(|source| self.error(source))?;
+        let file = File::open(&self.path).map_err(Error::writing(&self.path))?;
         Ok(BufReader::with_capacity(1 << 20, file))
     }
 
@@ -126,7 +106,7 @@ impl ScratchReader {
         let mut bytes = [0_u8; 8];
         self.file
             .read_exact_at(&mut bytes, index * 8)
-            .map_err(|source| self.error(source))?;
+            .map_err(Error::writing(&self.path))?;
         Ok(u64::from_le_bytes(bytes))
     }
 }
@@ -141,10 +121,7 @@ pub(super) fn read_values(
     let mut bytes = vec![0_u8; count * width];
     reader
         .read_exact(&mut bytes)
-        .map_err(|source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        .map_err(Error::writing(path))?;
     Ok(bytes
         .chunks_exact(width)
         .map(|chunk| {
@@ -164,10 +141,7 @@ pub(super) struct SectionWriter {
 
 impl SectionWriter {
     pub(super) fn create(path: &Path) -> Result<Self> {
-        let error = |source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        };
+        let error = Error::writing(path);
         let file = File::create(path).map_err(error)?;
         let mut writer = Self {
             path: path.to_path_buf(),
@@ -179,17 +153,10 @@ impl SectionWriter {
         Ok(writer)
     }
 
-    fn error(&self, source: std::io::Error) -> Error {
-        Error::Write {
-            path: self.path.clone(),
-            source,
-        }
-    }
-
     pub(super) fn write(&mut self, bytes: &[u8]) -> Result<()> {
         self.writer
             .write_all(bytes)
-            .map_err(|source| self.error(source))?;
+            .map_err(Error::writing(&self.path))?;
         self.offset += bytes.len() as u64;
         Ok(())
     }
@@ -218,15 +185,15 @@ impl SectionWriter {
     pub(super) fn copy(&mut self, scratch: &ScratchReader) -> Result<()> {
         let mut reader = scratch.sequential()?;
         let copied =
-            std::io::copy(&mut reader, &mut self.writer).map_err(|source| self.error(source))?;
+            std::io::copy(&mut reader, &mut self.writer).map_err(Error::writing(&self.path))?;
         self.offset += copied;
         Ok(())
     }
 
     /// Flushes what is written so far, and opens the file for reading it back.
     pub(super) fn reader(&mut self) -> Result<File> {
-        self.writer.flush().map_err(|source| self.error(source))?;
-        File::open(&self.path).map_err(|source| self.error(source))
+        self.writer.flush().map_err(Error::writing(&self.path))?;
+        File::open(&self.path).map_err(Error::writing(&self.path))
     }
 
     /// Writes the header and the preamble that points to it, and syncs the file.
@@ -238,18 +205,12 @@ impl SectionWriter {
             .writer
             .into_inner()
             .map_err(|error| error.into_error())
-            .map_err(|source| Error::Write {
-                path: self.path.clone(),
-                source,
-            })?;
+            .map_err(Error::writing(&self.path))?;
         let result = (|| {
             file.seek(SeekFrom::Start(0))?;
             file.write_all(&preamble(start, json.len() as u64))?;
             file.sync_all()
         })();
-        result.map_err(|source| Error::Write {
-            path: self.path,
-            source,
-        })
+        result.map_err(Error::writing(&self.path))
     }
 }
