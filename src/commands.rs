@@ -434,6 +434,7 @@ fn synth_corpus(args: &SynthArgs) -> Result<()> {
 pub fn audit(args: AuditArgs) -> Result<()> {
     use reusesim::audit;
     let task = args.task.open()?;
+    refuse_run_tags(&args.run, &task)?;
     let runs = reusesim::io::run::read_runs(&args.run_files()?).context("reading the runs")?;
     let tags: Vec<&str> = runs.iter().map(|run| run.tag.as_str()).collect();
     let (report, warnings) = (args.threads)
@@ -455,6 +456,22 @@ pub fn audit(args: AuditArgs) -> Result<()> {
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+/// A `--run` that names no file but a task run's tag is refused with that run's file: `--run`
+/// takes run files, and a bare "no such file" would not say why.
+fn refuse_run_tags(paths: &[std::path::PathBuf], task: &reusesim::io::task::Task) -> Result<()> {
+    for path in paths.iter().filter(|path| !path.exists()) {
+        let named = path.to_string_lossy();
+        if let Some(run) = task.runs.iter().find(|run| run.tag == named) {
+            anyhow::bail!(
+                "--run {named}: no such file; --run takes a run file, and {named} is the tag of \
+                 the task's run read from {}",
+                run.path.display()
+            );
+        }
+    }
     Ok(())
 }
 
