@@ -4,6 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::list::mark_unsettleable;
 use super::sampled::claims_against;
 use super::summary::ClaimSummary;
 use crate::audit::basis::{AuditBasis, RunAudit};
@@ -41,7 +42,9 @@ impl AuditBasis<'_> {
         only: Option<&Judgments>,
     ) -> Result<ChosenClaims> {
         let outcomes = self.outcomes(run, rules, only);
-        let claims = claims_against(self, (run, &outcomes), baselines, test)?;
+        let mut claims = claims_against(self, (run, &outcomes), baselines, test)?;
+        let settle = (rules.settle_threshold, rules.list_per_topic);
+        mark_unsettleable(&outcomes, &mut claims, *test, settle);
         let topic_index: FxHashMap<&str, usize> = (self.collection.topics.iter().enumerate())
             .map(|(index, topic)| (topic.id.as_str(), index))
             .collect();
