@@ -1359,7 +1359,7 @@ fn the_merged_list_sums_each_documents_priorities_over_the_runs_and_puts_the_hig
 
 #[test]
 fn a_task_runs_tag_given_as_a_run_file_is_refused_naming_the_file_to_give() {
-    let output = run(&["audit", "--study-seeds", "0", "--run", "team01_run1"]);
+    let output = run(["audit", "--study-seeds", "0", "--run", "team01_run1"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--run takes a run file"), "{stderr}");
