@@ -848,3 +848,66 @@ fn the_deeper_world_refuses_what_it_cannot_use() {
         "{text}"
     );
 }
+
+#[test]
+fn claims_that_no_list_of_the_cap_can_settle_are_named_and_leave_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let (task, deeper, _) = write_deeper_task(dir.path());
+    let claims_with_cap = |cap: &str| {
+        let out = dir.path().join(format!("cap-{cap}"));
+        run_ok([
+            "backtest",
+            "--task",
+            task.to_str().unwrap(),
+            "--world",
+            "deeper",
+            "--truth-qrels",
+            deeper.to_str().unwrap(),
+            "--measures",
+            "map,P_10",
+            "--risk-threshold",
+            "0.05",
+            "--settle-threshold",
+            "0.05",
+            "--list-per-topic",
+            cap,
+            "--format",
+            "png",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("backtest.json")).unwrap())
+                .unwrap();
+        summary["claims"].as_array().unwrap().clone()
+    };
+    // a2's claims rest on the 8 documents a topic below the pool in its top 10, which the
+    // truth grades relevant: one document a topic cannot settle them, so both audits name
+    // them, list nothing for them, and only the claims they can settle agree after the list.
+    for measure in claims_with_cap("1")
+        .iter()
+        .filter(|m| m["measure"] != "all")
+    {
+        let differs = measure["truth_differs"].as_u64().unwrap();
+        assert!(differs > 0, "{measure}");
+        for audit in [&measure["audit"], &measure["restricted"]] {
+            assert_eq!(audit["cannot_settle"].as_u64(), Some(differs), "{measure}");
+            assert_eq!(audit["list_per_run"], 0.0, "{measure}");
+            assert_eq!(audit["agree_after_list_where_settleable"], 1.0, "{measure}");
+            let claims = measure["claims"].as_f64().unwrap();
+            let agree = audit["agree_after_list"].as_f64().unwrap();
+            assert!(
+                (agree - (1.0 - differs as f64 / claims)).abs() < 1e-12,
+                "{measure}"
+            );
+        }
+    }
+    // With room for a topic's 8 documents, every claim is settled and agrees.
+    for measure in &claims_with_cap("8") {
+        for audit in [&measure["audit"], &measure["restricted"]] {
+            assert_eq!(audit["cannot_settle"], 0, "{measure}");
+            assert!(audit["list_per_run"].as_f64().unwrap() > 0.0, "{measure}");
+            assert_eq!(audit["agree_after_list"], 1.0, "{measure}");
+        }
+    }
+}
