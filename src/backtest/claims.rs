@@ -84,6 +84,9 @@ pub(super) fn claim_outcomes<'a>(
     let topics: Vec<usize> = (0..collection.topics.len())
         .filter(|&t| !collection.topics[t].rankings[run].is_empty())
         .collect();
+    let tag = &collection.runs[run].tag;
+    let test = PairTest::new(truths.test, topics.len())
+        .with_context(|| format!("testing the claims of run {tag}"))?;
     let mut outcomes = Vec::new();
     for (m, baselines) in baselines.iter().enumerate() {
         let name = basis.measures[m].to_string();
@@ -112,11 +115,10 @@ pub(super) fn claim_outcomes<'a>(
                         collection: &scores,
                         samples: &[],
                     };
-                    PairTest::new(truths.test, topics.len())
-                        .and_then(|test| claim_directions(&family, &scores, &test))
+                    claim_directions(&family, &scores, &test)
                 })
                 .transpose()
-                .with_context(|| format!("testing the claims of run {}", tags[0]))
+                .with_context(|| format!("testing the claims of run {tag}"))
         };
         let on_table = |table: &ScoreTable| {
             directions(&|r, t| Some(table.per_topic[r][t].as_ref().map_or(0.0, |s| s[m])))

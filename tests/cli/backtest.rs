@@ -312,6 +312,19 @@ fn baseline_count(
     count
 }
 
+/// The cases a verdict's confusion counts: its four cells summed.
+fn confusion_total(verdict: &serde_json::Value) -> u64 {
+    [
+        "true_positives",
+        "false_positives",
+        "false_negatives",
+        "true_negatives",
+    ]
+    .iter()
+    .map(|field| verdict[field].as_u64().unwrap())
+    .sum()
+}
+
 /// The backtest's claims block of one measure's backtest with `claims` claims: the measure's
 /// entry and `all` agree, each predictor's probabilities give a Brier score in [0, 1] and its
 /// counts sum to the claims, and the verdict's confusion covers every claim.
@@ -364,16 +377,7 @@ fn check_claims_block(block: &serde_json::Value, claims: usize) {
     );
     let audit = &map["audit"];
     let verdict = &audit["verdict"];
-    let cells: usize = [
-        "true_positives",
-        "false_positives",
-        "false_negatives",
-        "true_negatives",
-    ]
-    .iter()
-    .map(|field| count(&verdict[field]))
-    .sum();
-    assert_eq!(cells, claims);
+    assert_eq!(confusion_total(verdict), claims as u64);
     assert_eq!(
         count(&verdict["true_positives"]) + count(&verdict["false_negatives"]),
         count(&map["truth_differs"])
@@ -743,16 +747,7 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     // The restricted audit's verdict is scored against every audited run, on each measure.
     for measure in summary["measures"].as_array().unwrap() {
         let verdict = &measure["truth_judged_verdict_moves_2"];
-        let counted: u64 = [
-            "true_positives",
-            "false_positives",
-            "false_negatives",
-            "true_negatives",
-        ]
-        .iter()
-        .map(|field| verdict[field].as_u64().unwrap())
-        .sum();
-        assert_eq!(counted, 2, "{measure}");
+        assert_eq!(confusion_total(verdict), 2, "{measure}");
     }
     // The restricted audit predicts every claim the audit does, with a verdict on each.
     for measure in summary["claims"].as_array().unwrap() {
@@ -766,16 +761,11 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
         assert_eq!(restricted["claims"], audit["claims"], "{measure}");
         assert!((0.0..=1.0).contains(&restricted["brier"].as_f64().unwrap()));
         let verdict = &measure["restricted"]["verdict"];
-        let counted: u64 = [
-            "true_positives",
-            "false_positives",
-            "false_negatives",
-            "true_negatives",
-        ]
-        .iter()
-        .map(|field| verdict[field].as_u64().unwrap())
-        .sum();
-        assert_eq!(Some(counted), audit["claims"].as_u64(), "{measure}");
+        assert_eq!(
+            Some(confusion_total(verdict)),
+            audit["claims"].as_u64(),
+            "{measure}"
+        );
     }
     // The page: one self-contained file with the summary's table.
     let page = std::fs::read_to_string(dir.path().join("deeper").join("backtest.html")).unwrap();
