@@ -697,6 +697,8 @@ def audit(
     rank_margin: Optional[float] = None,
     emit_pool: Union[str, os.PathLike, None] = None,
     sheet: Union[str, os.PathLike, None] = None,
+    labels: Union[str, os.PathLike, None] = None,
+    label_sheet: Union[str, os.PathLike, None] = None,
     against: Union[str, os.PathLike, Iterable, None] = None,
     significance: Optional[str] = None,
     alpha: Optional[float] = None,
@@ -712,16 +714,20 @@ def audit(
     folder for the leave-team-out comparison; without it a short study runs on the spot
     (``study_seeds``, 0 for none). ``evidence`` is what the calibration learns a team's absence
     loses from: ``"pool"`` (the default) or ``"trials"``, the leave-out trials kept in
-    ``results`` (``simulate(..., keep_qrels=True)``). ``beyond_pool`` (``"extrapolate"``, the
-    default, or ``"non-relevant"``), ``list_per_topic`` (0: no cap), ``risk_threshold``,
+    ``results`` (``simulate(..., keep_qrels=True)``). ``beyond_pool`` (``"non-relevant"``,
+    the default: as if the run had been pooled, or ``"extrapolate"``: what a complete judging
+    would find), ``list_per_topic`` (0: no cap), ``risk_threshold``,
     ``settle_threshold`` and ``rank_margin`` are the verdict's rules; ``emit_pool`` and ``sheet``
     write the documents to judge as pool lines and as the assessment sheet. ``against`` (one
     or a list) names the baselines of the runs' claims: a task run's tag, a run file, ``"best"``
     (the task's best run by each measure) or ``"best:MEASURE"``; each claim is tested with
     ``significance`` (``"TEST[,CORRECTION]"``, default ``"t,holm"``, the correction over a run's
     claims of one measure) at ``alpha`` (default 0.05), and the list to judge serves the claims
-    too. Every option left as ``None`` takes ``reusesim audit``'s default
-    (``JOB_DEFAULTS["audit"]``)."""
+    too. ``labels`` is a secondary assessor's grades in qrels form (an LLM's, say): the
+    calibration learns on the collection's own documents what each label is worth, and a
+    labelled document's probability weighs its label; ``label_sheet`` writes the documents such
+    an assessor should label, as JSON lines of umbrela's requests. Every option left as
+    ``None`` takes ``reusesim audit``'s default (``JOB_DEFAULTS["audit"]``)."""
     if (run is None) == (runs is None):
         raise ValueError("expected either run or runs, found " + ("both" if run is not None else "neither"))
     inputs = _inputs.runs(run if run is not None else list(runs))
@@ -741,6 +747,8 @@ def audit(
         rank_margin=rank_margin,
         emit_pool=emit_pool,
         sheet=sheet,
+        labels=labels,
+        label_sheet=label_sheet,
         against=_baselines(against),
         significance=significance,
         alpha=None if alpha is None else float(alpha),
@@ -839,6 +847,7 @@ def backtest(
     risk_threshold: Optional[float] = None,
     settle_threshold: Optional[float] = None,
     rank_margin: Optional[float] = None,
+    labels: Union[str, os.PathLike, None] = None,
     significance: Optional[str] = None,
     alpha: Optional[float] = None,
     format: Optional[str] = None,
@@ -856,7 +865,8 @@ def backtest(
     thresholds are :func:`audit`'s (``beyond_pool`` defaults to the world's own rule). Each
     audited run's claims against its baselines (the best pooled run and the pooled runs
     directly above and below it) are tested with ``significance`` (``"TEST[,CORRECTION]"``,
-    default ``"t,holm"``) at ``alpha`` (default 0.05). ``format`` (``png``, ``svg``,
+    default ``"t,holm"``) at ``alpha`` (default 0.05). ``labels`` is :func:`audit`'s, weighed
+    by every audit of the backtest. ``format`` (``png``, ``svg``,
     ``both``) chooses the figure files. Writes ``backtest.tsv``, ``backtest.json`` and the
     figures into ``out_dir``."""
     native_task = _task(task)._task
@@ -877,6 +887,7 @@ def backtest(
             risk_threshold=risk_threshold,
             settle_threshold=settle_threshold,
             rank_margin=rank_margin,
+            labels=labels,
             significance=significance,
             alpha=None if alpha is None else float(alpha),
             format=format,

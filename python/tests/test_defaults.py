@@ -59,7 +59,7 @@ def test_the_defaults_are_the_command_lines():
     assert JOB_DEFAULTS["simulate"]["measures"] == ["map,P_10,ndcg_cut_10"]
     assert JOB_DEFAULTS["simulate"]["judge"]["iterations"] == 200_000
     assert JOB_DEFAULTS["backtest"]["world"] == "classic"
-    assert JOB_DEFAULTS["audit"]["beyond_pool"] == "extrapolate"
+    assert JOB_DEFAULTS["audit"]["beyond_pool"] == "non-relevant"
     assert JOB_DEFAULTS["compare"]["test"] == "t"
     assert JOB_DEFAULTS["compare"]["correction"] == "none"
     assert JOB_DEFAULTS["compare"]["seed"] == 1

@@ -19,7 +19,7 @@ use super::topic::{
     TopicOutcome,
 };
 use crate::base::error::Result;
-use crate::base::{DocId, DocumentGrades};
+use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::Collection;
 use crate::eval::Measure;
 use crate::relevance_model::calibration::{calibrate, Calibration};
@@ -53,6 +53,9 @@ pub struct AuditBasis<'c> {
     pub beyond_pool: BeyondPool,
     /// Each topic's best pooled ranks (collection order).
     pub best_ranks: Vec<BestPooledRanks<'c>>,
+    /// A secondary assessor's labels (collection topic order), if given: evidence the
+    /// calibration weighs ([`crate::relevance_model::labels`]).
+    pub labels: Option<Judgments>,
 }
 
 /// One run's audit before its list: its topics' outcomes, what they do to the other runs, and
@@ -124,13 +127,15 @@ impl<'c> AuditBasis<'c> {
     /// Scores every run on `judgments`, fits every topic's model and calibrates them on
     /// `absence`, what a team's absence leaves unjudged (the pool taken to `pool_depth`),
     /// leaving the runs of `audited_teams` out of the calibration sample; documents beyond the
-    /// pool's reach are treated as `beyond_pool` says.
+    /// pool's reach are treated as `beyond_pool` says. With `labels`, a secondary assessor's
+    /// grades, the calibration learns what each label is worth, and a labelled document's
+    /// probability weighs its label.
     ///
     /// # Errors
-    /// When a logistic fit fails.
+    /// When a logistic fit fails, or the labels grade too few of the calibration's documents.
     pub fn new(
         collection: &'c Collection,
-        judgments: Judgments,
+        (judgments, labels): (Judgments, Option<Judgments>),
         measures: &[Measure],
         (pool_depth, beyond_pool): (usize, BeyondPool),
         audited_teams: &[String],
@@ -164,6 +169,7 @@ impl<'c> AuditBasis<'c> {
                 audited_teams,
                 beyond_pool,
                 best_ranks: &best_ranks,
+                labels: labels.as_deref(),
             },
             absence,
         )?;
@@ -177,7 +183,13 @@ impl<'c> AuditBasis<'c> {
             calibration,
             beyond_pool,
             best_ranks,
+            labels,
         })
+    }
+
+    /// The secondary assessor's label of `doc` of topic `topic`, if any.
+    pub fn label(&self, topic: usize, doc: DocId) -> Option<Grade> {
+        (self.labels.as_ref()).and_then(|labels| labels[topic].get(&doc).copied())
     }
 
     /// The raw probability of `doc` of topic `topic` under the topic's judge model.
@@ -331,6 +343,7 @@ impl<'c> AuditBasis<'c> {
                     priority: entry.priority,
                     remaining_risk: entry.remaining,
                     is_beyond_pool: doc.is_beyond_pool,
+                    label: doc.label,
                 }
             })
             .collect();
@@ -380,6 +393,7 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
             return Judgment {
                 log_odds: vec![f64::NEG_INFINITY],
                 is_beyond_pool: !is_in_pool,
+                label: None,
             };
         }
         let document = DocumentFeatures {
@@ -388,6 +402,7 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
             run_precision: self.run_precision,
             is_in_pool,
             best_pooled_rank: self.basis.best_ranks[self.topic].without(doc, self.team),
+            label: self.basis.label(self.topic, doc),
         };
         let replicates: Vec<f64> = (0..calibration.replicates.len().max(1))
             .map(|replicate| calibration.replicate_log_odds(self.topic, &document, replicate))
@@ -405,6 +420,7 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
         Judgment {
             log_odds,
             is_beyond_pool: !is_in_pool,
+            label: document.label,
         }
     }
 

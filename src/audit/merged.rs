@@ -20,7 +20,7 @@ use super::claims::list::{claim_candidates, with_claim_candidates, ClaimProgress
 use super::claims::sampled::RunClaims;
 use super::risk::{prioritised, ListProgress};
 use super::settings::AuditRules;
-use crate::base::DocId;
+use crate::base::{DocId, Grade};
 use crate::stats::comparison::TestSettings;
 
 /// One document of the merged list.
@@ -48,6 +48,9 @@ pub struct MergedEntry {
     pub remaining_risk: f64,
     /// Whether it lies beyond the pool's reach for a run it serves.
     pub is_beyond_pool: bool,
+    /// The secondary assessor's label of it, with `--labels`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<Grade>,
 }
 
 /// The merged list and what it leaves of each run's risk.
@@ -233,6 +236,7 @@ fn entry(
         topic: topic.clone(),
         docid: first.docid.clone(),
         rank: document.rank,
+        label: first.label,
         probability: docs.iter().map(|(_, d)| d.probability).sum::<f64>() / docs.len() as f64,
         value: document.value,
         runs: document

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use super::changes::{DocRef, JudgedComparison, Standing};
 use super::claims::render::{claims_blocks, claims_figure, judged_claims_blocks};
 use super::figure::rank_figure;
+use super::labels::labels_blocks;
 use super::markdown::{
     at_risk_label, names, run_blocks, section, table, unlisted_note, LISTED_DOCUMENTS,
 };
@@ -53,6 +54,10 @@ pub fn audit_document(report: &TeamAuditReport, with_figure: bool) -> Document {
     }
     if let Some(judged) = &report.judged {
         blocks.extend(judged_blocks(judged));
+    }
+    if let Some(labels) = &report.labels {
+        let stage = report.settings.calibration.labels.as_ref();
+        blocks.extend(labels_blocks(labels, stage));
     }
     blocks.extend(merged_list(report));
     blocks.extend(runs_side_by_side(report));

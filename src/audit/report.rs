@@ -73,6 +73,9 @@ pub struct PoolEntry {
     pub remaining_risk: f64,
     /// Whether it lies beyond the pool's reach, its probability extrapolated.
     pub is_beyond_pool: bool,
+    /// The secondary assessor's label of it, with `--labels`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<Grade>,
 }
 
 /// The settings in force, for the report.

@@ -50,6 +50,7 @@ fn one_topic(
                     rank,
                     probability: 0.5,
                     is_beyond_pool: false,
+                    label: None,
                 })
                 .collect(),
             scores: Vec::new(),

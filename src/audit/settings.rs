@@ -151,6 +151,8 @@ pub struct AuditSettings {
     pub evidence: AbsenceSource,
     /// The claims against baselines, and their test.
     pub claims: ClaimSettings,
+    /// A secondary assessor's labels (qrels form), weighed as evidence by the calibration.
+    pub labels: Option<PathBuf>,
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! assessor needs (the topic's text, the document's text when the task has a corpus) and an
 //! empty `grade` column to fill; tab-separated, or comma-separated for a `.csv` name. With
 //! claims, lines starting with `#` before the header give each claim's verdict, and a `claims`
-//! column the claims each document serves. Filled, it is read back by `--judged`
+//! column the claims each document serves; with labels, a `label` column each document's
+//! secondary label. Filled, it is read back by `--judged`
 //! ([`super::judged`]), which skips the `#` lines.
 
 use std::collections::BTreeSet;
@@ -30,6 +31,10 @@ pub const SHEET_COLUMNS: [&str; 7] = [
 
 /// The column of the claims a document serves, in a sheet of an audit with claims.
 pub const CLAIMS_COLUMN: &str = "claims";
+
+/// The column of a document's secondary label, after `probability`, in a sheet of an audit
+/// with labels (empty for a document without one).
+pub const LABEL_COLUMN: &str = "label";
 
 /// The texts of some documents, read from the task's corpus.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -85,7 +90,11 @@ pub fn write_sheet(
     let mut writer = csv::WriterBuilder::new()
         .delimiter(if is_csv { b',' } else { b'\t' })
         .from_writer(out);
+    let with_labels = report.labels.is_some();
     let mut header = SHEET_COLUMNS.to_vec();
+    if with_labels {
+        header.insert(6, LABEL_COLUMN);
+    }
     if with_claims {
         header.insert(5, CLAIMS_COLUMN);
     }
@@ -101,6 +110,9 @@ pub fn write_sheet(
             format!("{:.6}", entry.probability),
             String::new(),
         ];
+        if with_labels {
+            row.insert(6, entry.label.map(|g| g.to_string()).unwrap_or_default());
+        }
         if with_claims {
             row.insert(5, entry.claims.join("; "));
         }

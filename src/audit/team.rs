@@ -13,6 +13,8 @@ use super::changes::JudgedComparison;
 use super::claims::list::mark_unsettleable;
 use super::claims::render::claims_verdict;
 use super::claims::sampled::{run_claims, RunClaims};
+use super::label_sheet::{label_requests, LabelRequest};
+use super::labels::{labels_summary, LabelsSummary};
 use super::merged::{merged_list, ListedRun, MergedEntry};
 use super::report::{AuditReport, AuditSettingsSummary};
 use super::run_steps::{
@@ -25,6 +27,7 @@ use crate::collection::{CandidateSource, Collection, UniqueRule};
 use crate::io::run::Run;
 use crate::io::task::Task;
 use crate::relevance_model::calibration_sample::TeamAbsence;
+use crate::relevance_model::labels::read_labels;
 use crate::relevance_model::trials::{self, AbsenceSource, Judgments, TrialJudgments};
 use crate::stats::rank::rank_among;
 
@@ -51,6 +54,12 @@ pub struct TeamAuditReport {
     pub single_run_documents: usize,
     /// With returned judgments: the audit before them, against this one after them.
     pub judged: Option<JudgedComparison>,
+    /// With a secondary assessor's labels: what they grade of the audited runs' tops.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<LabelsSummary>,
+    /// The documents a secondary assessor should label (`--label-sheet`).
+    #[serde(skip)]
+    pub label_requests: Vec<LabelRequest>,
     /// Wall time.
     pub elapsed_seconds: f64,
 }
@@ -82,6 +91,9 @@ pub fn audit_runs(
     let use_text =
         crate::judge::resolve_features(&task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(&task, &task.qrels, use_text)?;
+    let labels = (settings.labels.as_deref())
+        .map(|path| read_labels(&collection, path))
+        .transpose()?;
     let tags: Vec<String> = audited.iter().map(|(tag, ..)| tag.clone()).collect();
     let study = study::compare_with_study(&task, &collection, settings, &tags)?;
     let teams: Vec<String> = audited
@@ -98,7 +110,7 @@ pub fn audit_runs(
     let judgments: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
     let basis = AuditBasis::new(
         &collection,
-        judgments,
+        (judgments, labels),
         &settings.measures,
         (task.pool_depth, settings.rules.beyond_pool),
         &teams,
@@ -129,6 +141,15 @@ pub fn audit_runs(
         .collect();
     let merged = merged_list(&named, (rules, &settings.claims.test), &topic_index);
     let summary = settings_summary(use_text, task.manifest.relevance_level, settings, &basis);
+    let label_requests = label_requests(&basis, &indices, &teams);
+    let labels = (settings.labels.as_deref()).map(|file| {
+        labels_summary(
+            &basis,
+            &indices,
+            &file.display().to_string(),
+            &label_requests,
+        )
+    });
     let mut reports: Vec<AuditReport> = audited
         .iter()
         .zip(&outcomes)
@@ -187,6 +208,8 @@ pub fn audit_runs(
         to_judge: merged.entries,
         single_run_documents,
         judged: None,
+        labels,
+        label_requests,
         elapsed_seconds: elapsed,
     };
     Ok((report, warnings))

@@ -44,6 +44,9 @@ pub struct UnjudgedDoc {
     /// Whether it lies beyond the pool's reach (no pooled run, nor the audited run when it
     /// counts as pooled, put it in its top `pool_depth`): its probability is extrapolated.
     pub is_beyond_pool: bool,
+    /// The secondary assessor's label of it, with `--labels`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<Grade>,
 }
 
 /// One measure's figures on one topic, or overall.
@@ -188,6 +191,8 @@ pub(super) struct Judgment {
     pub(super) log_odds: Vec<f64>,
     /// Whether the document lies beyond the pool's reach.
     pub(super) is_beyond_pool: bool,
+    /// The secondary assessor's label of the document, if any.
+    pub(super) label: Option<Grade>,
 }
 
 /// Audits one topic, with `judge` answering for each unjudged document.
@@ -240,6 +245,7 @@ pub(super) fn audit_topic(
             rank: pos + 1,
             probability,
             is_beyond_pool: answer.is_beyond_pool,
+            label: answer.label,
         })
         .collect();
     let mut outcome = TopicOutcome {
@@ -343,6 +349,7 @@ mod tests {
             Judgment {
                 log_odds: vec![crate::stats::log_odds::logit(self.0)],
                 is_beyond_pool: false,
+                label: None,
             }
         }
 

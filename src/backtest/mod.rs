@@ -20,6 +20,7 @@ pub mod claims_summary;
 mod confusion;
 pub mod corrections;
 pub mod files;
+mod label_fill;
 mod outcome;
 pub mod settings;
 pub mod summary;
@@ -35,6 +36,7 @@ use crate::collection::{CandidateSource, Collection, UniqueRule};
 use crate::eval::Family;
 use crate::io::task::Task;
 use crate::relevance_model::calibration_sample::TeamAbsence;
+use crate::relevance_model::labels::read_labels;
 use crate::relevance_model::trials::{AbsenceSource, Judgments, TrialJudgments};
 use crate::sim::scoring::{RunScorer, ScoreTable};
 use crate::stats::rank::rank_among;
@@ -62,6 +64,9 @@ pub fn run_backtest(
         crate::judge::resolve_features(task, settings.features, CandidateSource::Retrieved)?;
     let collection = Collection::prepare(task, &task.qrels, use_text)?;
     let official: Judgments = collection.topics.iter().map(|t| t.grades.clone()).collect();
+    let labels = (settings.labels.as_deref())
+        .map(|path| read_labels(&collection, path))
+        .transpose()?;
     let (teams, audited) = audited_runs(task, &collection, settings)?;
     let (trials, worlds, truth) = match settings.world {
         World::Classic => (
@@ -98,7 +103,7 @@ pub fn run_backtest(
     for (done, ((team, world), runs)) in teams.iter().zip(worlds).zip(&audited).enumerate() {
         let basis = AuditBasis::new(
             &collection,
-            world,
+            (world, labels.clone()),
             &settings.measures,
             (task.pool_depth, settings.rules.beyond_pool),
             std::slice::from_ref(team),
@@ -215,6 +220,14 @@ fn backtest_team(
                 audit,
                 (&tops, &true_scores),
             );
+            if let Some((naive, table)) =
+                label_fill::label_filled_scores(basis, &scorer, (team, run), &tops)
+            {
+                for ((row, naive), table) in rows.iter_mut().zip(naive).zip(table) {
+                    row.labels_filled_score = Some(naive);
+                    row.labels_table_score = Some(table);
+                }
+            }
             if let Some(restricted) = &restricted {
                 for (row, figures) in rows.iter_mut().zip(&restricted.audit.measures) {
                     row.truth_judged_sample_low = Some(figures.score.sample_low);
@@ -397,6 +410,8 @@ fn run_rows(
                 truth_judged_sample_high: None,
                 truth_judged_probability_rank_moves: None,
                 truth_judged_is_at_risk: None,
+                labels_filled_score: None,
+                labels_table_score: None,
             }
         })
         .collect()

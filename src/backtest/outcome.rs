@@ -91,6 +91,12 @@ pub struct BacktestRow {
     pub truth_judged_probability_rank_moves: Option<f64>,
     /// Whether the restricted audit put this measure at risk.
     pub truth_judged_is_at_risk: Option<bool>,
+    /// With labels: the run's score on the world with each labelled unjudged document of its
+    /// top taking its label as its grade (naive filling).
+    pub labels_filled_score: Option<f64>,
+    /// With labels: its mean score with each such document's grade drawn from the world's
+    /// table of grade against label ([`super::label_fill`]).
+    pub labels_table_score: Option<f64>,
 }
 
 impl TableRow for BacktestRow {

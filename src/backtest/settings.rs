@@ -88,6 +88,10 @@ pub struct BacktestSettings {
     /// The test of each audited run's claims against its baselines, corrected over the run's
     /// claims of one measure.
     pub significance: TestSettings,
+    /// A secondary assessor's labels (qrels form), weighed by every audit's calibration; in
+    /// the simulated world the labels of documents the collection never judged come from the
+    /// file too.
+    pub labels: Option<PathBuf>,
 }
 
 impl BacktestSettings {

@@ -25,8 +25,9 @@ pub const JUDGED_RANK_BANDS: [usize; 3] = [10, 30, 100];
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EstimatorError {
     /// `collection` (the score the collection gives), `expected` (the audit's), `webber_park`,
-    /// `anti_precision`, `condensed` (condensed-list scoring) or `rbp_residual_midpoint` (the
-    /// middle of RBP's residual interval).
+    /// `anti_precision`, `condensed` (condensed-list scoring), `rbp_residual_midpoint` (the
+    /// middle of RBP's residual interval), or with labels `labels_filled` (naive filling) and
+    /// `labels_table` (the grade table's filling).
     pub estimator: String,
     /// Mean absolute error.
     pub mae: f64,
@@ -239,9 +240,11 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
         error("median", rows, |r| r.median_score),
         error("webber_park", rows, |r| r.webber_park_score),
     ];
-    let optional: [(&str, OptionalEstimate); 3] = [
+    let optional: [(&str, OptionalEstimate); 5] = [
         ("anti_precision", |r| r.anti_precision_score),
         ("condensed", |r| r.condensed_score),
+        ("labels_filled", |r| r.labels_filled_score),
+        ("labels_table", |r| r.labels_table_score),
         ("rbp_residual_midpoint", |r| {
             r.rbp_residual_upper
                 .map(|upper| (r.collection_score + upper) / 2.0)

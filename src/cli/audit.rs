@@ -46,6 +46,11 @@ pub struct RulesArgs {
     /// Features of the audit's judge model: text (needs a corpus and topics), runs, or auto.
     #[arg(long, value_parser = choice::<FeatureChoice>(), default_value_t = RulesOptions::default().features)]
     pub features: FeatureChoice,
+    /// A secondary assessor's labels in qrels form (an LLM's grades, say): the calibration
+    /// learns on the collection's own documents what each label grade is worth, and a
+    /// labelled document's probability weighs its label.
+    #[arg(long, value_name = "FILE")]
+    pub labels: Option<PathBuf>,
 }
 
 impl RulesArgs {
@@ -58,6 +63,7 @@ impl RulesArgs {
             risk_threshold: self.risk_threshold,
             settle_threshold: self.settle_threshold,
             rank_margin: self.rank_margin,
+            labels: self.labels.clone(),
         }
     }
 }
@@ -88,9 +94,9 @@ pub struct AuditArgs {
     #[arg(long, value_parser = choice::<AbsenceSource>(), default_value_t = AuditOptions::default().evidence)]
     pub evidence: AbsenceSource,
     /// How documents beyond the pool's reach (below the pool depth in every pooled run, the
-    /// audited run counting as pooled) are treated: extrapolate (relevant with the probability
-    /// the calibration extrapolates; what deeper judging would find) or non-relevant (as the
-    /// collection presumes them; what the collection's own judging would have said).
+    /// audited run counting as pooled) are treated: non-relevant (as the collection presumes
+    /// them: how the run would be scored had it been pooled) or extrapolate (relevant with the
+    /// probability the calibration extrapolates: what a complete judging would find).
     #[arg(long, value_parser = choice::<BeyondPool>(), default_value_t = AuditOptions::default().beyond_pool)]
     pub beyond_pool: BeyondPool,
     /// Write the documents to judge as `qid docid probability` lines, in priority order.
@@ -100,6 +106,11 @@ pub struct AuditArgs {
     /// document's text and an empty grade column (tab-separated; comma-separated for `.csv`).
     #[arg(long, value_name = "FILE")]
     pub sheet: Option<PathBuf>,
+    /// Write the label sheet: the documents a secondary assessor (an LLM) should label for a
+    /// later --labels (the audited runs' unjudged documents, and judged ones to calibrate the
+    /// labels on while too few are labelled), as JSON lines of umbrela's requests.
+    #[arg(long, value_name = "FILE")]
+    pub label_sheet: Option<PathBuf>,
     /// Returned judgments (a qrels file or the filled sheet), added to the task's qrels for
     /// this audit only: the report shows each run before and after them.
     #[arg(long, value_name = "FILE")]
@@ -157,6 +168,7 @@ impl AuditArgs {
             override_official: self.override_official,
             emit_pool: self.emit_pool.clone(),
             sheet: self.sheet.clone(),
+            label_sheet: self.label_sheet.clone(),
             against: self.against.clone(),
             significance: self.significance,
             alpha: self.alpha,

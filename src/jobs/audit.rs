@@ -2,6 +2,7 @@
 //! when given, and the files the documents to judge are written to (the pool lines, the
 //! assessment sheet).
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,9 @@ pub struct RulesOptions {
     pub settle_threshold: f64,
     /// A rank moves when it changes by at least this many places.
     pub rank_margin: f64,
+    /// A secondary assessor's labels (qrels form: an LLM's grades, say), weighed as evidence
+    /// by the calibration.
+    pub labels: Option<PathBuf>,
 }
 
 impl Default for RulesOptions {
@@ -53,6 +57,7 @@ impl Default for RulesOptions {
             risk_threshold: RISK_THRESHOLD,
             settle_threshold: SETTLE_THRESHOLD,
             rank_margin: RANK_MARGIN,
+            labels: None,
         }
     }
 }
@@ -109,6 +114,9 @@ pub struct AuditOptions {
     pub emit_pool: Option<PathBuf>,
     /// Write the assessment sheet (tab-separated; comma-separated for `.csv`).
     pub sheet: Option<PathBuf>,
+    /// Write the label sheet: the documents a secondary assessor (an LLM) should label, as
+    /// JSON lines of umbrela's requests.
+    pub label_sheet: Option<PathBuf>,
     /// The baselines of the audited runs' claims: task runs by tag, run files, `best` (the
     /// task's best run by each measure) or `best:MEASURE`; none: no claims.
     pub against: Vec<String>,
@@ -122,7 +130,7 @@ impl Default for AuditOptions {
     fn default() -> Self {
         Self {
             rules: RulesOptions::default(),
-            beyond_pool: BeyondPool::Extrapolated,
+            beyond_pool: BeyondPool::NonRelevant,
             budget: None,
             results: None,
             study_seeds: SPOT_STUDY_SEEDS,
@@ -131,6 +139,7 @@ impl Default for AuditOptions {
             override_official: false,
             emit_pool: None,
             sheet: None,
+            label_sheet: None,
             against: Vec::new(),
             significance: DEFAULT_STUDY_TEST,
             alpha: DEFAULT_STUDY_ALPHA,
@@ -162,6 +171,7 @@ impl AuditOptions {
                 baselines: Vec::new(),
                 test: study_significance(self.significance, self.alpha)?,
             },
+            labels: self.rules.labels.clone(),
         })
     }
 }
@@ -207,12 +217,18 @@ pub fn audit(
 
 /// Writes the documents to judge as pool lines and as the assessment sheet, where asked.
 fn write_lists(task: &Task, report: &TeamAuditReport, options: &AuditOptions) -> Result<()> {
-    let texts = match &options.sheet {
-        Some(_) => {
-            let docids = report.to_judge.iter().map(|e| e.docid.as_str()).collect();
+    let mut docids = BTreeSet::new();
+    if options.sheet.is_some() {
+        docids.extend(report.to_judge.iter().map(|e| e.docid.as_str()));
+    }
+    if options.label_sheet.is_some() {
+        docids.extend(report.label_requests.iter().map(|r| r.docid.as_str()));
+    }
+    let texts = match docids.is_empty() {
+        false => {
             DocumentTexts::read(task, &docids).with_context(|| "reading the documents' texts")?
         }
-        None => DocumentTexts::default(),
+        true => DocumentTexts::default(),
     };
     if let Some(path) = &options.emit_pool {
         write_atomically(path, |out| audit::write_pool(out, &report.to_judge))?;
@@ -221,6 +237,11 @@ fn write_lists(task: &Task, report: &TeamAuditReport, options: &AuditOptions) ->
         let is_csv = audit::judged::is_csv(path);
         write_atomically(path, |out| {
             audit::write_sheet(out, report, task, &texts, is_csv)
+        })?;
+    }
+    if let Some(path) = &options.label_sheet {
+        write_atomically(path, |out| {
+            audit::write_label_sheet(out, &report.label_requests, task, &texts)
         })?;
     }
     Ok(())

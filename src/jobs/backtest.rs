@@ -105,6 +105,7 @@ impl BacktestOptions {
             truth_qrels: self.truth_qrels.clone(),
             runs: self.runs.clone(),
             significance: study_significance(self.significance, self.alpha)?,
+            labels: self.rules.labels.clone(),
         }
         .check()
     }

@@ -38,10 +38,11 @@ use serde::Serialize;
 use super::bootstrap::{replicate_fits, ClusteredRows};
 use super::calibration_features::{serialize_coefficients, DocumentFeatures, Fit, FEATURES};
 use super::calibration_sample::{
-    collect_sample, effect_rows, team_clusters, CalibrationInput, TeamAbsence,
+    collect_sample, effect_rows, label_rows, team_clusters, CalibrationInput, TeamAbsence,
 };
 use super::effects::{sample_effects, SampleEffects, TOPIC_PRIOR_RELEVANT};
 use super::grade_mix::grade_factors;
+use super::labels::LabelCalibration;
 use crate::base::error::{Error, Result};
 use crate::base::{is_relevant, Grade};
 use crate::judge::logistic::{fit_logistic, LogisticModel};
@@ -104,12 +105,28 @@ pub struct Calibration {
     /// their relevance is unknown (only when extrapolating; otherwise they are rows presumed
     /// non-relevant).
     pub unlabelled: usize,
+    /// With a secondary assessor's labels, what a label is worth ([`super::labels`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<LabelCalibration>,
 }
 
 impl Calibration {
     /// The calibrated log-odds of relevance of a document of topic `topic`.
     pub fn log_odds(&self, topic: usize, document: &DocumentFeatures) -> f64 {
-        self.topic_offsets[topic] + (self.fit.intercept + self.fit.weighted(document))
+        let calibrated =
+            self.topic_offsets[topic] + (self.fit.intercept + self.fit.weighted(document));
+        self.labelled(topic, calibrated, document)
+    }
+
+    /// `calibrated`, the calibrated log-odds of `document` of topic `topic`, through the label
+    /// stage when the document has a label and the calibration learnt from labels.
+    fn labelled(&self, topic: usize, calibrated: f64, document: &DocumentFeatures) -> f64 {
+        match (&self.labels, document.label) {
+            (Some(stage), Some(label)) => {
+                stage.log_odds(topic, calibrated, label, document.is_in_pool)
+            }
+            _ => calibrated,
+        }
     }
 
     /// The calibrated log-odds of a document of topic `topic` under bootstrap replicate
@@ -123,7 +140,8 @@ impl Calibration {
         let Some(fit) = self.replicates.get(replicate) else {
             return self.log_odds(topic, document);
         };
-        self.topic_offsets[topic] + fit.intercept + fit.weighted(document)
+        let calibrated = self.topic_offsets[topic] + fit.intercept + fit.weighted(document);
+        self.labelled(topic, calibrated, document)
     }
 
     /// The standard deviations of a run's shift and slope in Monte-Carlo sample `sample`, which
@@ -216,6 +234,12 @@ pub fn calibrate(input: &CalibrationInput, absence: TeamAbsence) -> Result<Calib
         )
     };
     let point = effects(&model, None);
+    let labels = (input.labels)
+        .map(|_| {
+            let rows = label_rows(&model, &point.topic_offsets, &sample);
+            LabelCalibration::fit(&rows, topic_count, beyond_pool)
+        })
+        .transpose()?;
     let replicates = replicate_fits(
         &ClusteredRows {
             positives: &sample.positives,
@@ -259,6 +283,7 @@ pub fn calibrate(input: &CalibrationInput, absence: TeamAbsence) -> Result<Calib
         sample_size,
         sample_relevant,
         unlabelled: sample.unlabelled,
+        labels,
     })
 }
 

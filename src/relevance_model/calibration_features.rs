@@ -60,6 +60,9 @@ pub struct DocumentFeatures {
     pub is_in_pool: bool,
     /// Its best rank in another team's pooled run (capped at [`BEST_RANK_CAP`]).
     pub best_pooled_rank: usize,
+    /// A secondary assessor's label of it, if any: not a feature of the fit, but the
+    /// evidence of the label stage ([`super::labels`]).
+    pub label: Option<Grade>,
 }
 
 impl DocumentFeatures {

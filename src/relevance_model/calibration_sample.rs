@@ -10,6 +10,7 @@ use rustc_hash::FxHashSet;
 
 use super::calibration_features::{judged_precision, DocumentFeatures};
 use super::effects::EffectRow;
+use super::labels::LabelRow;
 use super::model::TopicModel;
 use super::reach::{BestPooledRanks, BeyondPool};
 use super::trials::TrialJudgments;
@@ -72,14 +73,20 @@ pub struct CalibrationInput<'a> {
     pub beyond_pool: BeyondPool,
     /// Each topic's best pooled ranks (collection order).
     pub best_ranks: &'a [BestPooledRanks<'a>],
+    /// A secondary assessor's labels of documents (collection topic order), learnt from as
+    /// evidence beside the features ([`super::labels`]), if given.
+    pub labels: Option<&'a [DocumentGrades]>,
 }
 
-/// A calibration row's topic, run and ln(rank) in that run.
+/// A calibration row's topic, run and ln(rank) in that run, whether the document is in the
+/// pool's reach, and its secondary label, if the labels grade it.
 #[derive(Debug, Clone, Copy)]
 struct RowOrigin {
     topic: usize,
     run: usize,
     log_rank: f64,
+    is_in_pool: bool,
+    label: Option<Grade>,
 }
 
 /// The calibration sample: rows with their label, topic, run and rank.
@@ -122,6 +129,29 @@ pub(super) fn effect_rows(
             probability: model.probability(row),
             is_relevant,
             copies: times.map_or(1, |times| times[cluster]),
+        })
+        .collect()
+}
+
+/// The rows of `sample` that the secondary labels grade, with their log-odds under `model`
+/// and the topics' corrections `topic_offsets`: what the label stage learns from.
+pub(super) fn label_rows(
+    model: &LogisticModel,
+    topic_offsets: &[f64],
+    sample: &Sample,
+) -> Vec<LabelRow> {
+    let positives = (sample.positives.iter().zip(&sample.positive_groups)).map(|r| (r, true));
+    let negatives = (sample.negatives.iter().zip(&sample.negative_groups)).map(|r| (r, false));
+    positives
+        .chain(negatives)
+        .filter_map(|((row, origin), is_relevant)| {
+            Some(LabelRow {
+                topic: origin.topic,
+                base_log_odds: topic_offsets[origin.topic] + model.log_odds(row),
+                label: origin.label?,
+                is_in_pool: origin.is_in_pool,
+                is_relevant,
+            })
         })
         .collect()
 }
@@ -181,9 +211,9 @@ pub(super) fn collect_sample(input: &CalibrationInput, absence: TeamAbsence) -> 
         .zip(input.models)
         .enumerate()
     {
-        // The rows' labels: the grades the collection is scored with when the pool tells the
+        // The rows' grades: the grades the collection is scored with when the pool tells the
         // absence, the trials' assessor's (the collection's own) when the trials do.
-        let (owners, labels) = match absence {
+        let (owners, row_grades) = match absence {
             TeamAbsence::Pool(rule) => (Some(collection.sole_teams(topic, &rule)), topic_grades),
             TeamAbsence::Trials(_) => (None, &topic.grades),
         };
@@ -205,28 +235,32 @@ pub(super) fn collect_sample(input: &CalibrationInput, absence: TeamAbsence) -> 
                     if grade_without(doc).is_some() {
                         continue;
                     }
-                    let grade = labels.get(&doc).copied();
-                    let label = grade.map(|g| is_relevant(g, level));
-                    if label.is_none() && input.beyond_pool == BeyondPool::Extrapolated {
+                    let grade = row_grades.get(&doc).copied();
+                    let relevance = grade.map(|g| is_relevant(g, level));
+                    if relevance.is_none() && input.beyond_pool == BeyondPool::Extrapolated {
                         sample.unlabelled += 1;
                         continue;
                     }
+                    let label = (input.labels).and_then(|labels| labels[index].get(&doc).copied());
                     let document = DocumentFeatures {
                         raw: model.probabilities.get(&doc).copied().unwrap_or(0.0),
                         rank: pos + 1,
                         run_precision,
                         is_in_pool: in_pool.contains(&doc),
                         best_pooled_rank: best_ranks.without(doc, &run.team),
+                        label,
                     };
                     let row = document.row(input.beyond_pool);
                     let origin = RowOrigin {
                         topic: index,
                         run: run_index,
                         log_rank: ((pos + 1) as f64).ln(),
+                        is_in_pool: document.is_in_pool,
+                        label,
                     };
                     // Ungraded by the labels too: presumed non-relevant, as the collection's
                     // scores presume.
-                    if let (Some(true), Some(grade)) = (label, grade) {
+                    if let (Some(true), Some(grade)) = (relevance, grade) {
                         sample.positives.push(row);
                         sample.positive_groups.push(origin);
                         sample.positive_grades.push(grade);

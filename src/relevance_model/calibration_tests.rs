@@ -44,6 +44,7 @@ fn calibrated_probabilities_follow_the_fitted_log_odds() {
         sample_size: 10,
         sample_relevant: 1,
         unlabelled: 0,
+        labels: None,
     };
     let probability = |topic: usize, raw: f64, rank: usize, run_precision: f64, is_in_pool| {
         calibration.probability(
@@ -54,6 +55,7 @@ fn calibrated_probabilities_follow_the_fitted_log_odds() {
                 run_precision,
                 is_in_pool,
                 best_pooled_rank: BEST_RANK_CAP,
+                label: None,
             },
         )
     };
@@ -117,6 +119,7 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
         sample_size: 0,
         sample_relevant: 0,
         unlabelled: 0,
+        labels: None,
     };
     let at = |best_pooled_rank: usize, is_in_pool: bool| {
         calibration.log_odds(
@@ -127,6 +130,7 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
                 run_precision: 0.0,
                 is_in_pool,
                 best_pooled_rank,
+                label: None,
             },
         )
     };
@@ -142,6 +146,7 @@ fn extrapolation_weighs_the_best_pooled_rank_and_not_the_pool_flag() {
         run_precision: 0.0,
         is_in_pool: false,
         best_pooled_rank: 20,
+        label: None,
     };
     assert_eq!(calibration.run_effect_sds(0), (0.5, 0.25));
     assert_eq!(calibration.run_effect_sds(7), (0.5, 0.25));
@@ -367,6 +372,7 @@ fn sample_on_trials(collection: &Collection, world: &Judgments) -> Sample {
         audited_teams: &["C".to_string()],
         beyond_pool: BeyondPool::NonRelevant,
         best_ranks: &best_ranks,
+        labels: None,
     };
     crate::relevance_model::calibration_sample::collect_sample(&input, TeamAbsence::Trials(&trials))
 }

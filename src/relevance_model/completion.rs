@@ -104,6 +104,7 @@ impl CompletionModel {
                 audited_teams: &[],
                 beyond_pool: BeyondPool::Extrapolated,
                 best_ranks: &best_ranks,
+                labels: None,
             },
             TeamAbsence::Pool(UniqueRule::classic(pool_depth)),
         )?;
@@ -234,6 +235,7 @@ fn topic_completion(
                     run_precision: precision[run as usize],
                     is_in_pool: false,
                     best_pooled_rank: best_ranks.without(doc, team),
+                    label: None,
                 },
             }
         })

@@ -682,6 +682,9 @@ fn a_calibration_on_trials_learns_from_what_each_kept_trial_left_unjudged() {
             good.to_str().unwrap(),
             "--measures",
             "P_10",
+            // The sample as extrapolation draws it: labelled rows only.
+            "--beyond-pool",
+            "extrapolate",
         ];
         args.extend_from_slice(extra);
         audit_json(&args)
@@ -767,14 +770,22 @@ fn embedded_runs() -> Vec<PathBuf> {
         .collect()
 }
 
-/// `--run` given once per run, and thresholds that list more documents than the defaults: risk
-/// 0.05 and settle `settle`, above 0, which no list can always reach (a list counts each
+/// `--run` given once per run, the documents beyond the pool's reach extrapolated (these pooled
+/// runs' documents there are what is at stake), and thresholds that list more documents than
+/// the defaults: risk 0.05 and settle `settle`, above 0, which no list can always reach (a list counts each
 /// document's change alone, and MAP's documents change it together), so that judging can
 /// settle a measure.
 fn embedded_args(runs: &[PathBuf], settle: &str) -> Vec<String> {
-    let mut args: Vec<String> = ["--risk-threshold", "0.05", "--settle-threshold", settle]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> = [
+        "--risk-threshold",
+        "0.05",
+        "--settle-threshold",
+        settle,
+        "--beyond-pool",
+        "extrapolate",
+    ]
+    .map(String::from)
+    .to_vec();
     for run in runs {
         args.extend(["--run".to_string(), run.display().to_string()]);
     }

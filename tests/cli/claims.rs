@@ -48,7 +48,7 @@ fn new_documents(topic: usize) -> Vec<String> {
 /// non-relevant ones (P@10 0.2 or 0.3). On the collection NEW beats BASE by 0.3 on every
 /// topic; with the new documents relevant, BASE gains 0.5 a topic and NEW nothing (they lie
 /// below its top 10): BASE is better by 0.2.
-fn write_decided_task(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+pub(crate) fn write_decided_task(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     let (task, ..) = write_known_task(dir);
     let new = dir.join("NEW.run");
     write_run(&new, "NEW", |topic| {
@@ -80,6 +80,10 @@ fn audit_json(task: &Path, new: &Path, extra: &[&str]) -> serde_json::Value {
         "0",
         "--measures",
         "P_10",
+        // BASE, a baseline the task did not pool, counts as pooled only when extrapolating:
+        // presumed non-relevant, its new documents would decide nothing.
+        "--beyond-pool",
+        "extrapolate",
         "--task",
         task.to_str().unwrap(),
         "--run",

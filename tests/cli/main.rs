@@ -16,6 +16,7 @@ mod corpus;
 mod eval;
 mod ir_measures;
 mod judge;
+mod labels;
 mod page;
 mod plot;
 mod ranx;

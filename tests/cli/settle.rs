@@ -77,9 +77,10 @@ fn map_beyond_the_pools_reach_cannot_settle_under_extrapolation_and_settles_unde
     let dir = tempfile::tempdir().unwrap();
     let (task, run) = write_deep_run(dir.path());
     let both = ["--measures", "map,P_10", "--format", "json"];
+    let extrapolated = [&both[..], &["--beyond-pool", "extrapolate"]].concat();
     // Extrapolated, judging 5 documents a topic of the 30 cannot settle MAP: the verdict says
     // so, and the list serves P@10 alone, so it holds only documents of the top 10.
-    let report = json(&audit(&task, &run, &both));
+    let report = json(&audit(&task, &run, &extrapolated));
     let verdict = report["verdict"].as_str().unwrap();
     eprintln!("{verdict}");
     let map = measure(&report, "map");
@@ -102,13 +103,17 @@ fn map_beyond_the_pools_reach_cannot_settle_under_extrapolation_and_settles_unde
     let uncapped = json(&audit(
         &task,
         &run,
-        &[&both[..], &["--list-per-topic", "0"]].concat(),
+        &[&extrapolated[..], &["--list-per-topic", "0"]].concat(),
     ));
     let map = measure(&uncapped, "map");
     assert!(!map["cannot_settle"].as_bool().unwrap(), "{map}");
     assert!(number(&map["remaining_probability_rank_moves"]) <= 0.05);
     // MAP alone: no list, and the Markdown lead says why.
-    let markdown = audit(&task, &run, &["--measures", "map"]);
+    let markdown = audit(
+        &task,
+        &run,
+        &["--measures", "map", "--beyond-pool", "extrapolate"],
+    );
     let lead = markdown.lines().next().unwrap();
     assert!(
         lead.starts_with(&format!("**Verdict: {CANNOT_SETTLE}")),
@@ -121,7 +126,14 @@ fn map_beyond_the_pools_reach_cannot_settle_under_extrapolation_and_settles_unde
     let alone = json(&audit(
         &task,
         &run,
-        &["--measures", "map", "--format", "json"],
+        &[
+            "--measures",
+            "map",
+            "--format",
+            "json",
+            "--beyond-pool",
+            "extrapolate",
+        ],
     ));
     assert_eq!(alone["to_judge"].as_array().unwrap().len(), 0);
     assert_eq!(

@@ -1,0 +1,130 @@
+//! What the audit says of a secondary assessor's labels (`--labels`): how far they agree with
+//! the collection on the pairs both grade, how many of the audited runs' unjudged documents
+//! they grade, and what the calibration learnt a label is worth
+//! ([`crate::relevance_model::labels::LabelCalibration`], in the settings' calibration).
+
+use serde::Serialize;
+
+use super::basis::AuditBasis;
+use super::label_sheet::{LabelReason, LabelRequest};
+use super::markdown::{names, section, table};
+use super::settings::AUDIT_DEPTH;
+use crate::relevance_model::labels::LabelCalibration;
+use crate::report::document::Block;
+use crate::stats::agreement::{grade_agreement, GradeAgreement};
+
+/// The labels as the audit used them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LabelsSummary {
+    /// The label file.
+    pub file: String,
+    /// The labels (B) against the collection's judgments (A), on the pairs both grade.
+    pub agreement: GradeAgreement,
+    /// The audited runs' unjudged documents within the audit's reach (each topic's document
+    /// once).
+    pub unjudged: usize,
+    /// Of which labelled.
+    pub unjudged_labelled: usize,
+    /// The documents the label sheet asks for (unjudged, then for the calibration).
+    pub to_label_unjudged: usize,
+    /// The calibration documents the label sheet asks for.
+    pub to_label_calibration: usize,
+}
+
+/// The summary of labels read from `file`, for runs `audited` of `basis` with the label
+/// sheet's `requests`.
+pub fn labels_summary(
+    basis: &AuditBasis,
+    audited: &[usize],
+    file: &str,
+    requests: &[LabelRequest],
+) -> LabelsSummary {
+    let mut unjudged = rustc_hash::FxHashSet::default();
+    for (topic, data) in basis.collection.topics.iter().enumerate() {
+        for &run in audited {
+            let ranking = &data.rankings[run];
+            let top = &ranking[..ranking.len().min(AUDIT_DEPTH)];
+            let open = top
+                .iter()
+                .filter(|doc| !basis.judgments[topic].contains_key(doc));
+            unjudged.extend(open.map(|&doc| (topic, doc)));
+        }
+    }
+    let labelled = (unjudged.iter())
+        .filter(|&&(topic, doc)| basis.label(topic, doc).is_some())
+        .count();
+    let mut pairs = Vec::new();
+    for (topic, judged) in basis.judgments.iter().enumerate() {
+        for (&doc, &grade) in judged {
+            pairs.extend(basis.label(topic, doc).map(|label| (grade, label)));
+        }
+    }
+    let asked = |reason| requests.iter().filter(|r| r.reason == reason).count();
+    LabelsSummary {
+        file: file.to_string(),
+        agreement: grade_agreement(&pairs, basis.collection.relevance_level),
+        unjudged: unjudged.len(),
+        unjudged_labelled: labelled,
+        to_label_unjudged: asked(LabelReason::Unjudged),
+        to_label_calibration: asked(LabelReason::Calibration),
+    }
+}
+
+/// The report's section on the labels: their agreement with the collection, how many unjudged
+/// documents they grade, and per label grade what the calibration learnt (`stage`, none when
+/// the calibration had no labels).
+pub(super) fn labels_blocks(
+    summary: &LabelsSummary,
+    stage: Option<&LabelCalibration>,
+) -> Vec<Block> {
+    let agreement = &summary.agreement;
+    let figure = |value: Option<f64>| value.map_or("undefined".to_string(), |v| format!("{v:.3}"));
+    let mut blocks = vec![
+        section(2, "Labels"),
+        Block::Paragraph(format!(
+            "Labels from `{}` grade {} of the audited runs' {} unjudged documents within the \
+             audit's reach. On the {} pairs both grade, against the collection: Cohen's kappa \
+             {} (binary at level {}: {}); relevant share {} by the collection, {} by the \
+             labels. The label sheet would ask for {} unjudged and {} calibration documents.",
+            summary.file,
+            summary.unjudged_labelled,
+            summary.unjudged,
+            agreement.pairs,
+            figure(agreement.kappa),
+            agreement.relevance_level,
+            figure(agreement.binary_kappa),
+            figure(agreement.relevant_share_a),
+            figure(agreement.relevant_share_b),
+            summary.to_label_unjudged,
+            summary.to_label_calibration,
+        )),
+    ];
+    if let Some(stage) = stage {
+        blocks.push(Block::Paragraph(
+            "What a label is worth on the documents a team's absence leaves unjudged (the \
+             calibration's rows): their relevant share and the mean probability the audit gives \
+             them without and with their labels."
+                .to_string(),
+        ));
+        let rows = (stage.by_grade.iter())
+            .map(|grade| {
+                vec![
+                    grade.grade.to_string(),
+                    grade.rows.to_string(),
+                    format!("{:.3}", grade.relevant as f64 / grade.rows.max(1) as f64),
+                    format!("{:.3}", grade.probability_without_label),
+                    format!("{:.3}", grade.probability),
+                ]
+            })
+            .collect();
+        let header = [
+            "label",
+            "rows",
+            "relevant share",
+            "P without label",
+            "P with label",
+        ];
+        blocks.push(table(names(&header), "rrrrr", rows));
+    }
+    blocks
+}

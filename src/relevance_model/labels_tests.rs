@@ -1,0 +1,106 @@
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+
+/// Rows of two topics whose relevance follows `logit p = b + weight[label]` in the pool's
+/// reach, with calibrated log-odds `b` spread over [-4, 1] and labels 0..=3 equally often.
+fn rows_with(weight: [f64; 4], count: usize, seed: u64) -> Vec<LabelRow> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|index| {
+            let base_log_odds = rng.random_range(-4.0..1.0);
+            let label = rng.random_range(0..4);
+            let p = sigmoid(base_log_odds + weight[label as usize]);
+            LabelRow {
+                topic: index % 2,
+                base_log_odds,
+                label,
+                is_in_pool: true,
+                is_relevant: rng.random::<f64>() < p,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_stage_recovers_the_weight_of_each_label_grade_within_its_sampling_error() {
+    let weight = [0.0, 1.0, 2.0, 3.0];
+    let stage =
+        LabelCalibration::fit(&rows_with(weight, 20_000, 7), 2, BeyondPool::NonRelevant).unwrap();
+    assert_eq!(stage.grades, vec![0, 1, 2, 3]);
+    // About 5,000 rows a grade, a few hundred relevant among the lowest: a weight's standard
+    // error is near 0.07, so 0.25 is more than three of them.
+    for grade in 1..4 {
+        let learnt = stage.in_pool_weights[grade] + stage.intercept;
+        assert!(
+            (learnt - weight[grade]).abs() < 0.25,
+            "grade {grade}: learnt {learnt}, stated {}",
+            weight[grade]
+        );
+    }
+    assert!((stage.calibrated_weight - 1.0).abs() < 0.1);
+    assert!(stage.intercept.abs() < 0.25);
+    // Each grade's mean probability follows the relevant share of its rows.
+    for summary in &stage.by_grade {
+        let share = summary.relevant as f64 / summary.rows as f64;
+        assert!((summary.probability - share).abs() < 0.02, "{summary:?}");
+    }
+}
+
+#[test]
+fn labels_that_carry_no_information_leave_the_calibrated_probability_as_it_was() {
+    // Relevance follows the calibrated log-odds alone; the labels are drawn apart from it.
+    let rows = rows_with([0.0; 4], 20_000, 11);
+    let stage = LabelCalibration::fit(&rows, 2, BeyondPool::NonRelevant).unwrap();
+    for &label in &stage.grades {
+        for base in [-4.0, -2.0, 0.0] {
+            let with_label = sigmoid(stage.log_odds(0, base, label, true));
+            let without = sigmoid(base);
+            // Within 15% of the probability (the weights' sampling error, about 0.07 each,
+            // and the topic's correction, about 0.03).
+            assert!(
+                (with_label / without - 1.0).abs() < 0.15,
+                "label {label} at {base}: {with_label} against {without}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_label_between_the_learnt_grades_takes_the_weights_of_the_grade_below() {
+    let stage = LabelCalibration {
+        grades: vec![0, 2],
+        intercept: 0.0,
+        calibrated_weight: 1.0,
+        in_pool_weights: vec![0.0, 2.0],
+        beyond_pool_weights: vec![0.0, -1.0],
+        is_split_by_reach: true,
+        topic_offsets: vec![0.5],
+        by_grade: Vec::new(),
+        rows: 0,
+        relevant_rows: 0,
+    };
+    assert_eq!(stage.log_odds(0, 1.0, 0, true), 1.5);
+    assert_eq!(stage.log_odds(0, 1.0, 1, true), 1.5);
+    assert_eq!(stage.log_odds(0, 1.0, 2, true), 3.5);
+    assert_eq!(stage.log_odds(0, 1.0, 3, true), 3.5);
+    assert_eq!(stage.log_odds(0, 1.0, -1, true), 1.5);
+    assert_eq!(stage.log_odds(0, 1.0, 2, false), 0.5);
+}
+
+#[test]
+fn labels_of_no_relevant_calibration_document_cannot_be_calibrated() {
+    let rows: Vec<LabelRow> = rows_with([0.0; 4], 100, 3)
+        .into_iter()
+        .map(|row| LabelRow {
+            is_relevant: false,
+            ..row
+        })
+        .collect();
+    let error = LabelCalibration::fit(&rows, 2, BeyondPool::NonRelevant)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("cannot be calibrated"), "{error}");
+    assert!(LabelCalibration::fit(&[], 2, BeyondPool::Extrapolated).is_err());
+}
