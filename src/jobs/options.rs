@@ -68,6 +68,7 @@ pub fn all_defaults() -> String {
     let jobs = [
         ("evaluate", value(&super::eval::EvaluateOptions::default())),
         ("compare", value(&super::compare::CompareOptions::default())),
+        ("agree", value(&super::agree::AgreeOptions::default())),
         (
             "simulate",
             value(&super::simulate::SimulateOptions::default()),

@@ -26,6 +26,7 @@ pub mod agreement;
 pub mod comparison;
 pub mod correction;
 pub mod kendall;
+pub mod leaderboard;
 pub mod log_odds;
 pub mod pair_changes;
 mod paired;
