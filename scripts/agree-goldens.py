@@ -12,7 +12,8 @@ between the two leaderboards, over all runs and over A's top 10 and top 15
     /tmp/venv-goldens/bin/python scripts/agree-goldens.py target/release/reusesim [DATA [DL21]]
 
 The runs' means are reusesim's own (`agree --format json`), so the goldens check the
-statistics, not the scoring (checked against trec_eval elsewhere). Cases:
+statistics, not the scoring (checked against trec_eval elsewhere). A tau scipy leaves undefined
+(NaN: one side ties every run) is written as null, as reusesim writes it. Cases:
 - `synth-passage` (no data needed): the embedded task's qrels as A, and as B the same qrels
   changed by the rule below, with the embedded task's 27 runs, level 1;
 - `fixture` (DATA): trec_eval's test fixture's qrels.test as A and B made from it by the same
@@ -26,6 +27,7 @@ pair out of B.
 """
 
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -128,10 +130,18 @@ def golden(binary, a, b, runs, level):
     return values
 
 
+def defined(value):
+    """scipy's NaN for an undefined tau as JSON's null, reusesim's undefined."""
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
 def write(name, values):
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.json"
-    path.write_text(json.dumps(values, indent=1, sort_keys=True) + "\n")
+    for figures in values.get("measures", {}).values():
+        for statistic, value in figures.items():
+            figures[statistic] = defined(value)
+    path.write_text(json.dumps(values, indent=1, sort_keys=True, allow_nan=False) + "\n")
     print(f"wrote {path}")
 
 
