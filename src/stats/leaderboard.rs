@@ -91,7 +91,7 @@ pub fn leaderboard_agreement(
         .collect();
     let mut largest_drop: Option<RankDrop> = None;
     for (run, change) in ranks.runs.iter().enumerate() {
-        let is_larger = largest_drop.map_or(true, |drop| change.rank_change > drop.drop);
+        let is_larger = largest_drop.is_none_or(|drop| change.rank_change > drop.drop);
         if change.rank_change > 0.0 && is_larger {
             largest_drop = Some(RankDrop {
                 run,
