@@ -10,12 +10,14 @@ use clap::{Parser, Subcommand};
 use reusesim::base::choice::Choice;
 use reusesim::io::task::Task;
 
+mod agree;
 mod audit;
 mod compare;
 mod eval;
 mod study;
 mod tools;
 
+pub use agree::AgreeArgs;
 pub use audit::{AuditArgs, AuditFormat, BacktestArgs};
 pub use compare::CompareArgs;
 pub use eval::EvalArgs;
@@ -46,6 +48,9 @@ pub enum Command {
     /// Test whether runs scored on one qrels differ significantly, every pair or every run
     /// against a baseline, measure by measure.
     Compare(CompareArgs),
+    /// How far two qrels agree: on the grades of the pairs both grade (Cohen's kappa,
+    /// Krippendorff's alpha), topic by topic, and, given runs, on the leaderboards they give.
+    Agree(AgreeArgs),
     /// List the measures `eval` knows, with both spellings.
     Measures,
     /// The leave-team-out study (the default job): replay the judging with and without each

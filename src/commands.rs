@@ -8,8 +8,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::cli::{
-    AuditArgs, AuditFormat, BacktestArgs, CompareArgs, CompleteArgs, EvalArgs, IndexArgs,
-    JudgeCommandArgs, MergeArgs, PlotArgs, SimulateArgs, SynthArgs, ThreadsArgs,
+    AgreeArgs, AuditArgs, AuditFormat, BacktestArgs, CompareArgs, CompleteArgs, EvalArgs,
+    IndexArgs, JudgeCommandArgs, MergeArgs, PlotArgs, SimulateArgs, SynthArgs, ThreadsArgs,
 };
 use reusesim::jobs;
 use reusesim::jobs::simulate::{SimulateOptions, StudyReport};
@@ -85,6 +85,29 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     reusesim::report::compare::write_comparison(&mut out, args.format, &compared.comparison)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `reusesim agree`.
+pub fn agree(args: AgreeArgs) -> Result<()> {
+    let plan = args.options().plan()?;
+    let qrels_a = plan.read_qrels(&args.qrels_a).context("reading qrels A")?;
+    let qrels_b = plan.read_qrels(&args.qrels_b).context("reading qrels B")?;
+    let runs = match args.runs.is_empty() {
+        true => Vec::new(),
+        false => reusesim::io::run::read_runs(&args.runs).context("reading the runs")?,
+    };
+    let names = [
+        args.qrels_a.display().to_string(),
+        args.qrels_b.display().to_string(),
+    ];
+    let qrels = [(names[0].as_str(), &qrels_a), (names[1].as_str(), &qrels_b)];
+    let agreed = args.threads.run(|| plan.agree(qrels, &runs))??;
+    agreed.warnings.iter().for_each(warn);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    reusesim::report::agree::write_agreement(&mut out, args.format, &agreed.agreement)?;
     out.flush()?;
     Ok(())
 }

@@ -14,6 +14,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Eval(args)) => commands::eval(args),
         Some(Command::Compare(args)) => commands::compare(args),
+        Some(Command::Agree(args)) => commands::agree(args),
         Some(Command::Measures) => commands::measures(),
         Some(Command::Judge(args)) => commands::judge(args),
         Some(Command::Complete(args)) => commands::complete(args),

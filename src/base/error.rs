@@ -207,6 +207,15 @@ pub enum Warning {
         /// The run tag.
         run: String,
     },
+    /// A run of `agree` shares no topic with one of the qrels (or with the topics both grade):
+    /// it is left out of the rankings.
+    #[error("run {run}: no topic in common with {qrels}; it is left out of the rankings")]
+    RunLeftOut {
+        /// The run tag.
+        run: String,
+        /// The qrels, or the topics both qrels grade.
+        qrels: String,
+    },
     /// An audited run has no ranking for some topics of the qrels; the audit leaves them out.
     #[error(
         "run {run}: no ranking for {} topic(s) of the qrels ({}); they are left out of the audit",

@@ -101,6 +101,10 @@ fn every_command_without_options_runs_its_job_with_the_jobs_defaults() {
         panic!("expected compare")
     };
     assert_eq!(args.options(), jobs::compare::CompareOptions::default());
+    let Command::Agree(args) = parsed(&["agree", "a", "b"]) else {
+        panic!("expected agree")
+    };
+    assert_eq!(args.options(), jobs::agree::AgreeOptions::default());
     let Command::Plot(args) = parsed(&["plot", "res"]) else {
         panic!("expected plot")
     };
@@ -150,7 +154,7 @@ fn flags(command: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_option_of_a_job_is_a_flag_of_its_command() {
-    let jobs: [(&str, BTreeSet<String>); 10] = [
+    let jobs: [(&str, BTreeSet<String>); 11] = [
         (
             "simulate",
             option_names(&jobs::simulate::SimulateOptions::default()),
@@ -179,6 +183,7 @@ fn every_option_of_a_job_is_a_flag_of_its_command() {
             "compare",
             option_names(&jobs::compare::CompareOptions::default()),
         ),
+        ("agree", option_names(&jobs::agree::AgreeOptions::default())),
     ];
     // trec_eval's own spellings of two of eval's (and compare's) options.
     let trec_eval_spellings = [("measures", "measure"), ("relevance_level", "level")];
@@ -186,7 +191,9 @@ fn every_option_of_a_job_is_a_flag_of_its_command() {
         let flags = flags(command);
         for option in options {
             let flag = (trec_eval_spellings.iter())
-                .find(|(name, _)| ["eval", "compare"].contains(&command) && *name == option)
+                .find(|(name, _)| {
+                    ["eval", "compare", "agree"].contains(&command) && *name == option
+                })
                 .map_or(option.as_str(), |(_, flag)| flag);
             assert!(
                 flags.contains(flag),

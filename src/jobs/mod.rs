@@ -6,11 +6,12 @@
 //! library below a job.
 //!
 //! - [`task`]: the task a job runs on (the embedded default, a feature store);
-//! - [`eval`], [`compare`], [`simulate`] (with its shards and their merge), [`judge`], [`complete`],
+//! - [`eval`], [`compare`], [`agree`], [`simulate`] (with its shards and their merge), [`judge`], [`complete`],
 //!   [`index`], [`synth`], [`plot`], [`audit`], [`backtest`]: one job each;
 //! - [`options`]: options given as JSON (how Python passes its keywords), and every job's
 //!   defaults.
 
+pub mod agree;
 pub mod audit;
 pub mod backtest;
 pub mod compare;

@@ -68,6 +68,7 @@ pub fn all_defaults() -> String {
     let jobs = [
         ("evaluate", value(&super::eval::EvaluateOptions::default())),
         ("compare", value(&super::compare::CompareOptions::default())),
+        ("agree", value(&super::agree::AgreeOptions::default())),
         (
             "simulate",
             value(&super::simulate::SimulateOptions::default()),
@@ -185,7 +186,12 @@ mod tests {
     #[test]
     fn every_jobs_defaults_are_listed_and_read_back() {
         let all: Map<String, Value> = serde_json::from_str(&all_defaults()).unwrap();
-        assert_eq!(all.len(), 10);
+        assert_eq!(all.len(), 11);
+        let agree = to_json(&all["agree"]);
+        assert_eq!(
+            from_json::<super::super::agree::AgreeOptions>(&agree).unwrap(),
+            super::super::agree::AgreeOptions::default()
+        );
         let simulate = to_json(&all["simulate"]);
         assert_eq!(
             from_json::<SimulateOptions>(&simulate).unwrap(),

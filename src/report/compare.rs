@@ -236,7 +236,7 @@ fn write_table(out: &mut impl Write, comparison: &Comparison) -> io::Result<()> 
 }
 
 /// LaTeX with its special characters escaped.
-fn latex_text(text: &str) -> String {
+pub(crate) fn latex_text(text: &str) -> String {
     text.chars()
         .map(|character| match character {
             '_' | '&' | '%' | '$' | '#' | '{' | '}' => format!("\\{character}"),

@@ -4,6 +4,7 @@
 //! [`content::study_document`]. Every file is written atomically. Running a study is a job
 //! (`jobs::simulate`, above this layer); this module only renders its results.
 
+pub mod agree;
 pub mod compare;
 pub mod content;
 pub mod document;

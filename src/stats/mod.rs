@@ -1,4 +1,5 @@
-//! Statistics over run scores: official rankings with average ranks for ties, a score's rank
+//! Statistics over run scores and grades: how far two assessors agree on grades ([`agreement`]:
+//! Cohen's kappa, Krippendorff's alpha); official rankings with average ranks for ties, a score's rank
 //! among others and nearest-rank quantiles, rank correlation (Kendall's tau_b, Yilmaz et al.'s
 //! tau_ap), paired significance tests (Student's t, Wilcoxon's signed rank, sign-flip
 //! randomization, the paired bootstrap, the randomised Tukey HSD) with corrections for multiple
@@ -21,9 +22,11 @@
 //!   [`StatsError::LengthMismatch`](crate::base::error::StatsError::LengthMismatch) rather
 //!   than panicking.
 
+pub mod agreement;
 pub mod comparison;
 pub mod correction;
 pub mod kendall;
+pub mod leaderboard;
 pub mod log_odds;
 pub mod pair_changes;
 mod paired;

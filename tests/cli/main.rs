@@ -5,6 +5,7 @@
 
 mod util;
 
+mod agree;
 mod assessor;
 mod audit;
 mod backtest;
