@@ -22,6 +22,7 @@
 
 mod corpus;
 mod keys;
+pub mod labels;
 pub mod presets;
 mod rankers;
 mod world;
@@ -30,6 +31,7 @@ pub mod write;
 use crate::base::error::Result;
 
 pub use keys::{gaussian, mix, splitmix64, sub_seed, Part};
+pub use labels::{run_tops, Confusion, Labeller, LABEL_DEPTH};
 pub use presets::{Preset, PresetParams};
 pub use rankers::BASELINE_TEAM;
 pub use world::{generate, SynthCorpus, SynthTopic, SynthWorld, MAX_DOCUMENTS};
