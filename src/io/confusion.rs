@@ -21,7 +21,7 @@ const CONFUSION_COLUMNS: &str = "4 columns (the weights of label grades 0 1 2 3)
 ///
 /// # Errors
 /// A [`ParseError`] naming file and line for a row of other than 4 columns, a weight that is
-/// not a finite number >= 0, a row whose weights sum to 0, a fifth row, or fewer than 4 rows
+/// not a finite number >= 0, a row whose weights sum to 0 (or overflow), a fifth row, or fewer than 4 rows
 /// (line 0: the whole file).
 pub fn read_confusion(path: &Path) -> Result<ConfusionWeights, ParseError> {
     let mut reader = LineReader::open(path)?;
@@ -52,9 +52,11 @@ pub fn read_confusion(path: &Path) -> Result<ConfusionWeights, ParseError> {
                     })
                 })?;
         }
-        if weights[rows].iter().sum::<f64>() <= 0.0 {
+        let sum: f64 = weights[rows].iter().sum();
+        if sum <= 0.0 || !sum.is_finite() {
             return Err(line.error(ParseErrorKind::Invalid(format!(
-                "expected the weights of true grade {rows} to sum to more than 0, found all 0"
+                "expected the weights of true grade {rows} to sum to more than 0 and less than \
+                 infinity, found {sum}"
             ))));
         }
         rows += 1;

@@ -67,7 +67,8 @@ impl Confusion {
     /// A table of `weights[true grade][label grade]` (counts or probabilities).
     ///
     /// # Errors
-    /// [`Error::Invalid`] when a weight is not a finite number >= 0 or a row sums to 0.
+    /// [`Error::Invalid`] when a weight is not a finite number >= 0 or a row sums to 0 (or
+    /// overflows).
     pub fn new(weights: ConfusionWeights) -> Result<Self> {
         for (truth, row) in weights.iter().enumerate() {
             if let Some(weight) = row.iter().find(|w| !w.is_finite() || **w < 0.0) {
@@ -76,10 +77,11 @@ impl Confusion {
                      of true grade {truth}"
                 )));
             }
-            if row.iter().sum::<f64>() <= 0.0 {
+            let sum: f64 = row.iter().sum();
+            if sum <= 0.0 || !sum.is_finite() {
                 return Err(Error::Invalid(format!(
                     "confusion table: expected the row of true grade {truth} to sum to more \
-                     than 0"
+                     than 0 and less than infinity, found {sum}"
                 )));
             }
         }

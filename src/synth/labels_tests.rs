@@ -354,6 +354,7 @@ fn bad_settings_are_refused() {
     assert!(Confusion::new([[1.0, 0.0, 0.0, 0.0], [0.0; 4], [1.0; 4], [1.0; 4]]).is_err());
     assert!(Confusion::new([[1.0, -1.0, 1.0, 0.0], [1.0; 4], [1.0; 4], [1.0; 4]]).is_err());
     assert!(Confusion::new([[1.0, f64::NAN, 1.0, 0.0], [1.0; 4], [1.0; 4], [1.0; 4]]).is_err());
+    assert!(Confusion::new([[1e308, 1e308, 0.0, 0.0], [1.0; 4], [1.0; 4], [1.0; 4]]).is_err());
     let truth = graded_truth(1, 1);
     for (leniency, topic_sd) in [
         (f64::NAN, 0.0),
