@@ -420,13 +420,15 @@ pub fn synth(args: SynthArgs) -> Result<()> {
     let total: usize = report.relevant_total.iter().sum();
     eprintln!(
         "reusesim: wrote task {} to {} in {:.1} s: {} judgments over {} topics, {found} of \
-         {total} truth-relevant documents judged ({} retrains)",
+         {total} truth-relevant documents judged ({} retrains); {} documents labelled in {}",
         written.name,
         written.folder.display(),
         started.elapsed().as_secs_f64(),
         report.judgments.iter().sum::<usize>(),
         report.judgments.len(),
-        report.retrains
+        report.retrains,
+        report.labelled,
+        jobs::synth::LABELS_FILE
     );
     Ok(())
 }

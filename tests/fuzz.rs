@@ -1,5 +1,6 @@
 //! Fuzzing every reader of user files: runs, qrels, topics (TSV and TREC XML), team
-//! files, `task.toml`, corpora (TSV, JSONL, a folder of files), the result files
+//! files, `task.toml`, confusion tables (`synth --label-confusion`), corpora (TSV, JSONL, a
+//! folder of files), the result files
 //! `reusesim plot` reads (`summary.json`, `runs.tsv`, `lou.tsv`, `trials.tsv`, `ranks.tsv`;
 //! with and without drawing the figures) and the `runs.tsv` that `reusesim audit --results`
 //! reads alone.
@@ -140,7 +141,7 @@ const TASK: Target = Target {
         "name = \"synth-passage\"\nruns = \"runs\"\nteams = \"teams.tsv\"\n\
          qrels = \"../../qrels/synth-passage.qrels\"\ntopics = \"topics.tsv\"\n\
          corpus = \"corpus.tsv.gz\"\nrelevance_level = 1\npool_depth = 10\n\
-         truth = \"../../qrels/synth-passage.truth.qrels\"\n",
+         truth = \"../../qrels/synth-passage.truth.qrels\"\nlabels = \"labels.qrels\"\n",
         "# a task without runs\nname = 'covid'\nqrels = \"q\"\npool_depth = \"auto\"\n\
          relevance_level = 2\n",
     ],
@@ -149,6 +150,23 @@ const TASK: Target = Target {
     cost: 1,
     read: |dir| {
         io::task::TaskManifest::read(&dir.join("task.toml"))
+            .map(drop)
+            .map_err(Into::into)
+    },
+};
+
+const CONFUSION: Target = Target {
+    file: "confusion.tsv",
+    seeds: &[
+        "# UMBRELA\n11293\t4108\t1522\t353\n965\t2781\t2056\t802\n\n200 1265 2356 1344\n\
+         194\t250\t790\t1195\n",
+        "0.5 0.5 0 0\r\n0 1 0 0\r\n0 0 1e-3 0\r\n0.25 0.25 0.25 0.25",
+    ],
+    beside: &[],
+    is_gzip_read: true,
+    cost: 1,
+    read: |dir| {
+        io::confusion::read_confusion(&dir.join("confusion.tsv"))
             .map(drop)
             .map_err(Into::into)
     },
@@ -650,6 +668,7 @@ fuzz_tests! {
     topics_xml: TOPICS_XML,
     teams: TEAMS,
     task_toml: TASK,
+    confusion_table: CONFUSION,
     corpus: CORPUS,
     corpus_jsonl: CORPUS_JSONL,
     corpus_folder: CORPUS_FOLDER,

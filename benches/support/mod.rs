@@ -11,7 +11,7 @@ use reusesim::io::task::Task;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::JudgeSettings;
 use reusesim::sim::study::StudySettings;
-use reusesim::synth::{build_task, write::TaskLayout, Preset};
+use reusesim::synth::{build_task, write::TaskLayout, Preset, TaskLabels};
 
 /// HiCAL's settings with the candidates and the schedule (`REUSESIM_BENCH_SCHEDULE`, default
 /// `bmi`) asked for.
@@ -39,6 +39,7 @@ pub fn dl19_task_dir() -> PathBuf {
             &dir,
             &TaskLayout::standalone("synth-dl19"),
             &judge_settings(2019, CandidateSource::Corpus),
+            &TaskLabels::default(),
         )
         .expect("the dl19 collection builds");
         eprintln!(

@@ -263,6 +263,7 @@ impl Task {
             relevance_level,
             pool_depth: pool_depth.map_or(PoolDepth::Auto, PoolDepth::Fixed),
             truth: None,
+            labels: None,
         };
         let task = LibTask::from_parts(
             manifest,

@@ -86,7 +86,10 @@ pub struct SynthArgs {
     pub embedded: bool,
     /// Write only DIR/corpus.tsv.gz, the preset's corpus (extended by --documents), without
     /// topics, runs or judging.
-    #[arg(long, conflicts_with_all = ["embedded", "iterations"])]
+    #[arg(long, conflicts_with_all = [
+        "embedded", "iterations", "label_leniency", "label_topic_sd", "label_confusion",
+        "label_depth",
+    ])]
     pub corpus_only: bool,
     /// With --corpus-only: the corpus size, at least the preset's; documents past the preset's
     /// own are background documents (default: the preset's count).
@@ -95,6 +98,22 @@ pub struct SynthArgs {
     /// Pegasos iterations per retrain when judging (HiCAL: 200000).
     #[arg(long, default_value_t = SynthOptions::default().iterations)]
     pub iterations: usize,
+    /// The labeller's leniency, in logits of its latent scale: +1 multiplies the odds of every
+    /// "label above k" by e (docs/synth.md#the-labeller).
+    #[arg(long, value_name = "LOGITS", allow_negative_numbers = true,
+          default_value_t = SynthOptions::default().label_leniency)]
+    pub label_leniency: f64,
+    /// The standard deviation of the labeller's per-topic effect, in logits.
+    #[arg(long, value_name = "LOGITS", allow_negative_numbers = true,
+          default_value_t = SynthOptions::default().label_topic_sd)]
+    pub label_topic_sd: f64,
+    /// The labeller's confusion table: 4 rows (true grades 0-3) of 4 counts or probabilities
+    /// (label grades 0-3) (default: UMBRELA's GPT-4 against NIST on TREC DL 2019-2021).
+    #[arg(long, value_name = "FILE")]
+    pub label_confusion: Option<PathBuf>,
+    /// The documents of every run's top N per topic are labelled (default: the audit's reach).
+    #[arg(long, value_name = "N", default_value_t = SynthOptions::default().label_depth)]
+    pub label_depth: usize,
     /// The worker threads.
     #[command(flatten)]
     pub threads: ThreadsArgs,
@@ -111,6 +130,10 @@ impl SynthArgs {
             seed: self.seed,
             embedded: self.embedded,
             iterations: self.iterations,
+            label_leniency: self.label_leniency,
+            label_topic_sd: self.label_topic_sd,
+            label_confusion: self.label_confusion.clone(),
+            label_depth: self.label_depth,
         }
     }
 }

@@ -1,7 +1,9 @@
-//! Reading and writing TREC data: runs, qrels, topics, team files, the task manifest, and
-//! atomic output files. Strings live here; the rest of the library works on parsed values.
+//! Reading and writing TREC data: runs, qrels, topics, team files, the task manifest, confusion
+//! tables, and atomic output files. Strings live here; the rest of the library works on parsed
+//! values.
 
 pub mod atomic;
+pub mod confusion;
 pub mod corpus;
 pub mod gz;
 pub mod names;

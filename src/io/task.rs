@@ -56,6 +56,9 @@ pub struct TaskManifest {
     pub pool_depth: PoolDepth,
     /// Complete truth qrels (synthetic tasks only).
     pub truth: Option<PathBuf>,
+    /// A second assessor's labels in qrels form (an LLM's grades, or the labeller's of a
+    /// synthetic task), if any. Loading the task does not read them.
+    pub labels: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -75,6 +78,7 @@ struct RawManifest {
     #[serde(default)]
     pool_depth: Option<RawPoolDepth>,
     truth: Option<PathBuf>,
+    labels: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -206,6 +210,7 @@ impl TaskManifest {
             relevance_level,
             pool_depth,
             truth: raw.truth.map(resolve),
+            labels: raw.labels.map(resolve),
         })
     }
 }

@@ -26,9 +26,14 @@ fn manifest_paths_are_relative_to_it_and_auto_depth_is_resolved() {
         root,
         "task/task.toml",
         "name = \"t\"\nruns = \"runs\"\nteams = \"teams.tsv\"\nqrels = \"../qrels/q\"\n\
-         pool_depth = \"auto\"\n",
+         pool_depth = \"auto\"\nlabels = \"../labels/llm.qrels\"\n",
     );
     let task = Task::open(&root.join("task/task.toml")).unwrap();
+    assert_eq!(
+        task.manifest.labels,
+        Some(root.join("task").join("../labels/llm.qrels")),
+        "the labels' path is kept, relative to the manifest; loading does not read them"
+    );
     assert_eq!(task.runs.len(), 2);
     assert_eq!(task.manifest.relevance_level, 1);
     assert_eq!(

@@ -22,6 +22,7 @@
 
 mod corpus;
 mod keys;
+pub mod labels;
 pub mod presets;
 mod rankers;
 mod world;
@@ -30,10 +31,11 @@ pub mod write;
 use crate::base::error::Result;
 
 pub use keys::{gaussian, mix, splitmix64, sub_seed, Part};
+pub use labels::{run_tops, Confusion, Labeller, LABEL_DEPTH};
 pub use presets::{Preset, PresetParams};
 pub use rankers::BASELINE_TEAM;
 pub use world::{generate, SynthCorpus, SynthTopic, SynthWorld, MAX_DOCUMENTS};
-pub use write::{write_corpus_file, write_qrels, write_task, TaskLayout};
+pub use write::{write_corpus_file, write_labels, write_qrels, write_task, TaskLayout};
 
 #[cfg(test)]
 mod tests;
@@ -49,27 +51,57 @@ pub struct SynthReport {
     pub relevant_total: Vec<usize>,
     /// Model fits.
     pub retrains: usize,
+    /// The (topic, document) pairs labelled: 0 when the layout names no labels file.
+    pub labelled: usize,
+}
+
+/// How a synthetic task's labels are drawn: the labeller, and how deep into each run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskLabels {
+    /// The labeller.
+    pub labeller: Labeller,
+    /// The documents of every run's top `depth` per topic are labelled.
+    pub depth: usize,
+}
+
+impl Default for TaskLabels {
+    /// The default labeller, to the audit's reach ([`LABEL_DEPTH`]).
+    fn default() -> Self {
+        Self {
+            labeller: Labeller::default(),
+            depth: LABEL_DEPTH,
+        }
+    }
 }
 
 /// Generates a world, writes it as a task in `out_dir` with `layout`, and judges it: the
 /// official qrels are the depth-`pool_depth` pool of every run plus CAL over the whole corpus
 /// with text features and the truth as assessor, up to each topic's budget (see docs/synth.md).
+/// When `layout` names a labels file, `labels` draws it ([`write_labels`]).
 ///
 /// # Errors
-/// Generation, writing or judging errors.
+/// Generation, writing or judging errors; invalid labeller settings.
 pub fn build_task(
     preset: Preset,
     seed: u64,
     out_dir: &std::path::Path,
     layout: &write::TaskLayout,
     judge: &crate::judge::settings::JudgeSettings,
+    labels: &TaskLabels,
 ) -> Result<SynthReport> {
     use crate::collection::Collection;
     use crate::judge::assessor::OfficialAssessor;
     use crate::judge::cal::judge_trial;
     use crate::sim::analysis::files::to_qrels;
+    labels.labeller.check()?;
     let world = generate(preset, seed)?;
     write::write_task(&world, out_dir, layout, None)?;
+    let labelled = match &layout.labels {
+        Some(path) => {
+            write::write_labels(&world, &out_dir.join(path), &labels.labeller, labels.depth)?.len()
+        }
+        None => 0,
+    };
     let task = crate::io::task::Task::open(&out_dir.join("task.toml"))?;
     let collection = Collection::prepare(&task, &world.truth, true)?;
     let budgets = world.judgment_budgets();
@@ -109,5 +141,6 @@ pub fn build_task(
             .collect(),
         relevant_total,
         retrains: judgings.iter().map(|j| j.retrains).sum(),
+        labelled,
     })
 }

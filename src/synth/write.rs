@@ -1,9 +1,10 @@
 //! Writing a synthetic world as a task folder (see docs/formats.md#task-manifest): `task.toml`,
-//! `runs/<tag>` (plain text), `teams.tsv`, `topics.tsv`, `corpus.tsv.gz`, the official qrels and
-//! the truth qrels; or a corpus alone ([`write_corpus_file`]). Every file is written atomically,
-//! and every byte depends only on the world: runs, topics and teams in byte order, a gzip header
-//! without timestamp or file name, and a fixed compression level, so the same seed gives
-//! byte-identical files (for one version of the compression library).
+//! `runs/<tag>` (plain text), `teams.tsv`, `topics.tsv`, `corpus.tsv.gz`, the official qrels,
+//! the truth qrels and the labeller's labels ([`write_labels`]); or a corpus alone
+//! ([`write_corpus_file`]). Every file is written atomically, and every byte depends only on
+//! the world: runs, topics and teams in byte order, a gzip header without timestamp or file
+//! name, and a fixed compression level, so the same seed gives byte-identical files (for one
+//! version of the compression library).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ use crate::base::progress::StagedProgress;
 use crate::io::atomic::write_atomically;
 use crate::io::qrels::Qrels;
 use crate::synth::corpus::Corpus;
+use crate::synth::labels::{run_tops, Labeller};
 use crate::synth::rankers::score_text;
 use crate::synth::world::{SynthCorpus, SynthWorld};
 
@@ -34,6 +36,8 @@ pub struct TaskLayout {
     pub qrels: PathBuf,
     /// The complete truth qrels.
     pub truth: PathBuf,
+    /// The labeller's labels ([`write_labels`]), named in `task.toml` when given.
+    pub labels: Option<PathBuf>,
 }
 
 impl TaskLayout {
@@ -43,6 +47,7 @@ impl TaskLayout {
             name: name.to_string(),
             qrels: PathBuf::from("qrels.txt"),
             truth: PathBuf::from("truth.qrels"),
+            labels: None,
         }
     }
 
@@ -53,12 +58,23 @@ impl TaskLayout {
             name: name.to_string(),
             qrels: PathBuf::from(format!("../../qrels/{name}.qrels")),
             truth: PathBuf::from(format!("../../qrels/{name}.truth.qrels")),
+            labels: None,
+        }
+    }
+
+    /// The same layout with the labeller's labels at `labels` (`labels.qrels` for `synth`'s
+    /// tasks, beside `task.toml`).
+    pub fn with_labels(self, labels: impl Into<PathBuf>) -> Self {
+        Self {
+            labels: Some(labels.into()),
+            ..self
         }
     }
 }
 
 /// Writes `world` as a task in `out_dir` (created if needed), with the qrels and truth where
-/// `layout` puts them.
+/// `layout` puts them. The labels that `layout` names are not written here: see
+/// [`write_labels`].
 ///
 /// `official_qrels` is the judged qrels (pool plus CAL). Without it, the truth is written in
 /// its place as a provisional official qrels, so that the raw world can be loaded with
@@ -134,6 +150,24 @@ pub fn write_corpus_file(
     write_atomically(path, |out| write_corpus(out, &corpus.corpus, progress))
 }
 
+/// Draws `labeller`'s labels of the documents of every run's top `depth` under the world's
+/// seed (see [`Labeller::draw`]), and writes them in TREC format at `path`, atomically.
+/// Returns the labels.
+///
+/// # Errors
+/// [`Error::Invalid`] for invalid labeller settings; [`Error::Write`] when the file cannot be
+/// written.
+pub fn write_labels(
+    world: &SynthWorld,
+    path: &Path,
+    labeller: &Labeller,
+    depth: usize,
+) -> Result<Qrels> {
+    let labels = labeller.draw(world.seed, &world.truth, run_tops(&world.runs, depth))?;
+    write_qrels(path, &labels)?;
+    Ok(labels)
+}
+
 /// Writes qrels in TREC format, atomically.
 ///
 /// # Errors
@@ -183,7 +217,11 @@ fn write_manifest(
     writeln!(out, "corpus = \"corpus.tsv.gz\"")?;
     writeln!(out, "relevance_level = 1")?;
     writeln!(out, "pool_depth = {}", world.params.pool_depth)?;
-    writeln!(out, "truth = {}", path_text(&layout.truth))
+    writeln!(out, "truth = {}", path_text(&layout.truth))?;
+    if let Some(labels) = &layout.labels {
+        writeln!(out, "labels = {}", path_text(labels))?;
+    }
+    Ok(())
 }
 
 /// Generates the corpus in batches, each in parallel, and compresses them in order; the

@@ -230,7 +230,7 @@ fn corpus_only_without_documents_writes_the_tasks_corpus() {
     assert!(std::fs::read(dir.path().join("corpus.tsv.gz")).unwrap() == committed);
 }
 
-/// The stderr of a `synth` that must fail, with nothing written.
+/// The stderr of a `synth` that must fail (exit 2), with nothing written.
 fn synth_failure(args: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
@@ -238,7 +238,7 @@ fn synth_failure(args: &[&str]) -> String {
         .iter()
         .chain(args)
         .chain(&["--out", out.to_str().unwrap()]));
-    assert!(!output.status.success(), "{args:?} succeeded");
+    assert_eq!(output.status.code(), Some(2), "{args:?}");
     assert!(!out.exists(), "{args:?} wrote {}", out.display());
     String::from_utf8(output.stderr).unwrap()
 }
@@ -259,4 +259,138 @@ fn corpus_only_refuses_what_it_cannot_write() {
         let conflict = synth_failure(&["--corpus-only", other]);
         assert!(conflict.contains("cannot be used with"), "{conflict}");
     }
+}
+
+/// The documents of every run's top `depth` in the runs of `task_dir`, per topic.
+fn run_tops(task_dir: &Path, depth: usize) -> BTreeMap<String, BTreeSet<String>> {
+    let mut tops: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in files_under(&task_dir.join("runs")) {
+        for line in std::fs::read_to_string(path).unwrap().lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields[3].parse::<usize>().unwrap() <= depth {
+                tops.entry(fields[0].into())
+                    .or_default()
+                    .insert(fields[2].into());
+            }
+        }
+    }
+    tops
+}
+
+/// counts[true grade][label grade] of `labels` against `truth` (a document the truth lacks has
+/// grade 0).
+fn label_counts(
+    truth: &BTreeMap<String, BTreeMap<String, i32>>,
+    labels: &BTreeMap<String, BTreeMap<String, i32>>,
+) -> [[f64; 4]; 4] {
+    let mut counts = [[0.0; 4]; 4];
+    for (topic, grades) in labels {
+        for (doc, &label) in grades {
+            let true_grade = truth[topic].get(doc).copied().unwrap_or(0);
+            counts[true_grade as usize][label as usize] += 1.0;
+        }
+    }
+    counts
+}
+
+/// UMBRELA's GPT-4 grades against NIST's on TREC DL 2019-2021, the default table
+/// (docs/synth.md#the-labeller).
+const UMBRELA_COUNTS: [[f64; 4]; 4] = [
+    [11293.0, 4108.0, 1522.0, 353.0],
+    [965.0, 2781.0, 2056.0, 802.0],
+    [200.0, 1265.0, 2356.0, 1344.0],
+    [194.0, 250.0, 790.0, 1195.0],
+];
+
+#[test]
+fn the_default_tasks_labels_grade_every_runs_top_100_through_the_umbrela_table() {
+    let root = repository();
+    let task_dir = root.join("runs/synth-passage");
+    let manifest = std::fs::read_to_string(task_dir.join("task.toml")).unwrap();
+    assert!(manifest
+        .lines()
+        .any(|line| line == "labels = \"labels.qrels\""));
+    let labels = read_qrels_map(&task_dir.join("labels.qrels"));
+    let truth = read_qrels_map(&root.join("qrels/synth-passage.truth.qrels"));
+    let labelled: BTreeMap<String, BTreeSet<String>> = (labels.iter())
+        .map(|(topic, grades)| (topic.clone(), grades.keys().cloned().collect()))
+        .collect();
+    assert_eq!(
+        labelled,
+        run_tops(&task_dir, 100),
+        "the runs' tops, each once"
+    );
+    // Each true grade's labels follow its row of the table: every cell within 5 binomial
+    // standard deviations.
+    for (grade, row) in label_counts(&truth, &labels).iter().enumerate() {
+        let drawn: f64 = row.iter().sum();
+        let total: f64 = UMBRELA_COUNTS[grade].iter().sum();
+        for (label, &count) in row.iter().enumerate() {
+            let share = UMBRELA_COUNTS[grade][label] / total;
+            let sd = (drawn * share * (1.0 - share)).sqrt();
+            assert!(
+                (count - drawn * share).abs() <= 5.0 * sd,
+                "true {grade}, label {label}: {count} of {drawn}, share {share:.3}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_label_options_reach_the_labeller() {
+    // A table that labels every true grade 1 or 2 half and half, shifted by a leniency of 2:
+    // P(label 2) = 1 - 0.5 / (0.5 + 0.5 e^2) = 0.881 for every document.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("half.tsv");
+    std::fs::write(&table, "0 1 1 0\n0 1 1 0\n0 1 1 0\n0 1 1 0\n").unwrap();
+    let out = dir.path().join("task");
+    stdout_of([
+        "synth",
+        "--label-confusion",
+        table.to_str().unwrap(),
+        "--label-leniency",
+        "2",
+        "--label-depth",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let labels = read_qrels_map(&out.join("labels.qrels"));
+    let labelled: BTreeMap<String, BTreeSet<String>> = (labels.iter())
+        .map(|(topic, grades)| (topic.clone(), grades.keys().cloned().collect()))
+        .collect();
+    assert_eq!(labelled, run_tops(&out, 5));
+    let grades: Vec<i32> = labels.values().flat_map(|g| g.values().copied()).collect();
+    assert!(grades.iter().all(|&g| g == 1 || g == 2));
+    let share = grades.iter().filter(|&&g| g == 2).count() as f64 / grades.len() as f64;
+    let sd = (0.881 * 0.119 / grades.len() as f64).sqrt();
+    assert!(
+        (share - 0.881).abs() < 5.0 * sd,
+        "{share} of {}",
+        grades.len()
+    );
+}
+
+#[test]
+fn bad_label_settings_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("confusion.tsv");
+    std::fs::write(&table, "# counts\n1 0 0 0\n0 0 0 0\n1 1 1 1\n1 1 1 1\n").unwrap();
+    let empty_row = synth_failure(&["--label-confusion", table.to_str().unwrap()]);
+    assert!(
+        empty_row.contains("confusion.tsv:3:") && empty_row.contains("true grade 1 to sum"),
+        "{empty_row}"
+    );
+    std::fs::write(&table, "1 0 0 0\n0 1 0\n").unwrap();
+    let short_row = synth_failure(&["--label-confusion", table.to_str().unwrap()]);
+    assert!(
+        short_row.contains("confusion.tsv:2: expected 4 columns"),
+        "{short_row}"
+    );
+    let sd = synth_failure(&["--label-topic-sd", "-1"]);
+    assert!(sd.contains("topic sd"), "{sd}");
+    let depth = synth_failure(&["--label-depth", "0"]);
+    assert!(depth.contains("label depth >= 1"), "{depth}");
+    let conflict = synth_failure(&["--corpus-only", "--label-leniency", "1"]);
+    assert!(conflict.contains("cannot be used with"), "{conflict}");
 }
