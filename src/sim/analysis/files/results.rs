@@ -106,21 +106,41 @@ impl StudyResults {
 /// the significance columns came after it.
 const FIRST_COLUMN_AFTER_0_2_0: &str = "significant";
 
-/// Refuses, with what to do, a results folder whose `trials.tsv` was written before the
-/// significance columns (by reusesim 0.2.0 as released, or earlier): their tables lack columns
-/// this version reads.
+/// The columns of `trials.tsv` as reusesim 0.2.0 (released) wrote them, assessor ones aside.
+const TRIAL_COLUMNS_OF_0_2_0: [&str; 13] = [
+    "seed",
+    "held_out",
+    "measure",
+    "tau_b",
+    "tau_ap",
+    "paired_tau_b",
+    "paired_tau_ap",
+    "overlap",
+    "recall",
+    "carried",
+    "overlap_found",
+    "recall_found",
+    "withheld",
+];
+
+/// Refuses, with what to do, a results folder whose `trials.tsv` has the columns of reusesim
+/// 0.2.0 as released and none of the significance columns that came after: its tables lack
+/// columns this version reads. Any other missing column is reported where the table is read.
 fn check_format(dir: &Path) -> Result<()> {
     let path = dir.join(TrialRow::FILE);
     // A missing or unreadable file is reported where the tables are read.
     let Ok(text) = read_text(&path) else {
         return Ok(());
     };
-    let header = text.lines().next().unwrap_or_default();
-    if header.is_empty()
-        || header
-            .split('\t')
-            .any(|name| name == FIRST_COLUMN_AFTER_0_2_0)
-    {
+    let header: Vec<&str> = text
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split('\t')
+        .collect();
+    let is_of_0_2_0 = TRIAL_COLUMNS_OF_0_2_0.iter().all(|c| header.contains(c))
+        && !header.contains(&FIRST_COLUMN_AFTER_0_2_0);
+    if !is_of_0_2_0 {
         return Ok(());
     }
     let version = written_by(&dir.join("summary.json"));
