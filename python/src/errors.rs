@@ -38,6 +38,7 @@ pub fn to_py_err(error: reusesim::Error) -> PyErr {
             kind: reusesim::ParseErrorKind::Io(_),
             ..
         })
+        | reusesim::Error::Read { .. }
         | reusesim::Error::Write { .. } => PyOSError::new_err(text),
         reusesim::Error::Plot { .. } => PyRuntimeError::new_err(text),
         _ => PyValueError::new_err(text),
@@ -99,9 +100,14 @@ mod tests {
             path: PathBuf::from("out/runs.tsv"),
             source: io_error(ErrorKind::PermissionDenied),
         };
+        let read = Error::Read {
+            path: PathBuf::from("store.partial/name_ends"),
+            source: io_error(ErrorKind::UnexpectedEof),
+        };
         for (error, expected_class) in [
             (unreadable(ErrorKind::NotFound), "FileNotFoundError"),
             (unreadable(ErrorKind::PermissionDenied), "OSError"),
+            (read, "OSError"),
             (write, "OSError"),
         ] {
             let (class, text) = raised(error);

@@ -111,6 +111,17 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A file could not be read back: one the library wrote itself (a feature store being
+    /// built and its scratch files), or one it only needs to measure. Malformed or unreadable
+    /// inputs are [`Error::Parse`].
+    #[error("reading {}", path.display())]
+    Read {
+        /// The file being read.
+        path: PathBuf,
+        /// The underlying failure.
+        #[source]
+        source: std::io::Error,
+    },
     /// A learner could not be configured or trained.
     #[error(transparent)]
     Learner(#[from] LearnerError),
@@ -144,6 +155,14 @@ impl Error {
     /// hand to `map_err`.
     pub fn writing(path: &Path) -> impl Fn(std::io::Error) -> Self + Copy + '_ {
         move |source| Self::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// The [`Error::Read`] of a failure to read `path`, to hand to `map_err`.
+    pub fn reading(path: &Path) -> impl Fn(std::io::Error) -> Self + Copy + '_ {
+        move |source| Self::Read {
             path: path.to_path_buf(),
             source,
         }

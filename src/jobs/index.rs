@@ -55,7 +55,7 @@ pub fn index(
     let outcome = build_store(corpus, &layout, out, progress)
         .with_context(|| format!("indexing into {}", out.display()))?;
     let store = FeatureStore::open(out)?;
-    let store_bytes = std::fs::metadata(out).map_err(Error::writing(out))?.len();
+    let store_bytes = std::fs::metadata(out).map_err(Error::reading(out))?.len();
     Ok(Indexed {
         outcome,
         store,

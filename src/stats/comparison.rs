@@ -199,6 +199,11 @@ impl PairTest {
         })
     }
 
+    /// The number of topics the test compares runs over.
+    pub fn topics(&self) -> usize {
+        self.topics
+    }
+
     /// Compares the `pairs` (positions in `scores.runs`), corrected over these pairs, as
     /// [`compare_pairs`] does. Runs on the current rayon pool.
     ///

@@ -315,3 +315,95 @@ fn baselines_that_are_no_run_the_audited_run_itself_or_best_by_another_measure_a
         "a measure the audit computes (P_10)",
     );
 }
+
+/// The rows of the Markdown table whose header opens with `first_column`, each a map from
+/// header to cell.
+fn markdown_table(markdown: &str, first_column: &str) -> Vec<Vec<(String, String)>> {
+    let cells = |line: &str| -> Vec<String> {
+        let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+        inner
+            .split('|')
+            .map(|cell| cell.trim().to_string())
+            .collect()
+    };
+    let mut lines = markdown
+        .lines()
+        .skip_while(|line| !line.starts_with(&format!("| {first_column} |")));
+    let header = cells(lines.next().expect("the table's header"));
+    (lines.skip(1))
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| header.iter().cloned().zip(cells(line)).collect())
+        .collect()
+}
+
+/// Every figure of the Markdown report's claims table stands under its own header, as the
+/// JSON report gives it: the probabilities (which differ from one another here, so that two
+/// swapped cells show), the remaining probability after the list and the documents listed.
+#[test]
+fn the_markdown_claims_table_gives_each_claims_figures_under_their_own_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (task, new, base) = write_decided_task(dir.path());
+    let against = ["--against", &format!("{},b1", base.display())];
+    let report = audit_json(&task, &new, &against);
+    let claims = report["runs"][0]["claims"].as_array().unwrap();
+    let mut args = vec![
+        "audit",
+        "--format",
+        "md",
+        "--study-seeds",
+        "0",
+        "--measures",
+        "P_10",
+        "--task",
+        task.to_str().unwrap(),
+        "--run",
+        new.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&against);
+    let markdown = stdout_of(&args);
+    let rows = markdown_table(&markdown, "run");
+    assert_eq!(rows.len(), claims.len(), "{markdown}");
+    let at_risk = &claims[0];
+    let probabilities = [
+        "probability_significant_as_claimed",
+        "probability_reversed",
+        "probability_not_significant",
+    ]
+    .map(|field| format!("{:.2}", number(&at_risk[field])));
+    assert!(
+        probabilities[0] != probabilities[1] && probabilities[1] != probabilities[2],
+        "the fixture's probabilities must differ: {probabilities:?}"
+    );
+    for (row, claim) in rows.iter().zip(claims) {
+        let cell = |header: &str| {
+            let (_, cell) = (row.iter().find(|(name, _)| name == header))
+                .unwrap_or_else(|| panic!("no {header:?} column in {row:?}"));
+            cell.clone()
+        };
+        assert_eq!(
+            cell("baseline").split(' ').next(),
+            claim["baseline"].as_str()
+        );
+        for (header, field) in [
+            (
+                "P(significant as claimed)",
+                "probability_significant_as_claimed",
+            ),
+            ("P(reversed)", "probability_reversed"),
+            ("P(not significant)", "probability_not_significant"),
+            ("after list", "remaining_after_list"),
+        ] {
+            assert_eq!(
+                cell(header),
+                format!("{:.2}", number(&claim[field])),
+                "{header}"
+            );
+        }
+        assert_eq!(cell("p"), format!("{:.4}", number(&claim["p_value"])));
+        assert_eq!(
+            cell("documents listed"),
+            claim["listed_documents"].to_string()
+        );
+        assert_eq!(cell("verdict").is_empty(), false);
+    }
+}

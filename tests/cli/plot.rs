@@ -324,6 +324,31 @@ fn plot_names_the_file_and_line_of_a_malformed_result() {
     assert!(stderr.contains("summary.json"), "{stderr}");
 }
 
+/// A results folder whose `trials.tsv` reusesim 0.2.0 wrote (tests/golden/study-0.2.0/, the
+/// golden table of that release: no significance columns) is refused by `plot`, in figures and
+/// as a page, with the version that wrote it and what to run.
+#[test]
+fn plot_refuses_the_tables_of_0_2_0_saying_which_version_wrote_them_and_what_to_run() {
+    let copy = tempfile::tempdir().unwrap();
+    for name in ["summary.json", "runs.tsv", "lou.tsv", "ranks.tsv"] {
+        std::fs::copy(study().join(name), copy.path().join(name)).unwrap();
+    }
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/study-0.2.0/trials.tsv");
+    std::fs::copy(old, copy.path().join("trials.tsv")).unwrap();
+    for format in ["png", "html"] {
+        let output = run(["plot", copy.path().to_str().unwrap(), "--format", format]);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("trials.tsv:1: expected a header with a \"significant\" column, found the tables of reusesim 0.2.0 as released or earlier (summary.json names reusesim "), "{stderr}");
+        assert!(
+            stderr.contains("plot it with that version, or run the study again with this one"),
+            "{stderr}"
+        );
+    }
+    assert!(!copy.path().join("figures").exists());
+    assert!(!copy.path().join("report.html").exists());
+}
+
 /// The result tables, as written before they were read and written with the `csv` crate.
 const GOLDEN_TABLES: [&str; 5] = [
     "runs.tsv",

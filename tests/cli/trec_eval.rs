@@ -315,3 +315,70 @@ fn a_collection_size_that_is_not_a_count_is_refused() {
         );
     }
 }
+
+/// `-J` on a hand-made fixture, without the TREC data. Topic 1 grades d1, d3 and d4 relevant,
+/// d2 not, d6 -1; the run ranks u1 d1 u2 d2 d3 d6 (u1, u2 unjudged). `-J` drops the unjudged
+/// documents and d6, so the ranking is d1 d2 d3: 3 retrieved, 2 of the 3 relevant; AP (1 +
+/// 2/3) / 3 = 5/9; P@3 2/3; reciprocal rank 1; nDCG@3 (1 + 1/log2 4) / (1 + 1/log2 3 + 1/log2
+/// 4) = 0.7039. Topic 2 grades e1 0, e2 2, e3 1; the run ranks e1 x1 e2 (x1 unjudged), so
+/// e1 e2: 2 retrieved, 1 of 2 relevant; AP (1/2) / 2 = 0.25; P@3 1/3 (a missing rank counts
+/// as not relevant); reciprocal rank 1/2; nDCG@3 (2/log2 3) / (2 + 1/log2 3) = 0.4796. The
+/// summary sums the counts and averages the rest. Without `-J` topic 1's AP would be (1/2 +
+/// 2/5) / 3 = 0.3 and its P@3 1/3.
+#[test]
+fn judged_docs_only_condenses_a_hand_made_ranking_to_its_judged_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let qrels = dir.path().join("qrels.txt");
+    std::fs::write(
+        &qrels,
+        "1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n1 0 d4 1\n1 0 d6 -1\n2 0 e1 0\n2 0 e2 2\n2 0 e3 1\n",
+    )
+    .unwrap();
+    let run = dir.path().join("run.txt");
+    let ranked = [(1, "u1 d1 u2 d2 d3 d6"), (2, "e1 x1 e2")];
+    let mut lines = String::new();
+    for (topic, docs) in ranked {
+        for (pos, doc) in docs.split(' ').enumerate() {
+            lines.push_str(&format!("{topic} Q0 {doc} {} {} r\n", pos + 1, 10 - pos));
+        }
+    }
+    std::fs::write(&run, lines).unwrap();
+    let mut args = vec!["eval", "--trec-eval", "10", "-J", "-q"];
+    for measure in [
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "recip_rank",
+        "P.3",
+        "ndcg_cut.3",
+    ] {
+        args.extend(["-m", measure]);
+    }
+    args.extend([qrels.to_str().unwrap(), run.to_str().unwrap()]);
+    // Printed as trec_eval prints them: per topic, in its order of measures, then `all`.
+    let names = [
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "recip_rank",
+        "P_3",
+        "ndcg_cut_3",
+    ];
+    let expected = [
+        ("1", ["3", "3", "2", "0.5556", "1.0000", "0.6667", "0.7039"]),
+        ("2", ["2", "2", "1", "0.2500", "0.5000", "0.3333", "0.4796"]),
+        (
+            "all",
+            ["5", "5", "3", "0.4028", "0.7500", "0.5000", "0.5918"],
+        ),
+    ];
+    let mut lines = String::new();
+    for (topic, values) in expected {
+        for (name, value) in names.iter().zip(values) {
+            lines.push_str(&format!("{name:<22}\t{topic}\t{value}\n"));
+        }
+    }
+    assert_eq!(stdout_of(&args), lines);
+}

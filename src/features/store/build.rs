@@ -263,6 +263,7 @@ fn write_id_table(
 ) -> Result<Span> {
     let names = NameReader {
         store: store.reader()?,
+        path: store.path().to_path_buf(),
         names: sections.names,
         ends: &spilled.name_ends,
     };
@@ -345,6 +346,8 @@ fn insert(
 /// Reads document ids back from the store being written.
 struct NameReader<'s> {
     store: File,
+    /// The store's path, to name in errors.
+    path: PathBuf,
     names: Span,
     ends: &'s ScratchReader,
 }
@@ -359,7 +362,7 @@ impl NameReader<'_> {
         let mut bytes = vec![0_u8; (end - start) as usize];
         self.store
             .read_exact_at(&mut bytes, self.names.offset + start)
-            .map_err(Error::writing(Path::new("store")))?;
+            .map_err(Error::reading(&self.path))?;
         Ok(bytes)
     }
 }

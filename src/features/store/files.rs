@@ -71,14 +71,13 @@ impl Scratch {
 
     /// The finished file, opened for reading.
     pub(super) fn into_reader(self) -> Result<ScratchReader> {
-        let error = Error::writing(&self.path);
         let file = self
             .writer
             .into_inner()
             .map_err(|error| error.into_error())
-            .map_err(error)?;
+            .map_err(Error::writing(&self.path))?;
         drop(file);
-        let file = File::open(&self.path).map_err(error)?;
+        let file = File::open(&self.path).map_err(Error::reading(&self.path))?;
         Ok(ScratchReader {
             path: self.path,
             file,
@@ -97,7 +96,7 @@ impl ScratchReader {
     /// A buffered reader from the start.
     pub(super) fn sequential(&self) -> Result<BufReader<File>> {
         // Opened anew: a cloned handle would share the read position of earlier readers.
-        let file = File::open(&self.path).map_err(Error::writing(&self.path))?;
+        let file = File::open(&self.path).map_err(Error::reading(&self.path))?;
         Ok(BufReader::with_capacity(1 << 20, file))
     }
 
@@ -106,7 +105,7 @@ impl ScratchReader {
         let mut bytes = [0_u8; 8];
         self.file
             .read_exact_at(&mut bytes, index * 8)
-            .map_err(Error::writing(&self.path))?;
+            .map_err(Error::reading(&self.path))?;
         Ok(u64::from_le_bytes(bytes))
     }
 }
@@ -121,7 +120,7 @@ pub(super) fn read_values(
     let mut bytes = vec![0_u8; count * width];
     reader
         .read_exact(&mut bytes)
-        .map_err(Error::writing(path))?;
+        .map_err(Error::reading(path))?;
     Ok(bytes
         .chunks_exact(width)
         .map(|chunk| {
@@ -193,7 +192,12 @@ impl SectionWriter {
     /// Flushes what is written so far, and opens the file for reading it back.
     pub(super) fn reader(&mut self) -> Result<File> {
         self.writer.flush().map_err(Error::writing(&self.path))?;
-        File::open(&self.path).map_err(Error::writing(&self.path))
+        File::open(&self.path).map_err(Error::reading(&self.path))
+    }
+
+    /// The file being written.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Writes the header and the preamble that points to it, and syncs the file.

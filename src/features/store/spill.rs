@@ -147,7 +147,7 @@ impl SpilledChunk {
         let mut encoded = vec![0_u8; lengths.iter().sum::<u64>() as usize];
         terms
             .read_exact(&mut encoded)
-            .map_err(Error::writing(&spilled.terms.path))?;
+            .map_err(Error::reading(&spilled.terms.path))?;
         Ok(Self {
             lengths,
             terms: encoded,

@@ -367,3 +367,24 @@ proptest::proptest! {
         read_everything(&bytes)?;
     }
 }
+
+/// A build reads back the scratch files it spilled: a file cut short is a failure to read it,
+/// named as such with its path, not a failure to write.
+#[test]
+fn a_scratch_file_cut_short_is_an_error_reading_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_file(dir.path(), "name_ends", &[1, 0, 0, 0, 0, 0, 0, 0, 2, 0]);
+    let mut file = std::fs::File::open(&path).unwrap();
+    let error = files::read_values(&mut file, 2, 8, &path).unwrap_err();
+    assert!(matches!(error, Error::Read { .. }), "{error:?}");
+    assert_eq!(error.to_string(), format!("reading {}", path.display()));
+    let mut scratch = files::Scratch::create(dir.path().join("offsets")).unwrap();
+    scratch.write(&7_u64.to_le_bytes()).unwrap();
+    let reader = scratch.into_reader().unwrap();
+    assert_eq!(reader.u64_at(0).unwrap(), 7);
+    let error = reader.u64_at(1).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("reading {}", dir.path().join("offsets").display())
+    );
+}

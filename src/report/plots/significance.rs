@@ -110,43 +110,26 @@ trait PairCounts {
     }
 }
 
-/// The kept, lost, reversed and new counts of a row against a reference: the columns of that
-/// reference, which `strategies.tsv` and `budget.tsv` name alike.
-macro_rules! counts_against {
-    ($row:expr, $reference:expr) => {
-        match $reference {
-            Reference::Truth => [
-                $row.truth_kept,
-                $row.truth_lost,
-                $row.truth_reversed,
-                $row.truth_new,
-            ],
-            Reference::Assessor => [
-                $row.assessor_kept,
-                $row.assessor_lost,
-                $row.assessor_reversed,
-                $row.assessor_new,
-            ]
-            .map(Option::flatten),
-            Reference::Official => [
-                $row.official_kept,
-                $row.official_lost,
-                $row.official_reversed,
-                $row.official_new,
-            ],
-        }
-    };
-}
-
 impl PairCounts for StrategyRow {
     fn counts(&self, reference: Reference) -> [Option<f64>; 4] {
-        counts_against!(self, reference)
+        match reference {
+            Reference::Truth => self.truth,
+            Reference::Assessor => self.assessor.unwrap_or_default(),
+            Reference::Official => self.official,
+        }
+        .to_array()
     }
 }
 
 impl PairCounts for BudgetRow {
     fn counts(&self, reference: Reference) -> [Option<f64>; 4] {
-        counts_against!(self, reference).map(|count| count.map(|count| count as f64))
+        match reference {
+            Reference::Truth => self.truth,
+            Reference::Assessor => self.assessor.unwrap_or_default(),
+            Reference::Official => self.official,
+        }
+        .map(|count| count as f64)
+        .to_array()
     }
 }
 

@@ -2,6 +2,7 @@
 //! `strategies.tsv`: shares checked against hand-computed numbers.
 
 use super::*;
+use crate::sim::analysis::files::Counts;
 
 fn pairs(kept: f64, lost: f64, reversed: f64, new: f64) -> Pairs {
     Pairs {
@@ -31,22 +32,15 @@ fn control(
     official: Option<[usize; 4]>,
     truth: Option<[usize; 4]>,
 ) -> BudgetRow {
-    let [official_kept, official_lost, official_reversed, official_new] =
-        official.map_or([None; 4], |counts| counts.map(Some));
-    let [truth_kept, truth_lost, truth_reversed, truth_new] =
-        truth.map_or([None; 4], |counts| counts.map(Some));
+    let counts = |counts: Option<[usize; 4]>| {
+        Counts::from_array(counts.map_or([None; 4], |counts| counts.map(Some)))
+    };
     BudgetRow {
         fraction,
         seed,
         measure: "map".into(),
-        official_kept,
-        official_lost,
-        official_reversed,
-        official_new,
-        truth_kept,
-        truth_lost,
-        truth_reversed,
-        truth_new,
+        official: counts(official),
+        truth: counts(truth),
         ..BudgetRow::default()
     }
 }
@@ -59,12 +53,6 @@ fn strategy(
     official: [f64; 4],
     assessor: Option<Option<[f64; 4]>>,
 ) -> StrategyRow {
-    let [official_kept, official_lost, official_reversed, official_new] = official.map(Some);
-    let [assessor_kept, assessor_lost, assessor_reversed, assessor_new] = match assessor {
-        None => [None; 4],
-        Some(None) => [Some(None); 4],
-        Some(Some(counts)) => counts.map(|count| Some(Some(count))),
-    };
     StrategyRow {
         strategy: strategy.into(),
         fraction,
@@ -78,26 +66,15 @@ fn strategy(
         control_recall_found: 0.5,
         unofficial_share: 0.0,
         judgments_per_topic: 10.0,
-        official_kept,
-        official_lost,
-        official_reversed,
-        official_new,
-        hical_kept: None,
-        hical_lost: None,
-        hical_reversed: None,
-        hical_new: None,
-        truth_kept: None,
-        truth_lost: None,
-        truth_reversed: None,
-        truth_new: None,
+        official: Counts::from_array(official.map(Some)),
+        hical: Counts::default(),
+        truth: Counts::default(),
         control_assessor_tau_b: assessor.map(|_| None),
         control_assessor_recall: None,
         file_share: None,
         drawn_share: None,
-        assessor_kept,
-        assessor_lost,
-        assessor_reversed,
-        assessor_new,
+        assessor: assessor
+            .map(|counts| Counts::from_array(counts.map_or([None; 4], |counts| counts.map(Some)))),
     }
 }
 

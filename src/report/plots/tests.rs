@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use super::drawing::LEGEND_WIDTH;
 use super::style::{team_colour, PALETTE};
 use super::*;
+use crate::sim::analysis::files::Counts;
 use crate::sim::analysis::{BudgetRow, LouRow, RankRow, RunRow, TrialRow};
 use crate::stats::Spread;
 
@@ -343,10 +344,7 @@ fn significance_bars_stack_kept_reversed_and_lost_up_to_one_with_the_new_pairs_a
         fraction: 1.0,
         seed: 1,
         measure: "map".into(),
-        official_kept: Some(6),
-        official_lost: Some(3),
-        official_reversed: Some(1),
-        official_new: Some(2),
+        official: Counts::from_array([Some(6), Some(3), Some(1), Some(2)]),
         ..BudgetRow::default()
     }];
     let svg = svg_figure(&results, FigureKind::Significance, "map")

@@ -276,10 +276,10 @@ mod tests {
             .map(|trial| {
                 let full = match trial.held_out {
                     Some(_) => PairChanges {
-                        kept: trial.paired_kept.unwrap(),
-                        lost: trial.paired_lost.unwrap(),
-                        reversed: trial.paired_reversed.unwrap(),
-                        new: trial.paired_new.unwrap(),
+                        kept: trial.paired.kept.unwrap(),
+                        lost: trial.paired.lost.unwrap(),
+                        reversed: trial.paired.reversed.unwrap(),
+                        new: trial.paired.new.unwrap(),
                     },
                     None => PairChanges {
                         kept: trial.significant.unwrap(),

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use super::files::{counts, HeldOutRow, LouRow, RankRow, RunRow, TrialRow};
+use super::files::{Counts, HeldOutRow, LouRow, RankRow, RunRow, TrialRow};
 use super::measure::{
     ClassicSummary, ControlSummary, LouSummary, MeasureSummary, PairedSummary, SwappedPair,
     TrialsSummary, TruthSummary,
@@ -294,15 +294,6 @@ impl<'o> MeasureFigures<'o> {
                 } else {
                     TrialChanges::default()
                 };
-                let [official_kept, official_lost, official_reversed, official_new] =
-                    counts(pairs.official);
-                let [paired_kept, paired_lost, paired_reversed, paired_new] = counts(pairs.paired);
-                let [held_out_kept, held_out_lost, held_out_reversed, held_out_new] =
-                    counts(pairs.held_out);
-                let [truth_kept, truth_lost, truth_reversed, truth_new] = counts(pairs.truth);
-                let assessor = pairs.assessor.map(|changes| counts(changes).map(Some));
-                let [assessor_kept, assessor_lost, assessor_reversed, assessor_new] =
-                    assessor.unwrap_or([None; 4]);
                 TrialRow {
                     seed: t.trial.seed,
                     held_out: t.trial.held_out.clone(),
@@ -322,29 +313,14 @@ impl<'o> MeasureFigures<'o> {
                     } else {
                         None
                     },
-                    official_kept,
-                    official_lost,
-                    official_reversed,
-                    official_new,
-                    paired_kept,
-                    paired_lost,
-                    paired_reversed,
-                    paired_new,
-                    held_out_kept,
-                    held_out_lost,
-                    held_out_reversed,
-                    held_out_new,
-                    truth_kept,
-                    truth_lost,
-                    truth_reversed,
-                    truth_new,
+                    official: Counts::of(pairs.official),
+                    paired: Counts::of(pairs.paired),
+                    held_out_pairs: Counts::of(pairs.held_out),
+                    truth: Counts::of(pairs.truth),
                     assessor_tau_b: against_assessor.as_ref().map(|c| c.tau_b),
                     assessor_tau_ap: against_assessor.as_ref().map(|c| c.tau_ap),
                     assessor_recall: t.assessor_recall,
-                    assessor_kept,
-                    assessor_lost,
-                    assessor_reversed,
-                    assessor_new,
+                    assessor: pairs.assessor.map(Counts::of),
                 }
             })
             .collect()

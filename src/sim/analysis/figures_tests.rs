@@ -246,22 +246,22 @@ fn the_trials_significant_pairs_are_classified_against_each_reference() {
             &basis.references[0].official_directions,
         );
         assert_eq!(official.reference_significant(), reference.unwrap());
-        assert_eq!(row.official_kept, Some(official.kept));
-        assert_eq!(row.official_reversed, Some(official.reversed));
+        assert_eq!(row.official.kept, Some(official.kept));
+        assert_eq!(row.official.reversed, Some(official.reversed));
         assert_eq!(
             official.kept + official.reversed + official.new,
             row.significant.unwrap()
         );
         // Only the held-out trials are paired with their control.
-        assert_eq!(row.paired_kept.is_some(), row.held_out.is_some());
+        assert_eq!(row.paired.kept.is_some(), row.held_out.is_some());
         // No truth and no assessor in this study.
-        assert_eq!((row.truth_kept, row.assessor_kept), (None, None));
+        assert_eq!((row.truth.kept, row.assessor), (None, None));
     }
     // The summary adds up the held-out trials' rows.
     let summary = figures.significance_summary();
     let paired = summary.paired.unwrap();
-    let kept: usize = rows.iter().filter_map(|r| r.paired_kept).sum();
-    let reversed: usize = rows.iter().filter_map(|r| r.paired_reversed).sum();
+    let kept: usize = rows.iter().filter_map(|r| r.paired.kept).sum();
+    let reversed: usize = rows.iter().filter_map(|r| r.paired.reversed).sum();
     assert_eq!((paired.kept, paired.reversed), (kept, reversed));
     assert_eq!(summary.pairs, 10);
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::scoring::ScoreTable;
 use crate::sim::study::StudyOutcome;
-use crate::stats::comparison::{compare_pairs, MeasureScores, PairComparison, TestSettings};
+use crate::stats::comparison::{MeasureScores, PairComparison, PairTest, TestSettings};
 use crate::stats::pair_changes::{all_pairs, directions, Direction, PairChanges};
 use crate::stats::Spread;
 
@@ -22,6 +22,11 @@ pub(super) type Directions = Option<Vec<Direction>>;
 pub(super) struct SignificanceBasis {
     /// The test, correction, level and samples.
     pub(super) settings: TestSettings,
+    /// The test over the official qrels' topics, set up once for every comparison (`None`:
+    /// fewer than 2 topics).
+    test: Option<PairTest>,
+    /// Every pair of runs, in [`all_pairs`] order.
+    pairs: Vec<(usize, usize)>,
     /// The runs' tags (the keys of the sampled tests' random streams).
     runs: Vec<String>,
     /// Each run's team.
@@ -56,8 +61,11 @@ impl SignificanceBasis {
         let teams = (outcome.collection.runs.iter())
             .map(|run| run.team.clone())
             .collect();
+        let topics = (outcome.official.per_topic.first()).map_or(0, Vec::len);
         let mut basis = Self {
             settings,
+            test: PairTest::new(&settings, topics).ok(),
+            pairs: all_pairs(runs.len()),
             runs,
             teams,
             measures: measures.to_vec(),
@@ -91,7 +99,8 @@ impl SignificanceBasis {
         }
     }
 
-    /// Every pair of runs compared on `table`'s scores of `measure`.
+    /// Every pair of runs compared on `table`'s scores of `measure` (`None`: fewer than 2
+    /// topics). The test set up once serves every table over the official qrels' topics.
     fn compare_all(&self, table: &ScoreTable, measure: usize) -> Option<Vec<PairComparison>> {
         let scores = topic_scores(table, measure);
         let measure_scores = MeasureScores {
@@ -99,7 +108,12 @@ impl SignificanceBasis {
             runs: &self.runs,
             scores: &scores,
         };
-        compare_pairs(measure_scores, &all_pairs(self.runs.len()), &self.settings).ok()
+        let topics = scores.first().map_or(0, Vec::len);
+        let test = match self.test {
+            Some(test) if test.topics() == topics => test,
+            _ => PairTest::new(&self.settings, topics).ok()?,
+        };
+        test.compare(measure_scores, &self.pairs).ok()
     }
 
     /// The direction of every pair of runs on `table`'s scores of `measure`.
@@ -109,14 +123,14 @@ impl SignificanceBasis {
 
     /// Whether the pair of [`all_pairs`] index `pair` involves a run of `team`.
     pub(super) fn held_out_pairs(&self, team: &str) -> Vec<bool> {
-        (all_pairs(self.runs.len()).into_iter())
-            .map(|(first, second)| self.teams[first] == team || self.teams[second] == team)
+        (self.pairs.iter())
+            .map(|&(first, second)| self.teams[first] == team || self.teams[second] == team)
             .collect()
     }
 
     /// The number of pairs of runs.
     pub(super) fn pairs(&self) -> usize {
-        self.runs.len() * self.runs.len().saturating_sub(1) / 2
+        self.pairs.len()
     }
 }
 

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::budget::{with_trials, EQUIVALENT_TAU_B};
 use super::figures::{MeasureFigures, TrialChanges};
-use super::files::StrategyRow;
+use super::files::{Counts, StrategyRow};
 use super::significance::SignificanceBasis;
 use crate::base::choice::Choice;
 use crate::sim::study::StudyOutcome;
@@ -109,16 +109,6 @@ fn point_rows(
         .map(|(index, name)| {
             let figures = MeasureFigures::new(&at_point, index, name, basis);
             let controls = control_changes(&figures);
-            let [official_kept, official_lost, official_reversed, official_new] =
-                mean_counts(controls.iter().map(|c| c.official));
-            let [hical_kept, hical_lost, hical_reversed, hical_new] =
-                mean_counts(controls.iter().map(|c| c.full));
-            let [truth_kept, truth_lost, truth_reversed, truth_new] =
-                mean_counts(controls.iter().map(|c| c.truth));
-            let assessor = (outcome.assessor.as_ref())
-                .map(|_| mean_counts(controls.iter().map(|c| c.assessor.flatten())).map(Some));
-            let [assessor_kept, assessor_lost, assessor_reversed, assessor_new] =
-                assessor.unwrap_or([None; 4]);
             let trial_rows = figures.ranking_rows();
             let paired = figures.paired_summary(&trial_rows, &figures.held_out_rows());
             let control = figures.control_summary();
@@ -137,28 +127,17 @@ fn point_rows(
                 control_recall_found: mean(control.recall_found).unwrap_or(0.0),
                 unofficial_share: point.unofficial_share,
                 judgments_per_topic: point.judgments_per_topic,
-                official_kept,
-                official_lost,
-                official_reversed,
-                official_new,
-                hical_kept,
-                hical_lost,
-                hical_reversed,
-                hical_new,
-                truth_kept,
-                truth_lost,
-                truth_reversed,
-                truth_new,
+                official: mean_counts(controls.iter().map(|c| c.official)),
+                hical: mean_counts(controls.iter().map(|c| c.full)),
+                truth: mean_counts(controls.iter().map(|c| c.truth)),
                 control_assessor_tau_b: assessor.as_ref().map(|a| mean(a.control_tau_b)),
                 control_assessor_recall: assessor
                     .as_ref()
                     .map(|a| mean(a.control_recall).unwrap_or(0.0)),
                 file_share: sources.map(|s| s.share(s.file)),
                 drawn_share: sources.map(|s| s.share(s.drawn)),
-                assessor_kept,
-                assessor_lost,
-                assessor_reversed,
-                assessor_new,
+                assessor: (outcome.assessor.as_ref())
+                    .map(|_| mean_counts(controls.iter().map(|c| c.assessor.flatten()))),
             }
         })
         .collect()
@@ -174,14 +153,14 @@ fn control_changes(figures: &MeasureFigures) -> Vec<TrialChanges> {
 
 /// The mean of each count (kept, lost, reversed, new) over `changes`; `NA` when any is
 /// undefined.
-fn mean_counts(changes: impl Iterator<Item = Option<PairChanges>>) -> [Option<f64>; 4] {
+fn mean_counts(changes: impl Iterator<Item = Option<PairChanges>>) -> Counts<f64> {
     let changes: Option<Vec<PairChanges>> = changes.collect();
     let Some(changes) = changes.filter(|changes| !changes.is_empty()) else {
-        return [None; 4];
+        return Counts::default();
     };
     let count = changes.len() as f64;
     let total: PairChanges = changes.into_iter().sum();
-    [total.kept, total.lost, total.reversed, total.new].map(|sum| Some(sum as f64 / count))
+    Counts::of(Some(total)).map(|sum| sum as f64 / count)
 }
 
 /// The control rankings' mean tau_b against the truth ranking on measure `index`; `None`
@@ -260,22 +239,10 @@ mod tests {
             control_assessor_recall: None,
             file_share: None,
             drawn_share: None,
-            official_kept: None,
-            official_lost: None,
-            official_reversed: None,
-            official_new: None,
-            hical_kept: None,
-            hical_lost: None,
-            hical_reversed: None,
-            hical_new: None,
-            truth_kept: None,
-            truth_lost: None,
-            truth_reversed: None,
-            truth_new: None,
-            assessor_kept: None,
-            assessor_lost: None,
-            assessor_reversed: None,
-            assessor_new: None,
+            official: Counts::default(),
+            hical: Counts::default(),
+            truth: Counts::default(),
+            assessor: None,
         }
     }
 

@@ -1,6 +1,8 @@
 //! The study's result files, one home for each: its row struct, whose fields are its columns,
 //! is written and read with the `csv` crate, so `simulate` writes, and `plot` and `audit` read,
-//! the same columns.
+//! the same columns. The wide rows (`trials.tsv`, `budget.tsv`, `strategies.tsv`) hold a group
+//! of four columns per reference their significant pairs are compared with ([`Counts`],
+//! declared by [`wide`]'s macro).
 //!
 //! - `runs.tsv` ([`RunRow`]), `lou.tsv` ([`LouRow`]), `trials.tsv` ([`TrialRow`]),
 //!   `heldout.tsv` ([`HeldOutRow`]), `ranks.tsv` ([`RankRow`]): tables, found by their header
@@ -21,6 +23,7 @@ mod results;
 mod rows;
 mod strategies;
 mod table;
+mod wide;
 
 #[cfg(test)]
 mod tests;
@@ -29,6 +32,7 @@ pub use budget::BudgetRow;
 pub use domains::CONTROL;
 pub use kept::{to_qrels, write_traces};
 pub use results::StudyResults;
-pub use rows::{counts, HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow};
+pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow};
 pub use strategies::StrategyRow;
 pub use table::{read_table, write_table, TableRow};
+pub use wide::Counts;

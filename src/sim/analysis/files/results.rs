@@ -45,6 +45,7 @@ impl StudyResults {
     /// [`ParseError`] naming the file (and line) when a file is missing or malformed.
     pub fn read(dir: &Path) -> Result<Self> {
         let summary = read_summary(&dir.join("summary.json"))?;
+        check_format(dir)?;
         let runs = read_numbered_table::<RunRow>(dir)?;
         let lou = read_numbered_table::<LouRow>(dir)?;
         let ranks = read_numbered_table::<RankRow>(dir)?;
@@ -98,6 +99,75 @@ impl StudyResults {
     /// Whether `runs.tsv` holds truth scores (a synthetic task with a truth file).
     pub fn has_truth(&self) -> bool {
         self.runs.iter().any(|r| r.truth_score.is_some())
+    }
+}
+
+/// The first column of `trials.tsv` that results written by reusesim 0.2.0 (released) lack:
+/// the significance columns came after it.
+const FIRST_COLUMN_AFTER_0_2_0: &str = "significant";
+
+/// The columns of `trials.tsv` as reusesim 0.2.0 (released) wrote them, assessor ones aside.
+const TRIAL_COLUMNS_OF_0_2_0: [&str; 13] = [
+    "seed",
+    "held_out",
+    "measure",
+    "tau_b",
+    "tau_ap",
+    "paired_tau_b",
+    "paired_tau_ap",
+    "overlap",
+    "recall",
+    "carried",
+    "overlap_found",
+    "recall_found",
+    "withheld",
+];
+
+/// Refuses, with what to do, a results folder whose `trials.tsv` has the columns of reusesim
+/// 0.2.0 as released and none of the significance columns that came after: its tables lack
+/// columns this version reads. Any other missing column is reported where the table is read.
+fn check_format(dir: &Path) -> Result<()> {
+    let path = dir.join(TrialRow::FILE);
+    // A missing or unreadable file is reported where the tables are read.
+    let Ok(text) = read_text(&path) else {
+        return Ok(());
+    };
+    let header: Vec<&str> = text
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split('\t')
+        .collect();
+    let is_of_0_2_0 = TRIAL_COLUMNS_OF_0_2_0.iter().all(|c| header.contains(c))
+        && !header.contains(&FIRST_COLUMN_AFTER_0_2_0);
+    if !is_of_0_2_0 {
+        return Ok(());
+    }
+    let version = written_by(&dir.join("summary.json"));
+    Err(ParseError::new(
+        &path,
+        1,
+        ParseErrorKind::Invalid(format!(
+            "expected a header with a {FIRST_COLUMN_AFTER_0_2_0:?} column, found the tables of \
+             reusesim 0.2.0 as released or earlier (summary.json names {version}), before the \
+             significance columns: plot it with that version, or run the study again with this \
+             one ({}) to plot it",
+            env!("CARGO_PKG_VERSION")
+        )),
+    )
+    .into())
+}
+
+/// The reusesim version `summary.json`'s fingerprint names, as text for a message.
+fn written_by(path: &Path) -> String {
+    let value: Option<serde_json::Value> =
+        (read_text(path).ok()).and_then(|text| serde_json::from_str(&text).ok());
+    match value
+        .as_ref()
+        .and_then(|v| v["fingerprint"]["reusesim"].as_str())
+    {
+        Some(version) => format!("reusesim {version}"),
+        None => "no version".to_string(),
     }
 }
 

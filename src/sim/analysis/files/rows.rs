@@ -1,12 +1,13 @@
 //! The rows of the study's tables, one struct per file: `runs.tsv`, `lou.tsv`, `trials.tsv`,
-//! `heldout.tsv` and `ranks.tsv`. A struct's fields, in order, are the file's columns; its serde
-//! attributes say what each column may hold ([`super::domains`]).
+//! `heldout.tsv` and `ranks.tsv`. A struct's fields, in order, are the file's columns (for
+//! `trials.tsv`, its columns and groups of columns, [`super::wide`]); its serde attributes say
+//! what each column may hold ([`super::domains`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::domains;
 use super::table::TableRow;
-use crate::stats::pair_changes::PairChanges;
+use super::wide::wide_row;
 use crate::stats::Spread;
 
 /// One run's figures for one measure (`runs.tsv`).
@@ -158,165 +159,83 @@ impl TableRow for LouRow {
     const FILE: &'static str = "lou.tsv";
 }
 
-/// One trial's figures for one measure (`trials.tsv`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrialRow {
-    /// Seed.
-    #[serde(deserialize_with = "domains::whole")]
-    pub seed: u64,
-    /// The held-out team, `None` for the control trial.
-    #[serde(with = "domains::trial")]
-    pub held_out: Option<String>,
-    /// Measure name.
-    #[serde(deserialize_with = "domains::non_empty")]
-    pub measure: String,
-    /// tau_b of the trial's ranking of all runs against the official one (`None`: undefined).
-    #[serde(with = "domains::tau")]
-    pub tau_b: Option<f64>,
-    /// tau_ap against the official ranking.
-    #[serde(with = "domains::tau")]
-    pub tau_ap: Option<f64>,
-    /// tau_b of the trial's ranking against the control trial's of the same seed (`None` for
-    /// the control itself): the leave-out effect without the simulation's own noise.
-    #[serde(with = "domains::tau")]
-    pub paired_tau_b: Option<f64>,
-    /// tau_ap of the trial's ranking against the control trial's of the same seed.
-    #[serde(with = "domains::tau")]
-    pub paired_tau_ap: Option<f64>,
-    /// The fraction of official judgments the trial's qrels hold, carried ones included.
-    #[serde(with = "domains::fraction")]
-    pub overlap: f64,
-    /// The fraction of officially relevant documents the trial's qrels hold, carried ones
-    /// included.
-    #[serde(with = "domains::fraction")]
-    pub recall: f64,
-    /// Official judgments carried into the trial's qrels unchanged, over all topics.
-    #[serde(deserialize_with = "domains::whole")]
-    pub carried: usize,
-    /// The fraction of official judgments of candidate documents that the pool or CAL judged.
-    #[serde(with = "domains::fraction")]
-    pub overlap_found: f64,
-    /// The fraction of officially relevant candidate documents that the pool or CAL judged.
-    #[serde(with = "domains::fraction")]
-    pub recall_found: f64,
-    /// Documents withheld from the simulated assessor, over all topics.
-    #[serde(deserialize_with = "domains::whole")]
-    pub withheld: usize,
-    /// Pairs of runs significantly different on the trial's qrels (`NA`: fewer than 2 topics).
-    #[serde(with = "domains::optional_count")]
-    pub significant: Option<usize>,
-    /// Pairs of runs significant under both, in the same direction: the trial against the official qrels.
-    #[serde(with = "domains::optional_count")]
-    pub official_kept: Option<usize>,
-    /// Pairs of runs significant under the reference only: the trial against the official qrels.
-    #[serde(with = "domains::optional_count")]
-    pub official_lost: Option<usize>,
-    /// Pairs of runs significant under both, in opposite directions: the trial against the official qrels.
-    #[serde(with = "domains::optional_count")]
-    pub official_reversed: Option<usize>,
-    /// Pairs of runs significant under this trial only: the trial against the official qrels.
-    #[serde(with = "domains::optional_count")]
-    pub official_new: Option<usize>,
-    /// Pairs of runs significant under both, in the same direction: the trial against its seed's control (`NA` for the control).
-    #[serde(with = "domains::optional_count")]
-    pub paired_kept: Option<usize>,
-    /// Pairs of runs significant under the reference only: the trial against its seed's control (`NA` for the control).
-    #[serde(with = "domains::optional_count")]
-    pub paired_lost: Option<usize>,
-    /// Pairs of runs significant under both, in opposite directions: the trial against its seed's control (`NA` for the control).
-    #[serde(with = "domains::optional_count")]
-    pub paired_reversed: Option<usize>,
-    /// Pairs of runs significant under this trial only: the trial against its seed's control (`NA` for the control).
-    #[serde(with = "domains::optional_count")]
-    pub paired_new: Option<usize>,
-    /// Pairs of runs significant under both, in the same direction: the same over the pairs that involve a run of the held-out team.
-    #[serde(with = "domains::optional_count")]
-    pub held_out_kept: Option<usize>,
-    /// Pairs of runs significant under the reference only: the same over the pairs that involve a run of the held-out team.
-    #[serde(with = "domains::optional_count")]
-    pub held_out_lost: Option<usize>,
-    /// Pairs of runs significant under both, in opposite directions: the same over the pairs that involve a run of the held-out team.
-    #[serde(with = "domains::optional_count")]
-    pub held_out_reversed: Option<usize>,
-    /// Pairs of runs significant under this trial only: the same over the pairs that involve a run of the held-out team.
-    #[serde(with = "domains::optional_count")]
-    pub held_out_new: Option<usize>,
-    /// Pairs of runs significant under both, in the same direction: the trial against the truth (`NA` without one).
-    #[serde(with = "domains::optional_count")]
-    pub truth_kept: Option<usize>,
-    /// Pairs of runs significant under the reference only: the trial against the truth (`NA` without one).
-    #[serde(with = "domains::optional_count")]
-    pub truth_lost: Option<usize>,
-    /// Pairs of runs significant under both, in opposite directions: the trial against the truth (`NA` without one).
-    #[serde(with = "domains::optional_count")]
-    pub truth_reversed: Option<usize>,
-    /// Pairs of runs significant under this trial only: the trial against the truth (`NA` without one).
-    #[serde(with = "domains::optional_count")]
-    pub truth_new: Option<usize>,
-    /// With an assessor other than the official one: tau_b of the trial's ranking against the
-    /// assessor's ranking of its seed (the column is absent otherwise).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "domains::assessor_tau"
-    )]
-    pub assessor_tau_b: Option<Option<f64>>,
-    /// tau_ap against the assessor's ranking of the seed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "domains::assessor_tau"
-    )]
-    pub assessor_tau_ap: Option<Option<f64>>,
-    /// The fraction of the assessor's relevant documents within the judging's reach (retrieved
-    /// by a run, or officially judged) that the trial's qrels hold.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "domains::assessor_fraction"
-    )]
-    pub assessor_recall: Option<f64>,
-    /// Pairs of runs significant under both, in the same direction: the trial against the assessor's qrels of its seed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "domains::assessor_count"
-    )]
-    pub assessor_kept: Option<Option<usize>>,
-    /// Pairs of runs significant under the reference only: the trial against the assessor's qrels of its seed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "domains::assessor_count"
-    )]
-    pub assessor_lost: Option<Option<usize>>,
-    /// Pairs of runs significant under both, in opposite directions: the trial against the assessor's qrels of its seed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "domains::assessor_count"
-    )]
-    pub assessor_reversed: Option<Option<usize>>,
-    /// Pairs of runs significant under this trial only: the trial against the assessor's qrels of its seed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "domains::assessor_count"
-    )]
-    pub assessor_new: Option<Option<usize>>,
-}
-
-impl TableRow for TrialRow {
-    const FILE: &'static str = "trials.tsv";
-    const ASSESSOR_COLUMNS: &'static [&'static str] = &[
-        "assessor_tau_b",
-        "assessor_tau_ap",
-        "assessor_recall",
-        "assessor_kept",
-        "assessor_lost",
-        "assessor_reversed",
-        "assessor_new",
-    ];
+wide_row! {
+    /// One trial's figures for one measure (`trials.tsv`).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct TrialRow as TrialRecord in "trials.tsv" {
+        /// Seed.
+        #[serde(deserialize_with = "domains::whole")]
+        pub seed: u64,
+        /// The held-out team, `None` for the control trial.
+        #[serde(with = "domains::trial")]
+        pub held_out: Option<String>,
+        /// Measure name.
+        #[serde(deserialize_with = "domains::non_empty")]
+        pub measure: String,
+        /// tau_b of the trial's ranking of all runs against the official one (`None`: undefined).
+        #[serde(with = "domains::tau")]
+        pub tau_b: Option<f64>,
+        /// tau_ap against the official ranking.
+        #[serde(with = "domains::tau")]
+        pub tau_ap: Option<f64>,
+        /// tau_b of the trial's ranking against the control trial's of the same seed (`None` for
+        /// the control itself): the leave-out effect without the simulation's own noise.
+        #[serde(with = "domains::tau")]
+        pub paired_tau_b: Option<f64>,
+        /// tau_ap of the trial's ranking against the control trial's of the same seed.
+        #[serde(with = "domains::tau")]
+        pub paired_tau_ap: Option<f64>,
+        /// The fraction of official judgments the trial's qrels hold, carried ones included.
+        #[serde(with = "domains::fraction")]
+        pub overlap: f64,
+        /// The fraction of officially relevant documents the trial's qrels hold, carried ones
+        /// included.
+        #[serde(with = "domains::fraction")]
+        pub recall: f64,
+        /// Official judgments carried into the trial's qrels unchanged, over all topics.
+        #[serde(deserialize_with = "domains::whole")]
+        pub carried: usize,
+        /// The fraction of official judgments of candidate documents that the pool or CAL judged.
+        #[serde(with = "domains::fraction")]
+        pub overlap_found: f64,
+        /// The fraction of officially relevant candidate documents that the pool or CAL judged.
+        #[serde(with = "domains::fraction")]
+        pub recall_found: f64,
+        /// Documents withheld from the simulated assessor, over all topics.
+        #[serde(deserialize_with = "domains::whole")]
+        pub withheld: usize,
+        /// Pairs of runs significantly different on the trial's qrels (`NA`: fewer than 2 topics).
+        #[serde(with = "domains::optional_count")]
+        pub significant: Option<usize>,
+    }
+    counts of usize with "domains::optional_count" {
+        /// The significant pairs of the trial against the official qrels.
+        pub official: official_kept official_lost official_reversed official_new,
+        /// The trial against its seed's control (`NA` for the control).
+        pub paired: paired_kept paired_lost paired_reversed paired_new,
+        /// The same over the pairs that involve a run of the held-out team.
+        pub held_out_pairs: held_out_kept held_out_lost held_out_reversed held_out_new,
+        /// The trial against the truth (`NA` without one).
+        pub truth: truth_kept truth_lost truth_reversed truth_new,
+    }
+    optional {
+        /// With an assessor other than the official one: tau_b of the trial's ranking against
+        /// the assessor's ranking of its seed (the column is absent otherwise).
+        #[serde(with = "domains::assessor_tau")]
+        pub assessor_tau_b: Option<Option<f64>>,
+        /// tau_ap against the assessor's ranking of the seed.
+        #[serde(with = "domains::assessor_tau")]
+        pub assessor_tau_ap: Option<Option<f64>>,
+        /// The fraction of the assessor's relevant documents within the judging's reach
+        /// (retrieved by a run, or officially judged) that the trial's qrels hold.
+        #[serde(with = "domains::assessor_fraction")]
+        pub assessor_recall: Option<f64>,
+    }
+    optional counts with "domains::assessor_count" {
+        /// The trial against the assessor's qrels of its seed (`None`: the official assessor,
+        /// and the columns are absent).
+        pub assessor: assessor_kept assessor_lost assessor_reversed assessor_new,
+    }
 }
 
 /// One held-out run in one trial (`heldout.tsv`).
@@ -458,12 +377,4 @@ pub struct RankRow {
 
 impl TableRow for RankRow {
     const FILE: &'static str = "ranks.tsv";
-}
-
-/// The four counts of `changes` as columns (kept, lost, reversed, new), `NA` without them.
-pub fn counts(changes: Option<PairChanges>) -> [Option<usize>; 4] {
-    match changes {
-        Some(changes) => [changes.kept, changes.lost, changes.reversed, changes.new].map(Some),
-        None => [None; 4],
-    }
 }
