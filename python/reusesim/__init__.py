@@ -25,10 +25,13 @@ from . import _inputs, _native
 
 __all__ = [
     "AuditResult",
+    "BacktestResult",
     "Judging",
     "StudyResult",
     "Task",
+    "agree",
     "audit",
+    "backtest",
     "compare",
     "complete",
     "evaluate",
@@ -247,6 +250,64 @@ COMPARE_COLUMNS = [
     "significant",
     "trec_eval_measure",
 ]
+
+
+def agree(
+    qrels_a,
+    qrels_b,
+    runs=None,
+    *,
+    measures: Measures = tuple(JOB_DEFAULTS["agree"]["measures"]),
+    relevance_level: Optional[int] = None,
+    task: Union[str, os.PathLike, None] = None,
+    test: str = JOB_DEFAULTS["agree"]["test"],
+    correction: str = JOB_DEFAULTS["agree"]["correction"],
+    alpha: float = JOB_DEFAULTS["agree"]["alpha"],
+    permutations: int = JOB_DEFAULTS["agree"]["permutations"],
+    seed: int = JOB_DEFAULTS["agree"]["seed"],
+    threads: Optional[int] = None,
+) -> dict:
+    """How far two qrels agree, as ``reusesim agree`` measures it (see docs/agree.md): on the
+    grades of the pairs both grade, topic by topic, and, given ``runs`` (two or more), on the
+    leaderboards they give.
+
+    ``qrels_a`` (the reference) and ``qrels_b`` take any input :func:`evaluate` takes, ``runs``
+    any runs input; ``measures`` are parsed as there. ``relevance_level``: a grade at or above
+    it counts as relevant (default: the task's with ``task``, else 1). ``task`` is a
+    ``task.toml``: both qrels must grade its topics only. ``test``, ``correction``, ``alpha``,
+    ``permutations`` and ``seed`` are :func:`compare`'s, for the pairs of runs under each
+    qrels; ``threads`` runs the resampling tests.
+
+    Returns the record ``reusesim agree --format json`` prints, as a dict: ``qrels_a`` and
+    ``qrels_b`` (a path as given, ``"A"`` and ``"B"`` for other inputs), ``grades`` (Cohen's
+    kappa plain, linear and quadratic, the binary kappa, Krippendorff's alphas, the
+    confusion table...), ``topic_kappa``, ``topics``, ``only_a``, ``only_b``, ``leaderboard``
+    (``None`` without runs) and ``notes``. Warnings (a run left out) are issued with
+    :mod:`warnings`.
+    """
+    names = tuple(
+        os.fspath(qrels) if _inputs.is_path(qrels) else name
+        for qrels, name in ((qrels_a, "A"), (qrels_b, "B"))
+    )
+    text, messages = _native.agree(
+        _inputs.qrels(qrels_a),
+        _inputs.qrels(qrels_b),
+        names,
+        None if runs is None else _inputs.runs(runs),
+        _options(
+            measures=_measure_list(measures),
+            relevance_level=relevance_level,
+            task=task,
+            test=test,
+            correction=correction,
+            alpha=None if alpha is None else float(alpha),
+            permutations=permutations,
+            seed=seed,
+        ),
+        threads,
+    )
+    _warn(messages)
+    return json.loads(text)
 
 
 def _qrels_frame(columns) -> pd.DataFrame:
@@ -661,7 +722,8 @@ class AuditResult:
     #: and among the audited runs, and whether at risk.
     measures: pd.DataFrame
     #: The merged list to judge, in order of combined value: ``topic docid rank probability
-    #: value runs remaining_risk is_beyond_pool`` (``runs``: the audited runs it serves).
+    #: value runs remaining_risk is_beyond_pool`` (``runs``: the audited runs it serves), and
+    #: with ``labels`` each document's ``label`` (missing where the labels do not grade it).
     to_judge: pd.DataFrame
     #: Per run, baseline and measure (with ``against``): the collection's difference and
     #: p-value, the expected difference and its 90% range, P(significant as claimed),
@@ -673,6 +735,10 @@ class AuditResult:
     #: With ``judged``: each run before and after the returned judgments, the listed documents
     #: left unjudged and the judged ones that were not listed.
     judged: Optional[dict]
+    #: With ``labels``: the labels' file, their agreement with the collection on the pairs
+    #: both grade, the audited runs' unjudged documents and how many the labels grade, and what
+    #: the label sheet asks for (docs/labels.md); ``None`` without labels.
+    labels: Optional[dict]
     #: The whole report.
     report: dict
 
@@ -765,19 +831,7 @@ def audit(
         verdict=report["verdict"],
         coverage=report["runs"][0]["coverage"],
         measures=pd.DataFrame(measures_rows),
-        to_judge=pd.DataFrame(
-            report["to_judge"],
-            columns=[
-                "topic",
-                "docid",
-                "rank",
-                "probability",
-                "value",
-                "runs",
-                "remaining_risk",
-                "is_beyond_pool",
-            ],
-        ),
+        to_judge=_to_judge_frame(report),
         claims=pd.DataFrame(
             [claim for run_report in report["runs"] for claim in run_report["claims"]],
             columns=[
@@ -804,8 +858,28 @@ def audit(
         ),
         runs=report["runs"],
         judged=report["judged"],
+        labels=report.get("labels"),
         report=report,
     )
+
+
+def _to_judge_frame(report: dict) -> pd.DataFrame:
+    """The audit's merged list to judge, with the labels' column where labels were given."""
+    columns = [
+        "topic",
+        "docid",
+        "rank",
+        "probability",
+        "value",
+        "runs",
+        "remaining_risk",
+        "is_beyond_pool",
+    ]
+    if report.get("labels") is None:
+        return pd.DataFrame(report["to_judge"], columns=columns)
+    frame = pd.DataFrame(report["to_judge"], columns=columns + ["label"])
+    frame["label"] = frame["label"].astype("Int64")
+    return frame
 
 
 def _baselines(against) -> Optional[list[str]]:

@@ -1,5 +1,5 @@
 //! The jobs, as the library's jobs layer (`reusesim::jobs`) runs them for the command line:
-//! evaluate runs, compare them, run a leave-team-out study, judge once, complete the qrels, audit runs,
+//! evaluate runs, compare them, measure how far two qrels agree, run a leave-team-out study, judge once, complete the qrels, audit runs,
 //! backtest the audit, draw a study's figures. Each takes its options as one JSON object (the
 //! Python keywords given, by the options' names); an option left out takes the job's default,
 //! the same as the command line's. This file only converts the inputs and the results.
@@ -95,6 +95,42 @@ fn compare(
         &compared.comparison,
     )?;
     let warnings = compared.warnings.iter().map(ToString::to_string).collect();
+    Ok((
+        String::from_utf8(json).expect("JSON is written as UTF-8"),
+        warnings,
+    ))
+}
+
+/// Compares qrels A and B, named `names` in the record (and, with two runs or more, the
+/// leaderboards they give) with the `agree` job's `options`. Returns the agreement as
+/// `reusesim agree --format json` prints it, and the warnings.
+#[pyfunction]
+#[pyo3(signature = (qrels_a, qrels_b, names, runs, options, threads))]
+fn agree(
+    py: Python<'_>,
+    qrels_a: &Qrels,
+    qrels_b: &Qrels,
+    names: (String, String),
+    runs: Option<&Runs>,
+    options: &str,
+    threads: Option<usize>,
+) -> PyResult<(String, Vec<String>)> {
+    let options: jobs::agree::AgreeOptions = from_json(options).map_err(to_py_err)?;
+    let plan = options.plan().map_err(to_py_err)?;
+    let runs = runs.map_or(&[][..], |runs| &runs.runs[..]);
+    let qrels = [
+        (names.0.as_str(), &qrels_a.qrels),
+        (names.1.as_str(), &qrels_b.qrels),
+    ];
+    // The agreement reports no progress: Ctrl-C takes effect when it ends.
+    let agreed = work::run(py, threads, None, |_| plan.agree(qrels, runs))?;
+    let mut json = Vec::new();
+    reusesim::report::agree::write_agreement(
+        &mut json,
+        reusesim::report::agree::AgreeFormat::Json,
+        &agreed.agreement,
+    )?;
+    let warnings = agreed.warnings.iter().map(ToString::to_string).collect();
     Ok((
         String::from_utf8(json).expect("JSON is written as UTF-8"),
         warnings,
@@ -234,6 +270,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(measure_spellings, module)?)?;
     module.add_function(wrap_pyfunction!(evaluate, module)?)?;
     module.add_function(wrap_pyfunction!(compare, module)?)?;
+    module.add_function(wrap_pyfunction!(agree, module)?)?;
     module.add_function(wrap_pyfunction!(simulate, module)?)?;
     module.add_function(wrap_pyfunction!(judge, module)?)?;
     module.add_function(wrap_pyfunction!(complete, module)?)?;

@@ -1,5 +1,6 @@
 """reusesim.audit and reusesim.backtest against the command line's rules, recomputed here."""
 
+import json
 import re
 
 import pytest
@@ -42,6 +43,34 @@ def test_audit_verdict_states_its_list_and_its_expected_scores(default_task_path
         "topic", "docid", "rank", "probability", "value", "runs", "remaining_risk", "is_beyond_pool"
     ]
     assert {"judged_10", "unj_10"} <= set(result.coverage)
+
+
+def test_audit_with_labels_reports_them_and_writes_the_label_sheet(default_task_path, tmp_path):
+    task = reusesim.Task.load(default_task_path)
+    run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
+    labels = default_task_path.parent / "labels.qrels"
+    sheet = tmp_path / "label-sheet.jsonl"
+    with pytest.warns(UserWarning, match="pooled"):
+        result = reusesim.audit(task, run_file, study_seeds=0, labels=labels, label_sheet=sheet)
+    assert result.labels is result.report["labels"]
+    assert result.labels["file"].endswith("labels.qrels")
+    agreement = result.labels["agreement"]
+    assert agreement["pairs"] > 0
+    assert sum(map(sum, agreement["table"])) == agreement["pairs"]
+    assert -1 <= agreement["kappa"] <= 1
+    assert 0 <= result.labels["unjudged_labelled"] <= result.labels["unjudged"]
+    assert "label" in result.to_judge.columns
+    # One JSON line of umbrela's request per topic, as many documents as the block says.
+    requests = [json.loads(line) for line in sheet.read_text().splitlines()]
+    assert requests, "the label sheet lists documents to label"
+    assert len({request["query"]["qid"] for request in requests}) == len(requests)
+    reasons = [candidate["reason"] for request in requests for candidate in request["candidates"]]
+    assert reasons.count("unjudged") == result.labels["to_label_unjudged"]
+    assert reasons.count("calibration") == result.labels["to_label_calibration"]
+    with pytest.warns(UserWarning, match="pooled"):
+        plain = reusesim.audit(task, run_file, study_seeds=0)
+    assert plain.labels is None
+    assert "label" not in plain.to_judge.columns
 
 
 def test_backtest_summary_agrees_with_its_rows(default_task_path, tmp_path):

@@ -13,6 +13,7 @@ from reusesim import JOB_DEFAULTS
 FUNCTIONS = [
     (reusesim.evaluate, "evaluate", {}),
     (reusesim.compare, "compare", {}),
+    (reusesim.agree, "agree", {}),
     (reusesim.simulate, "simulate", {}),
     (reusesim.judge, "judge", {}),
     (reusesim.complete, "complete", {}),
@@ -63,5 +64,7 @@ def test_the_defaults_are_the_command_lines():
     assert JOB_DEFAULTS["compare"]["test"] == "t"
     assert JOB_DEFAULTS["compare"]["correction"] == "none"
     assert JOB_DEFAULTS["compare"]["seed"] == 1
+    assert JOB_DEFAULTS["agree"]["measures"] == ["map,P_10,ndcg_cut_10"]
+    assert JOB_DEFAULTS["agree"]["relevance_level"] is None
     assert JOB_DEFAULTS["simulate"]["significance"] == "t,holm"
     assert JOB_DEFAULTS["simulate"]["alpha"] == 0.05
