@@ -111,7 +111,7 @@ def test_agree_is_the_command_lines_record(changed_qrels, cli):
     assert record == json.loads(shown.stdout)
     leaderboard = record["leaderboard"]
     assert [measure["measure"] for measure in leaderboard["measures"]] == ["map", "P_10"]
-    assert leaderboard["measures"][0]["ranks"]["tau_b"] > 0.5
+    assert leaderboard["measures"][0]["tau_b"] > 0.5
 
 
 def test_agree_on_frames_and_bad_options(changed_qrels):

@@ -49,9 +49,8 @@ def test_audit_with_labels_reports_them_and_writes_the_label_sheet(default_task_
     task = reusesim.Task.load(default_task_path)
     run_file = sorted((default_task_path.parent / "runs").iterdir())[0]
     labels = default_task_path.parent / "labels.qrels"
-    sheet = tmp_path / "label-sheet.jsonl"
     with pytest.warns(UserWarning, match="pooled"):
-        result = reusesim.audit(task, run_file, study_seeds=0, labels=labels, label_sheet=sheet)
+        result = reusesim.audit(task, run_file, study_seeds=0, labels=labels)
     assert result.labels is result.report["labels"]
     assert result.labels["file"].endswith("labels.qrels")
     agreement = result.labels["agreement"]
@@ -60,17 +59,18 @@ def test_audit_with_labels_reports_them_and_writes_the_label_sheet(default_task_
     assert -1 <= agreement["kappa"] <= 1
     assert 0 <= result.labels["unjudged_labelled"] <= result.labels["unjudged"]
     assert "label" in result.to_judge.columns
-    # One JSON line of umbrela's request per topic, as many documents as the block says.
+    # Without labels: no labels block, and the label sheet asks for the run's unjudged
+    # documents and calibration documents, one JSON line of umbrela's request per topic.
+    sheet = tmp_path / "label-sheet.jsonl"
+    with pytest.warns(UserWarning, match="pooled"):
+        plain = reusesim.audit(task, run_file, study_seeds=0, label_sheet=sheet)
+    assert plain.labels is None
+    assert "label" not in plain.to_judge.columns
     requests = [json.loads(line) for line in sheet.read_text().splitlines()]
     assert requests, "the label sheet lists documents to label"
     assert len({request["query"]["qid"] for request in requests}) == len(requests)
-    reasons = [candidate["reason"] for request in requests for candidate in request["candidates"]]
-    assert reasons.count("unjudged") == result.labels["to_label_unjudged"]
-    assert reasons.count("calibration") == result.labels["to_label_calibration"]
-    with pytest.warns(UserWarning, match="pooled"):
-        plain = reusesim.audit(task, run_file, study_seeds=0)
-    assert plain.labels is None
-    assert "label" not in plain.to_judge.columns
+    reasons = {candidate["reason"] for request in requests for candidate in request["candidates"]}
+    assert reasons == {"unjudged", "calibration"}
 
 
 def test_backtest_summary_agrees_with_its_rows(default_task_path, tmp_path):
@@ -171,7 +171,9 @@ def test_several_runs_share_one_merged_list_and_returned_judgments_change_the_ve
     runs_dir = default_task_path.parent / "runs"
     runs = [runs_dir / tag for tag in ("team01_run1", "team01_run2", "team07_run4")]
     with pytest.warns(UserWarning, match="pooled"):
-        result = reusesim.audit(default_task_path, runs=runs, study_seeds=0)
+        # Beyond the pool's reach the runs' documents may be relevant: there is a list to judge
+        # (as if pooled, the default, these pooled runs leave nothing to judge).
+        result = reusesim.audit(default_task_path, runs=runs, study_seeds=0, beyond_pool="extrapolate")
     assert [r["run"] for r in result.runs] == ["team01_run1", "team01_run2", "team07_run4"]
     assert set(result.measures["run"]) == {"team01_run1", "team01_run2", "team07_run4"}
     assert (result.measures["audited_runs"] == 3).all()
@@ -184,7 +186,9 @@ def test_several_runs_share_one_merged_list_and_returned_judgments_change_the_ve
     judged = tmp_path / "judged.qrels"
     judged.write_text("".join(f"{row.topic} 0 {row.docid} 1\n" for row in merged.itertuples()))
     with pytest.warns(UserWarning, match="pooled"):
-        again = reusesim.audit(default_task_path, runs=runs, study_seeds=0, judged=judged)
+        again = reusesim.audit(
+            default_task_path, runs=runs, study_seeds=0, judged=judged, beyond_pool="extrapolate"
+        )
     assert again.judged["judgments_added"] == len(merged)
     assert again.judged["listed_unjudged"] == []
     changes = {(run["run"], m["measure"]): m for run in again.judged["runs"] for m in run["measures"]}
