@@ -5,7 +5,7 @@
 //! (judged documents that only one pooled team put in the pool), a seeded sample of those.
 //! The sheet is JSON lines, one request per topic in the shape umbrela's judges read:
 //! `{"query": {"qid", "text"}, "candidates": [{"docid", "doc": {"segment"}, "reason"}]}`
-//! (`docs/audit.md#labels`).
+//! (`docs/labels.md`).
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -15,7 +15,6 @@ use serde::Serialize;
 
 use super::basis::AuditBasis;
 use super::settings::{AUDIT_DEPTH, AUDIT_SEED};
-use super::sheet::DocumentTexts;
 use crate::base::DocId;
 use crate::collection::UniqueRule;
 use crate::io::task::Task;
@@ -146,15 +145,15 @@ struct Segment<'a> {
 }
 
 /// Writes `requests` as the label sheet: one JSON line per topic, with the topic's text from
-/// `task` and the documents' texts from `texts` (empty where unknown).
+/// `task` and each document's from `text_of` (empty where unknown).
 ///
 /// # Errors
 /// When writing fails.
-pub fn write_label_sheet(
+pub fn write_label_sheet<'t>(
     out: &mut dyn Write,
     requests: &[LabelRequest],
     task: &Task,
-    texts: &DocumentTexts,
+    text_of: &dyn Fn(&str) -> Option<&'t str>,
 ) -> std::io::Result<()> {
     for topic_requests in requests.chunk_by(|a, b| a.topic_index == b.topic_index) {
         let topic = topic_requests[0].topic.as_str();
@@ -169,7 +168,7 @@ pub fn write_label_sheet(
                 .map(|request| Candidate {
                     docid: &request.docid,
                     doc: Segment {
-                        segment: texts.text(&request.docid).unwrap_or_default(),
+                        segment: text_of(&request.docid).unwrap_or_default(),
                     },
                     reason: request.reason,
                 })

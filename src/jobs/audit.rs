@@ -241,7 +241,7 @@ fn write_lists(task: &Task, report: &TeamAuditReport, options: &AuditOptions) ->
     }
     if let Some(path) = &options.label_sheet {
         write_atomically(path, |out| {
-            audit::write_label_sheet(out, &report.label_requests, task, &texts)
+            audit::write_label_sheet(out, &report.label_requests, task, &|d| texts.text(d))
         })?;
     }
     Ok(())

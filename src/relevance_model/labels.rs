@@ -5,7 +5,7 @@
 //! leaves unjudged, whose grades the collection knows. Those are the kind of documents a new
 //! run brings (documents only one team pooled), so what a label grade is worth there carries
 //! over to a new run's unjudged documents; a table of label grade against grade learnt on all
-//! judged pairs would not (it overstates them, `docs/audit.md#labels`).
+//! judged pairs would not (it overstates them, `docs/labels.md`).
 //!
 //! The label stage is a second logistic fit over the calibrated log-odds `b` of a labelled row
 //! (the point fit with its topic's correction): `logit p = a + c b + w[g, in pool]`, with one

@@ -15,12 +15,21 @@ fn repository_file(relative: &str) -> PathBuf {
 
 const MEASURES: [&str; 3] = ["map", "P_10", "ndcg_cut_10"];
 
-/// A file of TREC DL 2021 (`REUSESIM_DL21`). Tests that call it are marked
-/// `#[ignore = "needs REUSESIM_DL21"]`.
-fn dl21_file(relative: &str) -> PathBuf {
-    let root = std::env::var_os("REUSESIM_DL21")
-        .unwrap_or_else(|| panic!("this test needs REUSESIM_DL21 (for {relative})"));
-    let path = Path::new(&root).join(relative);
+/// The folder of TREC DL 2021 restored by `../shared/data/trec-dl-2021/restore.py`
+/// (`REUSESIM_DL21`), if named. Tests that read it are marked `#[ignore = "needs
+/// REUSESIM_DL21"]`; run with `--include-ignored` and the variable unset (the data cannot be
+/// fetched on every machine), they say so on stderr and pass.
+fn dl21_root() -> Option<PathBuf> {
+    let root = std::env::var_os("REUSESIM_DL21").map(PathBuf::from);
+    if root.is_none() {
+        eprintln!("REUSESIM_DL21 is not set: the TREC DL 2021 comparison is not run");
+    }
+    root
+}
+
+/// A file of the TREC DL 2021 folder `root`.
+fn dl21_file(root: &Path, relative: &str) -> PathBuf {
+    let path = root.join(relative);
     assert!(
         path.exists(),
         "REUSESIM_DL21 is set but {} is missing",
@@ -169,9 +178,12 @@ fn trec_evals_fixture_against_a_changed_copy_matches_the_references() {
 #[test]
 #[ignore = "needs REUSESIM_DL21"]
 fn dl21_nist_against_umbrela_matches_the_references() {
-    let a = dl21_file("qrels.dl21-passage.txt");
-    let b = dl21_file("labels/umbrela-gpt4.dl21-passage.qrels");
-    let record = agreed(&a, &b, &[dl21_file("runs")], 2);
+    let Some(root) = dl21_root() else {
+        return;
+    };
+    let a = dl21_file(&root, "qrels.dl21-passage.txt");
+    let b = dl21_file(&root, "labels/umbrela-gpt4.dl21-passage.qrels");
+    let record = agreed(&a, &b, &[dl21_file(&root, "runs")], 2);
     assert_matches_golden(&record, "dl21");
 }
 
