@@ -62,16 +62,9 @@ pub fn label_requests(
         reason,
     };
     let mut requests = BTreeSet::new();
-    for (topic, data) in collection.topics.iter().enumerate() {
-        for &run in audited {
-            let ranking = &data.rankings[run];
-            for &doc in &ranking[..ranking.len().min(AUDIT_DEPTH)] {
-                let is_open =
-                    !basis.judgments[topic].contains_key(&doc) && basis.label(topic, doc).is_none();
-                if is_open {
-                    requests.insert(request(topic, doc, LabelReason::Unjudged));
-                }
-            }
+    for (topic, doc) in unjudged_tops(basis, audited) {
+        if basis.label(topic, doc).is_none() {
+            requests.insert(request(topic, doc, LabelReason::Unjudged));
         }
     }
     let (labelled, mut open) = calibration_documents(basis, audited_teams);
@@ -85,6 +78,23 @@ pub fn label_requests(
         (a.topic_index, a.reason, &a.docid).cmp(&(b.topic_index, b.reason, &b.docid))
     });
     requests
+}
+
+/// The unjudged documents of the top [`AUDIT_DEPTH`] of the runs `audited` of `basis`, each
+/// (topic, document) once.
+pub(super) fn unjudged_tops(basis: &AuditBasis, audited: &[usize]) -> BTreeSet<(usize, DocId)> {
+    let mut unjudged = BTreeSet::new();
+    for (topic, data) in basis.collection.topics.iter().enumerate() {
+        for &run in audited {
+            let ranking = &data.rankings[run];
+            let top = &ranking[..ranking.len().min(AUDIT_DEPTH)];
+            let open = top
+                .iter()
+                .filter(|doc| !basis.judgments[topic].contains_key(doc));
+            unjudged.extend(open.map(|&doc| (topic, doc)));
+        }
+    }
+    unjudged
 }
 
 /// The judged documents that only one pooled team (not an audited one) put in the pool

@@ -6,9 +6,8 @@
 use serde::Serialize;
 
 use super::basis::AuditBasis;
-use super::label_sheet::{LabelReason, LabelRequest};
+use super::label_sheet::{unjudged_tops, LabelReason, LabelRequest};
 use super::markdown::{names, section, table};
-use super::settings::AUDIT_DEPTH;
 use crate::relevance_model::labels::LabelCalibration;
 use crate::report::document::Block;
 use crate::stats::agreement::{grade_agreement, GradeAgreement};
@@ -39,17 +38,7 @@ pub fn labels_summary(
     file: &str,
     requests: &[LabelRequest],
 ) -> LabelsSummary {
-    let mut unjudged = rustc_hash::FxHashSet::default();
-    for (topic, data) in basis.collection.topics.iter().enumerate() {
-        for &run in audited {
-            let ranking = &data.rankings[run];
-            let top = &ranking[..ranking.len().min(AUDIT_DEPTH)];
-            let open = top
-                .iter()
-                .filter(|doc| !basis.judgments[topic].contains_key(doc));
-            unjudged.extend(open.map(|&doc| (topic, doc)));
-        }
-    }
+    let unjudged = unjudged_tops(basis, audited);
     let labelled = (unjudged.iter())
         .filter(|&&(topic, doc)| basis.label(topic, doc).is_some())
         .count();
