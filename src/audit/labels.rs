@@ -89,12 +89,28 @@ pub(super) fn labels_blocks(
         )),
     ];
     if let Some(stage) = stage {
-        blocks.push(Block::Paragraph(
-            "What a label is worth on the documents a team's absence leaves unjudged (the \
-             calibration's rows): their relevant share and the mean probability the audit gives \
-             them without and with their labels."
-                .to_string(),
-        ));
+        let information = &stage.information;
+        let verdict = match information.is_informative {
+            true => {
+                "they say something of relevance beyond the calibration, and the audit \
+                     weighs them"
+            }
+            false => {
+                "they say nothing of relevance beyond the calibration that the test can \
+                      find, and the audit does not weigh them: every probability is as without \
+                      labels"
+            }
+        };
+        blocks.push(Block::Paragraph(format!(
+            "Within topics, on the {} labelled documents a team's absence leaves unjudged (the \
+             calibration's rows), the labels' likelihood ratio is {:.1} on {} degrees of \
+             freedom (p = {:.2e}): {verdict}. Per label grade, the rows' relevant share and \
+             the mean probability the audit gives them without and with their labels:",
+            stage.rows,
+            information.likelihood_ratio,
+            information.degrees_of_freedom,
+            information.p_value,
+        )));
         let rows = (stage.by_grade.iter())
             .map(|grade| {
                 vec![

@@ -119,7 +119,8 @@ impl Calibration {
     }
 
     /// `calibrated`, the calibrated log-odds of `document` of topic `topic`, through the label
-    /// stage when the document has a label and the calibration learnt from labels.
+    /// stage when the document has a label and the calibration learnt from labels (which
+    /// leaves it as it is when the labels carry no information).
     fn labelled(&self, topic: usize, calibrated: f64, document: &DocumentFeatures) -> f64 {
         match (&self.labels, document.label) {
             (Some(stage), Some(label)) => {

@@ -17,6 +17,12 @@
 //! count its labelled rows showed, so that a labeller more lenient on one topic than another
 //! is corrected where the topic has the rows for it. A document without a label keeps the
 //! calibration's probability: the stage applies to labelled documents only.
+//!
+//! A labeller that carries no information does no harm: the stage is used only when a
+//! likelihood-ratio test finds, within topics, that the labels say something of relevance
+//! beyond the calibrated log-odds ([`LabelInformation`]). Within topics, since labels shuffled
+//! inside each topic keep each topic's label mix, which follows its relevant share, and would
+//! otherwise pass a test pooled over topics.
 
 use std::path::Path;
 
@@ -81,6 +87,27 @@ pub struct LabelRow {
     pub is_relevant: bool,
 }
 
+/// Whether the labels say something of relevance that the calibrated log-odds and the topic do
+/// not: the likelihood-ratio test of the logistic fit of the rows' relevance on the calibrated
+/// log-odds, one indicator per topic and the stage's label weights, against the same fit
+/// without the label weights.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LabelInformation {
+    /// Twice the gain in log-likelihood the label weights bring.
+    pub likelihood_ratio: f64,
+    /// The number of label weights.
+    pub degrees_of_freedom: usize,
+    /// The chi-squared tail probability of the ratio: the chance of a gain as large from
+    /// labels that carry no information.
+    pub p_value: f64,
+    /// Whether the stage is used: `p_value` below [`LABEL_TEST_LEVEL`].
+    pub is_informative: bool,
+}
+
+/// The level of the test of [`LabelInformation`]: strict, since labels found informative move
+/// every labelled document's probability.
+pub const LABEL_TEST_LEVEL: f64 = 0.01;
+
 /// What the calibration learnt of one label grade, over the labelled calibration rows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LabelGrade {
@@ -121,6 +148,8 @@ pub struct LabelCalibration {
     pub is_split_by_reach: bool,
     /// Per topic (collection order), the log-odds added for its labelled documents.
     pub topic_offsets: Vec<f64>,
+    /// Whether the labels carry information, and so whether the stage is used.
+    pub information: LabelInformation,
     /// Per label grade, what the rows showed and the stage learnt.
     pub by_grade: Vec<LabelGrade>,
     /// Labelled calibration rows.
@@ -165,29 +194,33 @@ impl LabelCalibration {
             beyond_pool_weights: vec![0.0; grades.len()],
             is_split_by_reach: beyond_pool == BeyondPool::NonRelevant,
             topic_offsets: vec![0.0; topic_count],
+            information: LabelInformation {
+                likelihood_ratio: 0.0,
+                degrees_of_freedom: 0,
+                p_value: 1.0,
+                is_informative: true,
+            },
             by_grade: Vec::new(),
             rows: rows.len(),
             relevant_rows,
             grades,
         };
         let vectors: Vec<SparseVec> = rows.iter().map(|row| stage.row(row)).collect();
-        let (positives, negatives) =
-            (rows.iter().zip(&vectors)).partition::<Vec<_>, _>(|(row, _)| row.is_relevant);
-        let training = TrainingSet::new(
-            positives.into_iter().map(|(_, vector)| vector).collect(),
-            negatives.into_iter().map(|(_, vector)| vector).collect(),
-            stage.dimension(),
-        );
-        let model = fit_logistic(&training, LABEL_ALPHA, LABEL_MAX_ITERATIONS)?;
+        let (_, model) = fit_rows(rows, &vectors, stage.dimension())?;
         stage.set_weights(&model);
         stage.topic_offsets = stage.topic_corrections(rows, topic_count);
+        stage.information = stage.information(rows, topic_count)?;
         stage.by_grade = stage.grade_summaries(rows);
         Ok(stage)
     }
 
     /// The log-odds of relevance of a document of topic `topic` whose calibrated log-odds
-    /// are `calibrated`, labelled `label`.
+    /// are `calibrated`, labelled `label`: `calibrated` itself when the labels carry no
+    /// information.
     pub fn log_odds(&self, topic: usize, calibrated: f64, label: Grade, is_in_pool: bool) -> f64 {
+        if !self.information.is_informative {
+            return calibrated;
+        }
         let grade = self.grade_index(label);
         let weights = if is_in_pool {
             &self.in_pool_weights
@@ -229,6 +262,45 @@ impl LabelCalibration {
         }
         pairs.retain(|&(_, value)| value != 0.0);
         SparseVec::from_pairs(pairs).expect("distinct finite features")
+    }
+
+    /// The likelihood-ratio test of [`LabelInformation`]: both fits add one indicator per
+    /// topic after the stage's features; the fit without labels drops the label weights.
+    fn information(&self, rows: &[LabelRow], topic_count: usize) -> Result<LabelInformation> {
+        let dimension = self.dimension() + topic_count;
+        let with_topic = |mut pairs: Vec<(u32, f32)>, row: &LabelRow| {
+            pairs.push(((self.dimension() + row.topic) as u32, 1.0));
+            SparseVec::from_pairs(pairs).expect("distinct finite features")
+        };
+        let (with_labels, without_labels): (Vec<SparseVec>, Vec<SparseVec>) = (rows.iter())
+            .map(|row| {
+                let stage_row = self.row(row);
+                let calibrated_only = (stage_row.iter())
+                    .filter(|&(feature, _)| feature == 0)
+                    .collect();
+                (
+                    with_topic(stage_row.as_pairs().to_vec(), row),
+                    with_topic(calibrated_only, row),
+                )
+            })
+            .unzip();
+        let (full, _) = fit_rows(rows, &with_labels, dimension)?;
+        let (restricted, _) = fit_rows(rows, &without_labels, dimension)?;
+        let likelihood_ratio = (2.0 * (full - restricted)).max(0.0);
+        let degrees_of_freedom = self.dimension() - 1;
+        let p_value = match degrees_of_freedom {
+            0 => 1.0,
+            df => {
+                statrs::function::gamma::checked_gamma_ur(df as f64 / 2.0, likelihood_ratio / 2.0)
+                    .unwrap_or(0.0)
+            }
+        };
+        Ok(LabelInformation {
+            likelihood_ratio,
+            degrees_of_freedom,
+            p_value,
+            is_informative: p_value < LABEL_TEST_LEVEL,
+        })
     }
 
     /// Reads the stage's weights from `model`, in the order of [`Self::row`].
@@ -287,6 +359,32 @@ impl LabelCalibration {
             })
             .collect()
     }
+}
+
+/// The label stage's logistic fit of `rows`' relevance on `vectors` (one per row) of
+/// `dimension` features: its log-likelihood over the rows, and the model.
+fn fit_rows(
+    rows: &[LabelRow],
+    vectors: &[SparseVec],
+    dimension: usize,
+) -> Result<(f64, LogisticModel)> {
+    let (positives, negatives) =
+        (rows.iter().zip(vectors)).partition::<Vec<_>, _>(|(row, _)| row.is_relevant);
+    let training = TrainingSet::new(
+        positives.into_iter().map(|(_, vector)| vector).collect(),
+        negatives.into_iter().map(|(_, vector)| vector).collect(),
+        dimension,
+    );
+    let model = fit_logistic(&training, LABEL_ALPHA, LABEL_MAX_ITERATIONS)?;
+    let log_likelihood = (rows.iter().zip(vectors))
+        .map(|(row, vector)| {
+            let log_odds = model.log_odds(vector);
+            let signed = if row.is_relevant { log_odds } else { -log_odds };
+            // log sigmoid(signed), without overflow far on the wrong side.
+            signed.min(0.0) - (-signed.abs()).exp().ln_1p()
+        })
+        .sum();
+    Ok((log_likelihood, model))
 }
 
 #[cfg(test)]

@@ -52,18 +52,55 @@ fn labels_that_carry_no_information_leave_the_calibrated_probability_as_it_was()
     // Relevance follows the calibrated log-odds alone; the labels are drawn apart from it.
     let rows = rows_with([0.0; 4], 20_000, 11);
     let stage = LabelCalibration::fit(&rows, 2, BeyondPool::NonRelevant).unwrap();
+    assert!(!stage.information.is_informative, "{:?}", stage.information);
+    assert_eq!(stage.information.degrees_of_freedom, 6);
     for &label in &stage.grades {
         for base in [-4.0, -2.0, 0.0] {
-            let with_label = sigmoid(stage.log_odds(0, base, label, true));
-            let without = sigmoid(base);
-            // Within 15% of the probability (the weights' sampling error, about 0.07 each,
-            // and the topic's correction, about 0.03).
-            assert!(
-                (with_label / without - 1.0).abs() < 0.15,
-                "label {label} at {base}: {with_label} against {without}"
-            );
+            assert_eq!(stage.log_odds(0, base, label, true), base);
+            assert_eq!(stage.log_odds(1, base, label, false), base);
         }
     }
+    for summary in &stage.by_grade {
+        assert_eq!(summary.probability, summary.probability_without_label);
+    }
+}
+
+#[test]
+fn labels_that_follow_only_their_topics_relevant_share_carry_no_information() {
+    // Twenty topics whose relevant shares differ by an effect the calibrated log-odds do not
+    // know; each topic's labels are drawn apart from relevance, higher where the topic has
+    // more relevant documents (labels shuffled within topics). Across topics the labels
+    // predict relevance; within a topic they do not, and the test asks within topics.
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let rows: Vec<LabelRow> = (0..20_000)
+        .map(|index| {
+            let topic = index % 20;
+            let effect = topic as f64 / 19.0 * 3.0 - 1.5;
+            let base_log_odds = rng.random_range(-3.0..0.0);
+            let label = (rng.random_range(0.0..1.5) + (effect + 1.5))
+                .floor()
+                .min(3.0) as Grade;
+            LabelRow {
+                topic,
+                base_log_odds,
+                label,
+                is_in_pool: true,
+                is_relevant: rng.random::<f64>() < sigmoid(base_log_odds + effect),
+            }
+        })
+        .collect();
+    let stage = LabelCalibration::fit(&rows, 20, BeyondPool::Extrapolated).unwrap();
+    assert!(!stage.information.is_informative, "{:?}", stage.information);
+    // The same labels, one topic's grade each, drawn from the document's relevance: informative.
+    let informative: Vec<LabelRow> = (rows.iter())
+        .map(|row| LabelRow {
+            label: if row.is_relevant { 2 } else { row.label.min(1) },
+            ..*row
+        })
+        .collect();
+    let stage = LabelCalibration::fit(&informative, 20, BeyondPool::Extrapolated).unwrap();
+    assert!(stage.information.is_informative, "{:?}", stage.information);
+    assert!(stage.information.p_value < 1e-12);
 }
 
 #[test]
@@ -76,6 +113,12 @@ fn a_label_between_the_learnt_grades_takes_the_weights_of_the_grade_below() {
         beyond_pool_weights: vec![0.0, -1.0],
         is_split_by_reach: true,
         topic_offsets: vec![0.5],
+        information: LabelInformation {
+            likelihood_ratio: 10.0,
+            degrees_of_freedom: 1,
+            p_value: 0.0016,
+            is_informative: true,
+        },
         by_grade: Vec::new(),
         rows: 0,
         relevant_rows: 0,

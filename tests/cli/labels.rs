@@ -429,3 +429,95 @@ fn bad_label_files_are_refused_naming_the_file_and_line() {
         assert!(!sheet.exists());
     }
 }
+
+/// Calibration rows of two topics whose true grades follow the UMBRELA table's NIST grade mix,
+/// labelled by `labeller` from that truth, with calibrated log-odds that know relevance only
+/// roughly (relevant rows centred 2 logits higher): the rows and the truth's grade shares.
+fn labelled_calibration_rows(
+    labeller: &reusesim::synth::labels::Labeller,
+    count: usize,
+) -> (Vec<reusesim::relevance_model::labels::LabelRow>, [f64; 4]) {
+    use rand::{Rng, SeedableRng};
+    use reusesim::io::qrels::{Qrels, TopicQrels};
+    use reusesim::synth::labels::UMBRELA_GPT4_COUNTS;
+    let totals: Vec<f64> = (UMBRELA_GPT4_COUNTS.iter())
+        .map(|row| row.iter().map(|&n| f64::from(n)).sum())
+        .collect();
+    let all: f64 = totals.iter().sum();
+    let prior: [f64; 4] = std::array::from_fn(|grade| totals[grade] / all);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(65);
+    let mut truth = Qrels::default();
+    let mut documents = Vec::new();
+    for index in 0..count {
+        let (topic, docid) = (format!("t{}", index % 2), format!("d{index}"));
+        let mut uniform: f64 = rng.random();
+        let grade = (prior.iter()).position(|&share| {
+            uniform -= share;
+            uniform < 0.0
+        });
+        (truth.topics.entry(topic.as_str().into()))
+            .or_insert_with(TopicQrels::default)
+            .insert(&docid, grade.unwrap_or(3) as i32);
+        documents.push((topic, docid));
+    }
+    let labels = labeller
+        .draw(
+            5,
+            &truth,
+            documents.iter().map(|(t, d)| (t.as_str(), d.as_str())),
+        )
+        .unwrap();
+    let rows = (documents.iter().enumerate())
+        .map(|(index, (topic, docid))| {
+            let is_relevant = truth.topics[topic.as_str()].grade(docid).unwrap() >= 2;
+            let centre = if is_relevant { 0.0 } else { -2.0 };
+            reusesim::relevance_model::labels::LabelRow {
+                topic: index % 2,
+                base_log_odds: centre + rng.random_range(-1.5..1.5),
+                label: labels.topics[topic.as_str()].grade(docid).unwrap(),
+                is_in_pool: true,
+                is_relevant,
+            }
+        })
+        .collect();
+    (rows, prior)
+}
+
+#[test]
+fn the_calibration_recovers_the_synthetic_labellers_stated_table_within_its_sampling_error() {
+    use reusesim::relevance_model::labels::LabelCalibration;
+    use reusesim::relevance_model::reach::BeyondPool;
+    use reusesim::synth::labels::Labeller;
+    // The UMBRELA table as stated, and the same labeller one logit more lenient: the share of
+    // relevant documents among those labelled k follows from the table and the grade mix by
+    // Bayes' rule, and the calibration must learn it whatever the leniency.
+    for leniency in [0.0, 1.0] {
+        let labeller = Labeller {
+            leniency,
+            ..Labeller::default()
+        };
+        let (rows, prior) = labelled_calibration_rows(&labeller, 40_000);
+        let stage = LabelCalibration::fit(&rows, 2, BeyondPool::NonRelevant).unwrap();
+        assert_eq!(stage.grades, vec![0, 1, 2, 3]);
+        for summary in &stage.by_grade {
+            let joint: Vec<f64> = (0..4)
+                .map(|truth| {
+                    prior[truth]
+                        * labeller.label_shares(truth as i32, leniency)[summary.grade as usize]
+                })
+                .collect();
+            let stated = (joint[2] + joint[3]) / joint.iter().sum::<f64>();
+            // Three standard errors of the rows' relevant share, and 0.01 for the fit's
+            // penalty and the topics' corrections.
+            let tolerance = 3.0 * (stated * (1.0 - stated) / summary.rows as f64).sqrt() + 0.01;
+            assert!(
+                (summary.probability - stated).abs() < tolerance,
+                "leniency {leniency}, label {}: learnt {:.4}, stated {stated:.4} (± {tolerance:.4}; \
+                 {} rows)",
+                summary.grade,
+                summary.probability,
+                summary.rows
+            );
+        }
+    }
+}
