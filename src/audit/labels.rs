@@ -102,10 +102,12 @@ pub(super) fn labels_blocks(
             }
         };
         blocks.push(Block::Paragraph(format!(
-            "Within topics, on the {} labelled documents a team's absence leaves unjudged (the \
-             calibration's rows), the labels' likelihood ratio is {:.1} on {} degrees of \
-             freedom (p = {:.2e}): {verdict}. Per label grade, the rows' relevant share and \
-             the mean probability the audit gives them without and with their labels:",
+            "Within topics, on the {} labelled documents a team's absence leaves unjudged ({} \
+             rows of the calibration, one per run and document), the labels' likelihood ratio \
+             is {:.1} on {} degrees of freedom (p = {:.2e}): {verdict}. Per label grade, the \
+             rows' relevant share and the mean probability the audit gives them without and \
+             with their labels:",
+            information.documents,
             stage.rows,
             information.likelihood_ratio,
             information.degrees_of_freedom,

@@ -78,11 +78,12 @@ pub struct CalibrationInput<'a> {
     pub labels: Option<&'a [DocumentGrades]>,
 }
 
-/// A calibration row's topic, run and ln(rank) in that run, whether the document is in the
-/// pool's reach, and its secondary label, if the labels grade it.
+/// A calibration row's topic, document, run and ln(rank) in that run, whether the document is
+/// in the pool's reach, and its secondary label, if the labels grade it.
 #[derive(Debug, Clone, Copy)]
 struct RowOrigin {
     topic: usize,
+    doc: DocId,
     run: usize,
     log_rank: f64,
     is_in_pool: bool,
@@ -147,6 +148,7 @@ pub(super) fn label_rows(
         .filter_map(|((row, origin), is_relevant)| {
             Some(LabelRow {
                 topic: origin.topic,
+                document: origin.doc,
                 base_log_odds: topic_offsets[origin.topic] + model.log_odds(row),
                 label: origin.label?,
                 is_in_pool: origin.is_in_pool,
@@ -253,6 +255,7 @@ pub(super) fn collect_sample(input: &CalibrationInput, absence: TeamAbsence) -> 
                     let row = document.row(input.beyond_pool);
                     let origin = RowOrigin {
                         topic: index,
+                        doc,
                         run: run_index,
                         log_rank: ((pos + 1) as f64).ln(),
                         is_in_pool: document.is_in_pool,

@@ -9,7 +9,8 @@
 //!
 //! The label stage is a second logistic fit over the calibrated log-odds `b` of a labelled row
 //! (the point fit with its topic's correction): `logit p = a + c b + w[g, in pool]`, with one
-//! weight per label grade above the lowest. When documents beyond the pool's reach count as
+//! weight per label grade above the lowest (and, when split by reach, a shift for every
+//! labelled document beyond the reach). When documents beyond the pool's reach count as
 //! non-relevant (the audit asks how the run would be scored had it been pooled), a label
 //! weighs apart for documents in the pool's reach and beyond it, since beyond it a document is
 //! non-relevant whatever its label; when extrapolating, one weight serves both. A topic's own
@@ -26,7 +27,7 @@
 
 use std::path::Path;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use super::effects::topic_offset;
@@ -34,7 +35,7 @@ use super::reach::BeyondPool;
 use super::trials::Judgments;
 use crate::base::error::{Error, Result};
 use crate::base::sparse::SparseVec;
-use crate::base::Grade;
+use crate::base::{DocId, Grade};
 use crate::collection::Collection;
 use crate::io::qrels::read_qrels_of;
 use crate::judge::logistic::{fit_logistic, LogisticModel};
@@ -71,12 +72,15 @@ pub fn read_labels(collection: &Collection, path: &Path) -> Result<Judgments> {
     Ok(labels)
 }
 
-/// One calibration row the labels grade: its topic, its calibrated log-odds, its label,
-/// whether it is in the pool's reach, and whether the collection finds it relevant.
+/// One calibration row the labels grade: its topic and document, its calibrated log-odds, its
+/// label, whether it is in the pool's reach, and whether the collection finds it relevant.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LabelRow {
     /// The row's topic (collection order).
     pub topic: usize,
+    /// The row's document: the rows are (run, document) pairs, so a document several runs
+    /// retrieve is several rows.
+    pub document: DocId,
     /// The calibration's log-odds of the row (point fit and topic correction).
     pub base_log_odds: f64,
     /// The secondary assessor's grade.
@@ -90,12 +94,16 @@ pub struct LabelRow {
 /// Whether the labels say something of relevance that the calibrated log-odds and the topic do
 /// not: the likelihood-ratio test of the logistic fit of the rows' relevance on the calibrated
 /// log-odds, one indicator per topic and the stage's label weights, against the same fit
-/// without the label weights.
+/// without the label weights. The rows are (run, document) pairs, and a document's label and
+/// relevance repeat in each of its rows: the ratio is scaled by the share of distinct documents
+/// among the rows, so that each document counts once (the design effect of repeated rows).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct LabelInformation {
-    /// Twice the gain in log-likelihood the label weights bring.
+    /// Twice the gain in log-likelihood the label weights bring, times `documents / rows`.
     pub likelihood_ratio: f64,
-    /// The number of label weights.
+    /// The distinct (topic, document) pairs among the rows.
+    pub documents: usize,
+    /// The label weights some row has.
     pub degrees_of_freedom: usize,
     /// The chi-squared tail probability of the ratio: the chance of a gain as large from
     /// labels that carry no information.
@@ -143,6 +151,10 @@ pub struct LabelCalibration {
     pub in_pool_weights: Vec<f64>,
     /// The same for a document beyond the pool's reach (the same weights when extrapolating).
     pub beyond_pool_weights: Vec<f64>,
+    /// The log-odds added for every labelled document beyond the pool's reach, whatever its
+    /// label (0 when extrapolating): the reach's own effect, so that the label weights beyond
+    /// it say what a label adds there.
+    pub beyond_pool_shift: f64,
     /// Whether documents in the pool's reach and beyond it have weights apart: when documents
     /// beyond the pool count as non-relevant.
     pub is_split_by_reach: bool,
@@ -192,10 +204,12 @@ impl LabelCalibration {
             calibrated_weight: 1.0,
             in_pool_weights: vec![0.0; grades.len()],
             beyond_pool_weights: vec![0.0; grades.len()],
+            beyond_pool_shift: 0.0,
             is_split_by_reach: beyond_pool == BeyondPool::NonRelevant,
             topic_offsets: vec![0.0; topic_count],
             information: LabelInformation {
                 likelihood_ratio: 0.0,
+                documents: 0,
                 degrees_of_freedom: 0,
                 p_value: 1.0,
                 is_informative: true,
@@ -222,14 +236,15 @@ impl LabelCalibration {
             return calibrated;
         }
         let grade = self.grade_index(label);
-        let weights = if is_in_pool {
-            &self.in_pool_weights
+        let (weights, shift) = if is_in_pool {
+            (&self.in_pool_weights, 0.0)
         } else {
-            &self.beyond_pool_weights
+            (&self.beyond_pool_weights, self.beyond_pool_shift)
         };
         self.topic_offsets[topic]
             + self.intercept
             + self.calibrated_weight * calibrated
+            + shift
             + weights[grade]
     }
 
@@ -240,11 +255,18 @@ impl LabelCalibration {
             .saturating_sub(1)
     }
 
-    /// The number of features: the calibrated log-odds, then one per grade above the lowest
-    /// (in the pool's reach when split), then as many beyond it when split.
+    /// The number of features: the calibrated log-odds, the label weights
+    /// ([`Self::label_features`]), then when split the indicator of a document beyond the
+    /// pool's reach.
     fn dimension(&self) -> usize {
+        self.label_features().end + usize::from(self.is_split_by_reach)
+    }
+
+    /// The features of the label weights: one per grade above the lowest (in the pool's reach
+    /// when split), then as many beyond it when split.
+    fn label_features(&self) -> std::ops::Range<usize> {
         let groups = if self.is_split_by_reach { 2 } else { 1 };
-        1 + groups * (self.grades.len() - 1)
+        1..1 + groups * (self.grades.len() - 1)
     }
 
     /// The fit's row of `row`.
@@ -260,14 +282,19 @@ impl LabelCalibration {
             };
             pairs.push(((offset + grade) as u32, 1.0));
         }
+        if self.is_split_by_reach && !row.is_in_pool {
+            pairs.push((self.label_features().end as u32, 1.0));
+        }
         pairs.retain(|&(_, value)| value != 0.0);
         SparseVec::from_pairs(pairs).expect("distinct finite features")
     }
 
     /// The likelihood-ratio test of [`LabelInformation`]: both fits add one indicator per
-    /// topic after the stage's features; the fit without labels drops the label weights.
+    /// topic after the stage's features; the fit without labels drops the label weights and
+    /// keeps the reach's indicator.
     fn information(&self, rows: &[LabelRow], topic_count: usize) -> Result<LabelInformation> {
         let dimension = self.dimension() + topic_count;
+        let labels = self.label_features();
         let with_topic = |mut pairs: Vec<(u32, f32)>, row: &LabelRow| {
             pairs.push(((self.dimension() + row.topic) as u32, 1.0));
             SparseVec::from_pairs(pairs).expect("distinct finite features")
@@ -276,7 +303,7 @@ impl LabelCalibration {
             .map(|row| {
                 let stage_row = self.row(row);
                 let calibrated_only = (stage_row.iter())
-                    .filter(|&(feature, _)| feature == 0)
+                    .filter(|&(feature, _)| !labels.contains(&(feature as usize)))
                     .collect();
                 (
                     with_topic(stage_row.as_pairs().to_vec(), row),
@@ -286,8 +313,17 @@ impl LabelCalibration {
             .unzip();
         let (full, _) = fit_rows(rows, &with_labels, dimension)?;
         let (restricted, _) = fit_rows(rows, &without_labels, dimension)?;
-        let likelihood_ratio = (2.0 * (full - restricted)).max(0.0);
-        let degrees_of_freedom = self.dimension() - 1;
+        let documents = (rows.iter())
+            .map(|row| (row.topic, row.document))
+            .collect::<FxHashSet<_>>()
+            .len();
+        let design = documents as f64 / rows.len() as f64;
+        let likelihood_ratio = (2.0 * (full - restricted) * design).max(0.0);
+        let weighted: FxHashSet<u32> = (with_labels.iter())
+            .flat_map(|vector| vector.iter().map(|(feature, _)| feature))
+            .filter(|&feature| labels.contains(&(feature as usize)))
+            .collect();
+        let degrees_of_freedom = weighted.len();
         let p_value = match degrees_of_freedom {
             0 => 1.0,
             df => {
@@ -297,6 +333,7 @@ impl LabelCalibration {
         };
         Ok(LabelInformation {
             likelihood_ratio,
+            documents,
             degrees_of_freedom,
             p_value,
             is_informative: p_value < LABEL_TEST_LEVEL,
@@ -314,6 +351,9 @@ impl LabelCalibration {
                 true => model.weights[above + grade],
                 false => model.weights[grade],
             };
+        }
+        if self.is_split_by_reach {
+            self.beyond_pool_shift = model.weights[self.label_features().end];
         }
     }
 

@@ -473,6 +473,7 @@ fn labelled_calibration_rows(
             let centre = if is_relevant { 0.0 } else { -2.0 };
             reusesim::relevance_model::labels::LabelRow {
                 topic: index % 2,
+                document: index as u32,
                 base_log_odds: centre + rng.random_range(-1.5..1.5),
                 label: labels.topics[topic.as_str()].grade(docid).unwrap(),
                 is_in_pool: true,
