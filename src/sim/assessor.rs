@@ -123,11 +123,7 @@ impl StudyAssessor {
 impl StudyAssessor {
     /// The assessor's qrels of seed `seed`, per topic (collection order): the judgments
     /// [`Self::reference_grades`] scores the runs on. `None` for the official assessor.
-    pub fn judgments(
-        &self,
-        collection: &Collection,
-        seed: u64,
-    ) -> Option<Vec<TopicJudgments>> {
+    pub fn judgments(&self, collection: &Collection, seed: u64) -> Option<Vec<TopicJudgments>> {
         match self {
             Self::Official => None,
             Self::File { qrels, .. } => Some(
@@ -274,11 +270,7 @@ fn fuller_grades(collection: &Collection, file: &Qrels) -> QrelsGrades {
 
 /// Topic `topic`'s judgments of the fuller file (in its order), then the official judgments
 /// the file lacks (in document order).
-fn fuller_judgments(
-    collection: &Collection,
-    topic: &TopicData,
-    file: &Qrels,
-) -> TopicJudgments {
+fn fuller_judgments(collection: &Collection, topic: &TopicData, file: &Qrels) -> TopicJudgments {
     let file_topic = file.topic(&topic.id);
     let from_file = file_topic.map(|t| t.judgments()).unwrap_or_default();
     let mut judgments: Vec<(Option<DocId>, Grade)> = from_file

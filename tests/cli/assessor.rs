@@ -319,7 +319,7 @@ fn agree_with_official(task: &Path, official: &Path, b: &Path) -> serde_json::Va
 /// Asserts that one seed's agreement in `summary.json` is `agree`'s record of the same qrels,
 /// to 1e-12 (counts and run names exactly), and returns the report's cells of the seed's row
 /// of grades, and its rows of leaderboards.
-fn assert_seed_is_agrees(seed: &serde_json::Value, agreed: &serde_json::Value) -> Vec<Vec<String>> {
+fn assert_seed_matches(seed: &serde_json::Value, agreed: &serde_json::Value) -> Vec<Vec<String>> {
     let close = |ours: &serde_json::Value, theirs: &serde_json::Value, what: &str| match (
         ours.as_f64(),
         theirs.as_f64(),
@@ -465,7 +465,7 @@ fn a_study_says_how_far_its_label_file_agrees_with_the_official_qrels_as_agree_d
     assert_eq!(seeds.len(), 2);
     let mut rows = Vec::new();
     for seed in seeds {
-        rows.extend(assert_seed_is_agrees(seed, &agreed));
+        rows.extend(assert_seed_matches(seed, &agreed));
         let share = seed["grades"]["relevant_share_only_assessor"]
             .as_f64()
             .unwrap();
@@ -510,10 +510,18 @@ fn a_completed_study_says_how_far_each_seeds_completion_agrees_as_agree_does() {
             "--out".as_ref(),
             completed.as_os_str(),
         ]);
-        rows.extend(assert_seed_is_agrees(
+        rows.extend(assert_seed_matches(
             seed,
             &agree_with_official(&task, &official, &completed),
         ));
+        // The drawn grades: the completed qrels' lines after the official ones.
+        let drawn: Vec<i32> = (qrels_lines(&completed).iter())
+            .skip(qrels_lines(&official).len())
+            .map(|(_, _, grade)| *grade)
+            .collect();
+        let share = drawn.iter().filter(|&&grade| grade >= 1).count() as f64 / drawn.len() as f64;
+        let ours = seed["grades"]["relevant_share_only_assessor"].as_f64();
+        assert!((ours.unwrap() - share).abs() <= 1e-12, "{ours:?} {share}");
         map_tau_b.push(seed["measures"]["map"]["tau_b"].as_f64().unwrap());
     }
     // The mean over seeds is the seeds' mean.
