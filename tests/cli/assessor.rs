@@ -491,6 +491,10 @@ fn a_completed_study_says_how_far_each_seeds_completion_agrees_as_agree_does() {
     let official = repository_file("qrels/synth-passage.qrels");
     let out = dir.path().join("completed");
     run_ok(simulate_args(&task, &out, &["--assessor", "completed"]));
+    let official_pairs: std::collections::BTreeSet<(String, String)> = (qrels_lines(&official))
+        .into_iter()
+        .map(|(topic, doc, _)| (topic, doc))
+        .collect();
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let agreement = &summary["assessor"]["agreement"];
@@ -514,10 +518,10 @@ fn a_completed_study_says_how_far_each_seeds_completion_agrees_as_agree_does() {
             seed,
             &agree_with_official(&task, &official, &completed),
         ));
-        // The drawn grades: the completed qrels' lines after the official ones.
-        let drawn: Vec<i32> = (qrels_lines(&completed).iter())
-            .skip(qrels_lines(&official).len())
-            .map(|(_, _, grade)| *grade)
+        // The drawn grades: those of the pairs the official qrels lack.
+        let drawn: Vec<i32> = (qrels_lines(&completed).into_iter())
+            .filter(|(topic, doc, _)| !official_pairs.contains(&(topic.clone(), doc.clone())))
+            .map(|(_, _, grade)| grade)
             .collect();
         let share = drawn.iter().filter(|&&grade| grade >= 1).count() as f64 / drawn.len() as f64;
         let ours = seed["grades"]["relevant_share_only_assessor"].as_f64();
