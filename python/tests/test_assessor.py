@@ -26,6 +26,12 @@ def test_a_completed_study_writes_the_command_lines_files(cli, default_task_path
         assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
     assert result.summary["assessor"]["name"] == "completed"
     assert result.summary["assessor"]["drawn"] > 0
+    # The agreement with the official qrels, as summary.json holds it (tests/cli/assessor.rs
+    # checks its figures against `reusesim agree`).
+    agreement = result.summary["assessor"]["agreement"]
+    assert [seed["seed"] for seed in agreement["seeds"]] == [1]
+    assert agreement["seeds"][0]["grades"]["only_assessor"] > 0
+    assert set(agreement["over_seeds"]["measures"]) == set(result.summary["measures"])
     assert {"control_assessor_tau_b", "control_assessor_recall", "file_share", "drawn_share"} <= set(
         result.strategies.columns)
     assert {"assessor_tau_b", "assessor_tau_ap", "assessor_recall"} <= set(result.trials.columns)

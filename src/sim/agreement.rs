@@ -1,13 +1,18 @@
 //! How a trial's simulated qrels agree with the official qrels: what they hold, and what the
-//! pool and CAL found of what they could find.
+//! pool and CAL found of what they could find; and how a study's assessor, when it is not the
+//! official one, agrees with the official grades (see docs/assessor.md).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::base::DocId;
+use rayon::prelude::*;
+
+use crate::base::{DocId, Grade};
 use crate::collection::Collection;
 use crate::judge::cal::TopicJudging;
 use crate::judge::candidates::candidate_documents;
 use crate::judge::settings::JudgeSettings;
+use crate::sim::assessor::{StudyAssessor, TopicJudgments};
+use crate::stats::agreement::{grade_agreement, GradeAgreement};
 
 /// How a trial's simulated qrels agree with the official qrels, over all topics. The carried
 /// judgments are official judgments copied unchanged, so `overlap` and `recall` count them as
@@ -97,5 +102,64 @@ fn ratio(part: usize, whole: usize) -> f64 {
         0.0
     } else {
         part as f64 / whole as f64
+    }
+}
+
+/// How the assessor's qrels of one seed agree with the official qrels on grades, as `reusesim
+/// agree` compares two qrels, the official being A and the assessor's B.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssessorGrades {
+    /// (topic, document) pairs only the official qrels grade.
+    pub only_official: usize,
+    /// Pairs only the assessor's qrels grade.
+    pub only_assessor: usize,
+    /// Of those, the ones it grades relevant.
+    pub only_assessor_relevant: usize,
+    /// The agreement on the pairs both grade (A: official, B: the assessor's).
+    pub agreement: GradeAgreement,
+}
+
+/// Per seed of `seeds`, how `assessor`'s qrels agree with the official qrels (`collection`'s
+/// own grades), grade >= the collection's relevance level counting as relevant; `None` for
+/// the official assessor.
+pub fn assessor_grades(
+    collection: &Collection,
+    assessor: &StudyAssessor,
+    seeds: &[u64],
+) -> Option<BTreeMap<u64, AssessorGrades>> {
+    (seeds.par_iter())
+        .map(|&seed| {
+            let judgments = assessor.judgments(collection, seed)?;
+            Some((seed, grades_against_official(collection, &judgments)))
+        })
+        .collect()
+}
+
+/// How `judgments` (per topic, collection order) agree with the collection's official grades.
+fn grades_against_official(
+    collection: &Collection,
+    judgments: &[TopicJudgments],
+) -> AssessorGrades {
+    let mut pairs: Vec<(Grade, Grade)> = Vec::new();
+    let (mut official, mut assessor, mut assessor_relevant) = (0, 0, 0);
+    let level = collection.relevance_level;
+    for (topic, judgments) in collection.topics.iter().zip(judgments) {
+        let before = pairs.len();
+        for &(doc, grade) in judgments {
+            match doc.and_then(|doc| topic.grades.get(&doc)) {
+                Some(&official_grade) => pairs.push((official_grade, grade)),
+                None => {
+                    assessor += 1;
+                    assessor_relevant += usize::from(crate::base::is_relevant(grade, level));
+                }
+            }
+        }
+        official += topic.grades.len() - (pairs.len() - before);
+    }
+    AssessorGrades {
+        only_official: official,
+        only_assessor: assessor,
+        only_assessor_relevant: assessor_relevant,
+        agreement: grade_agreement(&pairs, collection.relevance_level),
     }
 }

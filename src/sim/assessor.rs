@@ -10,12 +10,16 @@ use rayon::prelude::*;
 
 use crate::base::error::Result;
 use crate::base::{DocId, DocumentGrades, Grade};
-use crate::collection::Collection;
+use crate::collection::{Collection, TopicData};
 use crate::io::qrels::{read_qrels_of, Qrels};
 use crate::judge::assessor::{Assessment, Assessor, FullerAssessor, OfficialAssessor};
 use crate::relevance_model::completion::{CompletedAssessor, CompletionModel, SeedDraws};
 use crate::sim::scoring::{QrelsGrades, TopicGrades};
 use crate::sim::settings::AssessorChoice;
+
+/// One topic's judgments as (document, grade); `None` for a document of a fuller file that no
+/// run retrieved and the official qrels never judged.
+pub type TopicJudgments = Vec<(Option<DocId>, Grade)>;
 
 /// A study's assessor, with what every seed's assessor reads.
 #[derive(Debug)]
@@ -108,6 +112,33 @@ impl StudyAssessor {
                         .map(|(index, topic)| {
                             let judgments = assessor.judgments(index);
                             TopicGrades::new(&topic.retrieved, judgments.map(|(d, g)| (Some(d), g)))
+                        })
+                        .collect(),
+                )
+            }
+        }
+    }
+}
+
+impl StudyAssessor {
+    /// The assessor's qrels of seed `seed`, per topic (collection order): the judgments
+    /// [`Self::reference_grades`] scores the runs on. `None` for the official assessor.
+    pub fn judgments(&self, collection: &Collection, seed: u64) -> Option<Vec<TopicJudgments>> {
+        match self {
+            Self::Official => None,
+            Self::File { qrels, .. } => Some(
+                (collection.topics.iter())
+                    .map(|topic| fuller_judgments(collection, topic, qrels))
+                    .collect(),
+            ),
+            Self::Completed { model, draws } => {
+                let assessor = model.assessor(collection, &draws[&seed]);
+                Some(
+                    (0..collection.topics.len())
+                        .map(|index| {
+                            (assessor.judgments(index))
+                                .map(|(doc, grade)| (Some(doc), grade))
+                                .collect()
                         })
                         .collect(),
                 )
@@ -233,24 +264,26 @@ fn file_grades(collection: &Collection, qrels: &Qrels) -> Vec<DocumentGrades> {
 /// The fuller file's qrels with the official judgments it lacks, every document included.
 fn fuller_grades(collection: &Collection, file: &Qrels) -> QrelsGrades {
     (collection.topics.iter())
-        .map(|topic| {
-            let file_topic = file.topic(&topic.id);
-            let from_file = file_topic.map(|t| t.judgments()).unwrap_or_default();
-            let mut judgments: Vec<(Option<DocId>, Grade)> = from_file
-                .into_iter()
-                .map(|(docid, grade)| (collection.docs.get(docid), grade))
-                .collect();
-            let mut official: Vec<(DocId, Grade)> = (topic.grades.iter())
-                .filter(|(&doc, _)| {
-                    file_topic.is_none_or(|t| t.grade(collection.docs.name(doc)).is_none())
-                })
-                .map(|(&doc, &grade)| (doc, grade))
-                .collect();
-            official.sort_unstable();
-            judgments.extend(official.into_iter().map(|(doc, grade)| (Some(doc), grade)));
-            TopicGrades::new(&topic.retrieved, judgments)
-        })
+        .map(|topic| TopicGrades::new(&topic.retrieved, fuller_judgments(collection, topic, file)))
         .collect()
+}
+
+/// Topic `topic`'s judgments of the fuller file (in its order), then the official judgments
+/// the file lacks (in document order).
+fn fuller_judgments(collection: &Collection, topic: &TopicData, file: &Qrels) -> TopicJudgments {
+    let file_topic = file.topic(&topic.id);
+    let from_file = file_topic.map(|t| t.judgments()).unwrap_or_default();
+    let mut judgments: Vec<(Option<DocId>, Grade)> = from_file
+        .into_iter()
+        .map(|(docid, grade)| (collection.docs.get(docid), grade))
+        .collect();
+    let mut official: Vec<(DocId, Grade)> = (topic.grades.iter())
+        .filter(|(&doc, _)| file_topic.is_none_or(|t| t.grade(collection.docs.name(doc)).is_none()))
+        .map(|(&doc, &grade)| (doc, grade))
+        .collect();
+    official.sort_unstable();
+    judgments.extend(official.into_iter().map(|(doc, grade)| (Some(doc), grade)));
+    judgments
 }
 
 #[cfg(test)]

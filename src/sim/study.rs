@@ -21,6 +21,7 @@ use crate::io::task::Task;
 use crate::judge::cal::{pool_of, withheld_documents, TopicJudging, TrialTopic};
 use crate::judge::settings::JudgeSettings;
 use crate::judge::strategies::{drawn_runs, judge_topic_with, Strategy};
+use crate::sim::agreement::assessor_grades;
 use crate::sim::assessor::StudyAssessor;
 use crate::sim::budget::topic_budget;
 use crate::sim::scoring::{qrels_grades, QrelsGrades, RunScorer, ScoreTable, TopicGrades};
@@ -405,6 +406,7 @@ pub fn study_outcome<'c>(
                 })
                 .collect()
         });
+    let assessor_grades = assessor_grades(collection, assessor, &seeds);
     let reachable_relevant = (!settings.assessor.is_official())
         .then(|| reachable_relevant(collection, assessor, &seeds));
     let scoring = TrialScoring {
@@ -434,6 +436,7 @@ pub fn study_outcome<'c>(
         assessor: reference.map(|reference| AssessorOutcome {
             name: settings.assessor.to_string(),
             reference,
+            grades: assessor_grades.unwrap_or_default(),
         }),
         strategies: scored.strategies,
         collection,

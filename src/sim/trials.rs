@@ -57,6 +57,8 @@ pub struct AssessorOutcome {
     /// Per seed, every run scored on the assessor's qrels of that seed (the same qrels for
     /// every seed, but for the completed assessor's).
     pub reference: BTreeMap<u64, ScoreTable>,
+    /// Per seed, how the assessor's qrels of that seed agree with the official grades.
+    pub grades: BTreeMap<u64, crate::sim::agreement::AssessorGrades>,
 }
 
 /// How many of a set of judgments each source graded.

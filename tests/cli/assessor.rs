@@ -84,6 +84,10 @@ fn a_completed_study_adds_the_assessors_columns_and_refuses_another_assessor_on_
         .any(|c| c.starts_with("assessor")));
     let summary = std::fs::read_to_string(plain.join("summary.json")).unwrap();
     assert!(!summary.contains("\"assessor\""));
+    for page in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(plain.join(page)).unwrap();
+        assert!(!text.contains("How far the assessor agrees"), "{page}");
+    }
 }
 
 #[test]
@@ -275,4 +279,259 @@ fn qrels_that_list_only_relevant_documents_cannot_be_completed_and_nothing_is_wr
     // With its non-relevant judgments back, the same task completes.
     write_tiny_text_task(&dir.path().join("task"));
     run_ok(complete);
+}
+
+/// A file of the repository.
+fn repository_file(relative: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// The embedded task's qrels lines as (topic, document, grade).
+fn qrels_lines(path: &Path) -> Vec<(String, String, i32)> {
+    (std::fs::read_to_string(path).unwrap().lines())
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            (
+                fields[0].into(),
+                fields[2].into(),
+                fields[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// `agree --format json` of the official qrels (A) and `b`, with the embedded task's runs.
+fn agree_with_official(task: &Path, official: &Path, b: &Path) -> serde_json::Value {
+    let runs = repository_file("runs/synth-passage/runs");
+    let output = run_ok([
+        "agree".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--task".as_ref(),
+        task.as_os_str(),
+        official.as_os_str(),
+        b.as_os_str(),
+        runs.as_os_str(),
+    ]);
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Asserts that one seed's agreement in `summary.json` is `agree`'s record of the same qrels,
+/// to 1e-12 (counts and run names exactly), and returns the report's cells of the seed's row
+/// of grades, and its rows of leaderboards.
+fn assert_seed_matches(seed: &serde_json::Value, agreed: &serde_json::Value) -> Vec<Vec<String>> {
+    let close = |ours: &serde_json::Value, theirs: &serde_json::Value, what: &str| match (
+        ours.as_f64(),
+        theirs.as_f64(),
+    ) {
+        (Some(ours), Some(theirs)) => {
+            assert!(
+                (ours - theirs).abs() <= 1e-12,
+                "{what}: {ours} against {theirs}"
+            )
+        }
+        _ => assert_eq!(ours, theirs, "{what}"),
+    };
+    let cell = |value: &serde_json::Value| match value.as_f64() {
+        Some(value) => format!("{value:.3}"),
+        None => "n/a".to_string(),
+    };
+    let (grades, their_grades) = (&seed["grades"], &agreed["grades"]);
+    assert_eq!(grades["pairs"], their_grades["pairs"]);
+    assert_eq!(grades["only_official"], agreed["only_a"]);
+    assert_eq!(grades["only_assessor"], agreed["only_b"]);
+    for (ours, theirs) in [
+        ("kappa", "kappa"),
+        ("kappa_linear", "kappa_linear"),
+        ("kappa_quadratic", "kappa_quadratic"),
+        ("binary_kappa", "binary_kappa"),
+        ("relevant_share_official", "relevant_share_a"),
+        ("relevant_share_assessor", "relevant_share_b"),
+    ] {
+        close(&grades[ours], &their_grades[theirs], ours);
+    }
+    let mut rows = vec![vec![
+        seed["seed"].to_string(),
+        grades["pairs"].to_string(),
+        grades["only_official"].to_string(),
+        grades["only_assessor"].to_string(),
+        cell(&grades["kappa"]),
+        cell(&grades["binary_kappa"]),
+        cell(&grades["relevant_share_official"]),
+        cell(&grades["relevant_share_assessor"]),
+        cell(&grades["relevant_share_only_assessor"]),
+    ]];
+    let measures = agreed["leaderboard"]["measures"].as_array().unwrap();
+    assert_eq!(measures.len(), 3);
+    for theirs in measures {
+        let name = theirs["measure"].as_str().unwrap();
+        let ours = &seed["measures"][name];
+        for figure in ["tau_b", "tau_ap", "mean_difference", "rmse"] {
+            close(&ours[figure], &theirs[figure], &format!("{name} {figure}"));
+        }
+        assert_eq!(theirs["top"][0]["top"], 10);
+        close(&ours["top_10_tau_b"], &theirs["top"][0]["tau_b"], "top 10");
+        let drop = &theirs["largest_drop"]["drop"];
+        close(
+            &ours["largest_drop"],
+            &drop.as_f64().unwrap_or(0.0).into(),
+            "drop",
+        );
+        assert_eq!(
+            ours["largest_drop_run"], theirs["largest_drop_run"],
+            "{name}"
+        );
+        rows.push(vec![
+            name.to_string(),
+            seed["seed"].to_string(),
+            cell(&ours["tau_b"]),
+            cell(&ours["tau_ap"]),
+            cell(&ours["top_10_tau_b"]),
+            match ours["largest_drop_run"].as_str() {
+                Some(run) => format!("{} ({run})", ours["largest_drop"].as_f64().unwrap()),
+                None => "0".to_string(),
+            },
+            cell(&ours["mean_difference"]),
+            cell(&ours["rmse"]),
+        ]);
+    }
+    rows
+}
+
+/// Asserts that `report.md` and `report.html` in `out` hold each of `rows` in the section on
+/// the assessor's agreement.
+fn assert_reports_show(out: &Path, rows: &[Vec<String>]) {
+    let title = "How far the assessor agrees with the official qrels";
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let section = &markdown[markdown.find(&format!("## {title}")).expect(title)..];
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let page = &html[html.find(&format!(">{title}</h2>")).expect(title)..];
+    for row in rows {
+        let line = format!("| {} |", row.join(" | "));
+        assert!(section.contains(&line), "{line} not in report.md");
+        let cells: String = row.iter().map(|cell| format!("<td>{cell}</td>")).collect();
+        assert!(
+            page.contains(&format!("<tr>{cells}</tr>")),
+            "{cells} not in report.html"
+        );
+    }
+}
+
+#[test]
+fn a_study_says_how_far_its_label_file_agrees_with_the_official_qrels_as_agree_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = repository_file("runs/synth-passage/task.toml");
+    let official = repository_file("qrels/synth-passage.qrels");
+    let labels = repository_file("runs/synth-passage/labels.qrels");
+    let out = dir.path().join("labels");
+    run_ok(simulate_args(
+        &task,
+        &out,
+        &["--assessor", labels.to_str().unwrap()],
+    ));
+    // The assessor's qrels as docs/assessor.md states them: the file's grades, then the
+    // official grades of the pairs the file lacks.
+    let label_lines = qrels_lines(&labels);
+    let labelled: std::collections::BTreeSet<(&str, &str)> = (label_lines.iter())
+        .map(|(topic, doc, _)| (topic.as_str(), doc.as_str()))
+        .collect();
+    let mut fuller = String::new();
+    for (topic, doc, grade) in label_lines.iter().chain(
+        qrels_lines(&official)
+            .iter()
+            .filter(|(topic, doc, _)| !labelled.contains(&(topic.as_str(), doc.as_str()))),
+    ) {
+        fuller += &format!("{topic} 0 {doc} {grade}\n");
+    }
+    let fuller_path = dir.path().join("fuller.qrels");
+    std::fs::write(&fuller_path, fuller).unwrap();
+    let agreed = agree_with_official(&task, &official, &fuller_path);
+    // The labels the official qrels lack, and how many of them are relevant (level 1).
+    let official_pairs: std::collections::BTreeSet<(String, String)> = (qrels_lines(&official))
+        .into_iter()
+        .map(|(topic, doc, _)| (topic, doc))
+        .collect();
+    let only_labels: Vec<i32> = (label_lines.iter())
+        .filter(|(topic, doc, _)| !official_pairs.contains(&(topic.clone(), doc.clone())))
+        .map(|(_, _, grade)| *grade)
+        .collect();
+    let relevant_share =
+        only_labels.iter().filter(|&&grade| grade >= 1).count() as f64 / only_labels.len() as f64;
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let agreement = &summary["assessor"]["agreement"];
+    assert_eq!(agreement["relevance_level"], 1);
+    let seeds = agreement["seeds"].as_array().unwrap();
+    assert_eq!(seeds.len(), 2);
+    let mut rows = Vec::new();
+    for seed in seeds {
+        rows.extend(assert_seed_matches(seed, &agreed));
+        let share = seed["grades"]["relevant_share_only_assessor"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (share - relevant_share).abs() <= 1e-12,
+            "{share} {relevant_share}"
+        );
+    }
+    // A file grades alike on every seed: the mean is the seeds' figure.
+    let over = &agreement["over_seeds"];
+    assert_eq!(over["grades"]["kappa"]["mean"], seeds[0]["grades"]["kappa"]);
+    assert_eq!(
+        over["measures"]["map"]["tau_b"]["max"],
+        seeds[0]["measures"]["map"]["tau_b"]
+    );
+    assert_reports_show(&out, &rows);
+}
+
+#[test]
+fn a_completed_study_says_how_far_each_seeds_completion_agrees_as_agree_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = repository_file("runs/synth-passage/task.toml");
+    let official = repository_file("qrels/synth-passage.qrels");
+    let out = dir.path().join("completed");
+    run_ok(simulate_args(&task, &out, &["--assessor", "completed"]));
+    let official_pairs: std::collections::BTreeSet<(String, String)> = (qrels_lines(&official))
+        .into_iter()
+        .map(|(topic, doc, _)| (topic, doc))
+        .collect();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let agreement = &summary["assessor"]["agreement"];
+    let seeds = agreement["seeds"].as_array().unwrap();
+    assert_eq!(seeds.len(), 2);
+    let mut rows = Vec::new();
+    let mut map_tau_b = Vec::new();
+    for seed in seeds {
+        let number = seed["seed"].to_string();
+        let completed = dir.path().join(format!("completed-{number}.qrels"));
+        run_ok([
+            "complete".as_ref(),
+            "--task".as_ref(),
+            task.as_os_str(),
+            "--seed".as_ref(),
+            number.as_ref(),
+            "--out".as_ref(),
+            completed.as_os_str(),
+        ]);
+        rows.extend(assert_seed_matches(
+            seed,
+            &agree_with_official(&task, &official, &completed),
+        ));
+        // The drawn grades: those of the pairs the official qrels lack.
+        let drawn: Vec<i32> = (qrels_lines(&completed).into_iter())
+            .filter(|(topic, doc, _)| !official_pairs.contains(&(topic.clone(), doc.clone())))
+            .map(|(_, _, grade)| grade)
+            .collect();
+        let share = drawn.iter().filter(|&&grade| grade >= 1).count() as f64 / drawn.len() as f64;
+        let ours = seed["grades"]["relevant_share_only_assessor"].as_f64();
+        assert!((ours.unwrap() - share).abs() <= 1e-12, "{ours:?} {share}");
+        map_tau_b.push(seed["measures"]["map"]["tau_b"].as_f64().unwrap());
+    }
+    // The mean over seeds is the seeds' mean.
+    let mean = agreement["over_seeds"]["measures"]["map"]["tau_b"]["mean"]
+        .as_f64()
+        .unwrap();
+    assert!((mean - (map_tau_b[0] + map_tau_b[1]) / 2.0).abs() <= 1e-15);
+    assert_reports_show(&out, &rows);
 }

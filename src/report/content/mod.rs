@@ -3,6 +3,7 @@
 //! tables of runs in `runs`, the budget curve's and the strategies' sections in their own
 //! files, and how cells are written in `cells`.
 
+mod agreement;
 mod budget;
 mod cells;
 mod measures;
@@ -13,6 +14,7 @@ mod strategies;
 
 pub use self::rows::ReportRows;
 
+use self::agreement::agreement_section;
 use self::budget::budget_section;
 use self::cells::{heading, paragraph};
 use self::measures::{assessor, classic, control, lou, paired, truth};
@@ -36,6 +38,7 @@ pub fn study_document(summary: &StudySummary, rows: ReportRows<'_>) -> Document 
     blocks.extend(classic(summary));
     blocks.extend(truth(summary));
     blocks.extend(assessor(summary));
+    blocks.extend(agreement_section(summary));
     blocks.extend(significance_section(summary));
     blocks.extend(rank_changes(summary, rows));
     blocks.extend(swapped_pairs(summary));
@@ -110,7 +113,9 @@ fn assessor_lead(summary: &StudySummary) -> Option<Block> {
          trials ({:.1}%) fell on documents the official qrels never judged; {} ({:.1}%) took \
          the fuller file's grade, {} ({:.1}%) a grade drawn from the relevance model, and {} \
          ({:.1}%) stayed presumed non-relevant. Every ranking is also compared with the \
-         assessor's own ranking of the runs (\"Against the assessor's ranking\").",
+         assessor's own ranking of the runs (\"Against the assessor's ranking\"), and its \
+         qrels with the official ones (\"How far the assessor agrees with the official \
+         qrels\").",
         report.name,
         unofficial,
         percent(unofficial),

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::agreement::AssessorAgreement;
 use super::figures::{spread_of_options, MeasureFigures};
 use super::measure::AssessorSummary;
 use crate::sim::study::StudyOutcome;
@@ -25,11 +26,16 @@ pub struct AssessorReport {
     pub drawn: usize,
     /// Presumed non-relevant: nothing graded them.
     pub presumed: usize,
+    /// How far the assessor's qrels agree with the official qrels, seed by seed (absent from
+    /// summaries written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreement: Option<AssessorAgreement>,
 }
 
 impl AssessorReport {
-    /// The report of `outcome`'s assessor; `None` for the official one.
-    pub fn of(outcome: &StudyOutcome) -> Option<Self> {
+    /// The report of `outcome`'s assessor, its agreement given on `measures` (the study's, in
+    /// its scoring's order); `None` for the official one.
+    pub fn of(outcome: &StudyOutcome, measures: &[String]) -> Option<Self> {
         let assessor = outcome.assessor.as_ref()?;
         let SourceCounts {
             official,
@@ -43,6 +49,7 @@ impl AssessorReport {
             from_file: file,
             drawn,
             presumed,
+            agreement: AssessorAgreement::of(outcome, measures),
         })
     }
 }

@@ -319,6 +319,7 @@ fn each_trial_is_compared_with_its_own_seeds_assessor_ranking() {
         assessor: Some(crate::sim::trials::AssessorOutcome {
             name: "completed".into(),
             reference: reference.into_iter().collect(),
+            grades: Default::default(),
         }),
         ..outcome(&collection)
     };

@@ -5,6 +5,7 @@
 //! result tables, and the files themselves ([`files`]); with a budget curve, the same statistics
 //! at each budget fraction ([`budget`]). Rendering (JSON, Markdown, figures) is `report`'s.
 
+pub mod agreement;
 mod assessor;
 pub mod budget;
 mod figures;
@@ -173,6 +174,7 @@ impl StudySummary {
         let (budget, budget_rows) = budget::budget_curve(outcome, &settings.measures, &basis);
         let (strategies, strategy_rows) =
             strategies::compare_strategies(outcome, &settings.measures, &basis);
+        let assessor = AssessorReport::of(outcome, &settings.measures);
         Self {
             task: task_name.to_string(),
             settings,
@@ -187,7 +189,7 @@ impl StudySummary {
             elapsed_seconds,
             budget,
             strategies,
-            assessor: AssessorReport::of(outcome),
+            assessor,
             runs,
             lou,
             trials,
