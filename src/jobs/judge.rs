@@ -15,7 +15,7 @@ use crate::judge::settings::{
     Carried, JudgeSettings, LearnerChoice, Withhold, DEFAULT_CARRIED, DEFAULT_WITHHOLD,
     HICAL_TRAIN_LEVEL, RANDOM_NEGATIVES,
 };
-use crate::sim::analysis::files::{to_qrels, write_traces};
+use crate::sim::analysis::files::{to_qrels, write_traces, TraceColumns};
 use crate::sim::assessor::StudyAssessor;
 use crate::sim::settings::AssessorChoice;
 
@@ -191,8 +191,11 @@ pub fn judge(
     )?;
     progress("judging topics", topics, topics);
     let mut trace = Vec::new();
-    let with_sources = !options.judge.assessor.is_official();
-    write_traces(&mut trace, &collection, &judgings, with_sources)
+    let columns = TraceColumns {
+        sources: !options.judge.assessor.is_official(),
+        graders: matches!(options.judge.assessor, AssessorChoice::Hybrid(_)),
+    };
+    write_traces(&mut trace, &collection, &judgings, columns)
         .expect("writing into memory cannot fail");
     Ok(Judging {
         qrels: to_qrels(&collection, &judgings),

@@ -30,7 +30,7 @@ mod tests;
 
 pub use budget::BudgetRow;
 pub use domains::CONTROL;
-pub use kept::{to_qrels, write_traces};
+pub use kept::{to_qrels, write_traces, TraceColumns};
 pub use results::StudyResults;
 pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow};
 pub use strategies::StrategyRow;
