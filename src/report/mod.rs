@@ -5,6 +5,7 @@
 //! (`jobs::simulate`, above this layer); this module only renders its results.
 
 pub mod agree;
+pub mod assessors;
 pub mod compare;
 pub mod content;
 pub mod document;

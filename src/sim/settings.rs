@@ -162,6 +162,86 @@ impl<'de> serde::Deserialize<'de> for AssessorChoice {
     }
 }
 
+/// The assessors a study compares on the same seeds (`--assessor official,FILE,hybrid:FILE`):
+/// one or more, none twice. One assessor is a study as ever; several are one study per
+/// assessor, sharing what they can (see docs/assessor.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assessors(Vec<AssessorChoice>);
+
+impl Default for Assessors {
+    fn default() -> Self {
+        Self(vec![AssessorChoice::Official])
+    }
+}
+
+impl Assessors {
+    /// A comma-separated list of assessors, each as [`AssessorChoice::parse`] reads it.
+    ///
+    /// # Errors
+    /// A message for an assessor that cannot be read, an empty one between commas, and an
+    /// assessor given twice.
+    pub fn parse(text: &str) -> std::result::Result<Self, String> {
+        let mut choices = Vec::new();
+        for part in text.split(',') {
+            if part.is_empty() && text.contains(',') {
+                return Err(format!(
+                    "expected an assessor between every two commas, found {text:?}"
+                ));
+            }
+            let choice = AssessorChoice::parse(part)?;
+            if choices.contains(&choice) {
+                return Err(format!("assessor {choice} is given twice"));
+            }
+            choices.push(choice);
+        }
+        Ok(Self(choices))
+    }
+
+    /// The assessors, in the order given.
+    pub fn choices(&self) -> &[AssessorChoice] {
+        &self.0
+    }
+
+    /// The only assessor, for a job that grades with one.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming `job` when several are given.
+    pub fn single(&self, job: &str) -> Result<&AssessorChoice> {
+        match self.0.as_slice() {
+            [only] => Ok(only),
+            several => Err(Error::Invalid(format!(
+                "{job} grades with one assessor, found {}: {self} (several are for simulate)",
+                several.len()
+            ))),
+        }
+    }
+}
+
+impl std::fmt::Display for Assessors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (pos, choice) in self.0.iter().enumerate() {
+            if pos > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{choice}")?;
+        }
+        Ok(())
+    }
+}
+
+impl serde::Serialize for Assessors {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Assessors {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Self::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 /// The default budget fractions: the whole budget alone, no budget curve.
 pub const OFFICIAL_BUDGET_ONLY: [f64; 1] = [1.0];
 
