@@ -325,6 +325,24 @@ fn study(args: &SimulateArgs, options: &SimulateOptions) -> Result<()> {
         );
         return Ok(());
     }
+    if options.judge.assessor.choices().len() > 1 {
+        let report = (args.threads).run(|| {
+            jobs::simulate::simulate_assessors(&task, options, &out, access, &progress)
+        })??;
+        bar.finish_and_clear();
+        for (dir, study) in &report.studies {
+            study.warnings.iter().for_each(warn);
+            eprintln!("reusesim: assessor folder {}:", dir.display());
+            print_study(study, dir);
+        }
+        eprintln!(
+            "reusesim: {} assessors side by side in {} ({} figure files)",
+            report.studies.len(),
+            out.display(),
+            report.figures.len()
+        );
+        return Ok(());
+    }
     let report = args
         .threads
         .run(|| jobs::simulate::simulate(&task, options, &out, access, &progress))??;

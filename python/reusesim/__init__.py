@@ -600,7 +600,8 @@ def simulate(
     ``precision`` (``f32``, ``f64``), ``schedule`` (``bmi``, ``one``), ``candidates`` (``retrieved``, ``corpus``),
     ``pool_depth``, ``budget``, ``withhold`` (``uniques``, ``none``), ``unique_depth``,
     ``train_level``, ``carried`` (``train``, ``ignore``); ``assessor`` (who grades what is judged:
-    ``official``, the default, ``completed``, or the path of a fuller qrels file; see
+    ``official``, the default, ``completed``, the path of a fuller qrels file, or
+    ``hybrid:FILE``, the official grades for the depth pool and the file's for the rest; see
     docs/assessor.md); ``threads`` (default all cores; results
     do not depend on it); ``budget_fractions`` (each in (0, 1]: the study is also evaluated with
     each topic's judgments cut to these fractions of its budget, in ``.budget``; default: the
@@ -642,7 +643,8 @@ class Judging:
     qrels: pd.DataFrame
     #: ``topic step batch docid score grade official`` (batch 0 is the pool, score NaN), and
     #: with an assessor other than the official one ``source`` (``official``, ``file``,
-    #: ``drawn`` or ``presumed``).
+    #: ``drawn`` or ``presumed``), and with ``hybrid:FILE`` ``assessor`` (``official`` for the
+    #: pool, ``file`` after it).
     trace: pd.DataFrame
     #: Topics whose pool alone exceeded the budget (the whole pool was kept).
     pools_over_budget: int

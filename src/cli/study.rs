@@ -11,7 +11,7 @@ use reusesim::judge::pegasos::GramPrecision;
 use reusesim::judge::schedule::Schedule;
 use reusesim::judge::settings::{Carried, LearnerChoice, Withhold};
 use reusesim::judge::strategies::Strategy;
-use reusesim::sim::settings::AssessorChoice;
+use reusesim::sim::settings::Assessors;
 use reusesim::sim::shard::ShardSpec;
 use reusesim::stats::comparison::TestChoice;
 
@@ -66,18 +66,19 @@ pub struct JudgeArgs {
     pub train_level: i32,
     /// Who grades what is judged: official (the task's qrels; a document they never judged
     /// counts as non-relevant), completed (the official qrels, completed by grades drawn from
-    /// the calibrated relevance model, afresh for each seed), or the path of a fuller qrels
-    /// file (its grades first, then the official ones, then 0).
+    /// the calibrated relevance model, afresh for each seed), the path of a fuller qrels
+    /// file (its grades first, then the official ones, then 0), or hybrid:FILE (the official
+    /// grades for the depth pool, the file's as above for what the judging adds after it).
+    /// simulate takes several, separated by commas (official,FILE,hybrid:FILE): a study of
+    /// each on the same seeds, side by side.
     #[arg(long, value_name = "ASSESSOR", default_value_t = JudgeOptions::default().assessor, value_parser = assessor)]
-    pub assessor: AssessorChoice,
+    pub assessor: Assessors,
 }
 
-/// `--assessor`'s value: `official`, `completed` or a file's path.
-fn assessor(text: &str) -> Result<AssessorChoice, String> {
-    if text.is_empty() {
-        return Err("expected official, completed or the path of a qrels file".to_string());
-    }
-    Ok(AssessorChoice::parse(text))
+/// `--assessor`'s value: `official`, `completed`, `hybrid:FILE` or a file's path, or several
+/// of them separated by commas.
+fn assessor(text: &str) -> Result<Assessors, String> {
+    Assessors::parse(text)
 }
 
 impl JudgeArgs {

@@ -15,9 +15,9 @@ use crate::judge::settings::{
     Carried, JudgeSettings, LearnerChoice, Withhold, DEFAULT_CARRIED, DEFAULT_WITHHOLD,
     HICAL_TRAIN_LEVEL, RANDOM_NEGATIVES,
 };
-use crate::sim::analysis::files::{to_qrels, write_traces};
+use crate::sim::analysis::files::{to_qrels, write_traces, TraceColumns};
 use crate::sim::assessor::StudyAssessor;
-use crate::sim::settings::AssessorChoice;
+use crate::sim::settings::{AssessorChoice, Assessors};
 
 use super::task::require_model_qrels;
 use crate::base::progress::StagedProgress;
@@ -51,8 +51,8 @@ pub struct JudgeOptions {
     pub carried: Carried,
     /// A judged grade >= this trains the judge as positive.
     pub train_level: i32,
-    /// Who grades what is judged.
-    pub assessor: AssessorChoice,
+    /// Who grades what is judged (several: a study per assessor, `simulate` only).
+    pub assessor: Assessors,
 }
 
 impl Default for JudgeOptions {
@@ -70,7 +70,7 @@ impl Default for JudgeOptions {
             unique_depth: None,
             carried: DEFAULT_CARRIED,
             train_level: HICAL_TRAIN_LEVEL,
-            assessor: AssessorChoice::Official,
+            assessor: Assessors::default(),
         }
     }
 }
@@ -104,10 +104,12 @@ impl JudgeOptions {
     /// # Errors
     /// The completed assessor on qrels without a non-relevant judgment.
     pub fn check_assessor(&self, task: &Task) -> Result<()> {
-        match self.assessor {
-            AssessorChoice::Completed => require_model_qrels(task),
-            _ => Ok(()),
+        for choice in self.assessor.choices() {
+            if *choice == AssessorChoice::Completed {
+                require_model_qrels(task)?;
+            }
         }
+        Ok(())
     }
 }
 
@@ -161,17 +163,14 @@ pub fn judge(
     options: &JudgeJobOptions,
     progress: StagedProgress<'_>,
 ) -> Result<Judging> {
+    let choice = options.judge.assessor.single("judge")?;
     let excluded_runs = crate::judge::excluded_runs(task, &options.leave_out)?;
     let (settings, use_text) = options.judge.settings(task, options.seed)?;
     options.judge.check_assessor(task)?;
     let collection = Collection::prepare(task, &task.qrels, use_text)?;
-    let assessor = StudyAssessor::prepare(
-        &collection,
-        &options.judge.assessor,
-        settings.pool_depth,
-        &[options.seed],
-    )
-    .with_context(|| "preparing the assessor")?;
+    let assessor =
+        StudyAssessor::prepare(&collection, choice, settings.pool_depth, &[options.seed])
+            .with_context(|| "preparing the assessor")?;
     let topics = collection.topics.len();
     let started = AtomicUsize::new(0);
     // The budget is asked for as each topic starts: the moment to report progress.
@@ -191,8 +190,11 @@ pub fn judge(
     )?;
     progress("judging topics", topics, topics);
     let mut trace = Vec::new();
-    let with_sources = !options.judge.assessor.is_official();
-    write_traces(&mut trace, &collection, &judgings, with_sources)
+    let columns = TraceColumns {
+        sources: !choice.is_official(),
+        graders: matches!(choice, AssessorChoice::Hybrid(_)),
+    };
+    write_traces(&mut trace, &collection, &judgings, columns)
         .expect("writing into memory cannot fail");
     Ok(Judging {
         qrels: to_qrels(&collection, &judgings),

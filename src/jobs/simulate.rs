@@ -11,6 +11,7 @@ use crate::eval;
 use crate::io::task::Task;
 use crate::judge::cal::TopicJudging;
 use crate::judge::strategies::Strategy;
+use crate::report::assessors::{assessor_rows, write_assessors, AssessorFolder, AssessorsSummary};
 use crate::report::content::ReportRows;
 use crate::report::plots::{draw_figures, FigureFormat};
 use crate::report::{write_page, write_study};
@@ -19,8 +20,8 @@ use crate::sim::journal::JOURNAL_FILE;
 use crate::sim::lock::{FolderAccess, FolderLock};
 use crate::sim::runner::{read_shards, ShardReport, Study};
 use crate::sim::settings::{
-    check_budget_fractions, check_strategies, study_significance, DEFAULT_STUDY_ALPHA,
-    DEFAULT_STUDY_TEST, OFFICIAL_BUDGET_ONLY,
+    check_budget_fractions, check_strategies, study_significance, AssessorChoice, Assessors,
+    DEFAULT_STUDY_ALPHA, DEFAULT_STUDY_TEST, OFFICIAL_BUDGET_ONLY,
 };
 use crate::sim::shard::ShardSpec;
 use crate::sim::study::StudySettings;
@@ -108,7 +109,7 @@ impl SimulateOptions {
             keep_qrels: self.keep_qrels,
             budget_fractions: check_budget_fractions(&self.budget_fractions)?,
             strategies: check_strategies(&self.strategies)?,
-            assessor: self.judge.assessor.clone(),
+            assessor: self.judge.assessor.choices()[0].clone(),
             significance: study_significance(self.significance, self.alpha)?,
         };
         Ok((settings, use_text))
@@ -153,6 +154,10 @@ pub fn simulate(
     let started = Instant::now();
     let (settings, use_text) = options.settings(task)?;
     options.judge.check_assessor(task)?;
+    refuse_several(
+        options,
+        "a study of several assessors writes its own folder layout",
+    )?;
     let mut lock = FolderLock::open(out)?;
     let _held = lock.hold(access.when_locked, access.on_wait)?;
     let study = Study::prepare(task, &settings, use_text)?;
@@ -185,6 +190,7 @@ pub fn simulate_shard(
 ) -> Result<ShardReport> {
     let (settings, use_text) = options.settings(task)?;
     options.judge.check_assessor(task)?;
+    refuse_several(options, "--shard judges one assessor's study")?;
     let progress = stage(progress, JUDGING_UNITS);
     crate::sim::runner::judge_shard(task, &settings, use_text, out, shard, access, &progress)
 }
@@ -255,5 +261,156 @@ fn render(
         page,
         resumed: 0,
         warnings: Vec::new(),
+    })
+}
+
+/// Refuses several assessors where one study is meant (`why`).
+fn refuse_several(options: &SimulateOptions, why: &str) -> Result<()> {
+    let assessors = &options.judge.assessor;
+    if assessors.choices().len() > 1 {
+        return Err(crate::base::error::Error::Invalid(format!(
+            "expected one assessor, found {} ({assessors}): {why}; several assessors run \
+             together with `reusesim simulate` in one process",
+            assessors.choices().len()
+        )));
+    }
+    Ok(())
+}
+
+/// A study of several assessors: each one's study and where it was written.
+#[derive(Debug)]
+pub struct AssessorsReport {
+    /// Each assessor's study, in the order given, with its folder.
+    pub studies: Vec<(PathBuf, StudyReport)>,
+    /// The side-by-side summary written in the top folder.
+    pub summary: AssessorsSummary,
+    /// The side-by-side figures written.
+    pub figures: Vec<PathBuf>,
+}
+
+/// The sub-folder of each assessor (`official`, `completed`, a file's stem, `hybrid-` and the
+/// file's stem), numbered `-2`, `-3` when two would share a name.
+pub fn assessor_folders(assessors: &Assessors) -> Vec<String> {
+    let stem = |path: &Path| {
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        let safe: String = (name.chars())
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if safe.is_empty() {
+            "file".to_string()
+        } else {
+            safe
+        }
+    };
+    let mut folders: Vec<String> = Vec::new();
+    for choice in assessors.choices() {
+        let base = match choice {
+            AssessorChoice::Official => "official".to_string(),
+            AssessorChoice::Completed => "completed".to_string(),
+            AssessorChoice::File(path) => stem(path),
+            AssessorChoice::Hybrid(path) => format!("hybrid-{}", stem(path)),
+        };
+        let mut name = base.clone();
+        let mut number = 2;
+        while folders.contains(&name) {
+            name = format!("{base}-{number}");
+            number += 1;
+        }
+        folders.push(name);
+    }
+    folders
+}
+
+/// Runs the study of `task` once per assessor of `options` (two or more), on the same seeds,
+/// trials and pools, each into its own sub-folder of `out` (a results folder as a one-assessor
+/// study writes it, journal included), then writes the assessors side by side in `out`. The
+/// task's collection (its documents, rankings and features) and held-out teams are prepared
+/// once and shared; see docs/assessor.md for what else is shared.
+///
+/// # Errors
+/// As [`simulate`], for any assessor; every assessor is checked before any work.
+pub fn simulate_assessors(
+    task: &Task,
+    options: &SimulateOptions,
+    out: &Path,
+    access: FolderAccess<'_>,
+    progress: StagedProgress<'_>,
+) -> Result<AssessorsReport> {
+    let started = Instant::now();
+    let (settings, use_text) = options.settings(task)?;
+    options.judge.check_assessor(task)?;
+    let mut lock = FolderLock::open(out)?;
+    let _held = lock.hold(access.when_locked, access.on_wait)?;
+    let folders = assessor_folders(&options.judge.assessor);
+    let first = Study::prepare(task, &settings, use_text)?;
+    let shared = (
+        first.held_out.clone(),
+        std::sync::Arc::clone(&first.collection),
+    );
+    let mut studies = vec![first];
+    for choice in &options.judge.assessor.choices()[1..] {
+        let settings = StudySettings {
+            assessor: choice.clone(),
+            ..settings.clone()
+        };
+        studies.push(Study::prepare_on(
+            task,
+            &settings,
+            use_text,
+            shared.clone(),
+        )?);
+    }
+    let mut reports = Vec::new();
+    let mut rows = Vec::new();
+    let total: usize = studies.iter().map(|study| study.plan.units.len()).sum();
+    let mut before = 0;
+    for (study, folder) in studies.iter().zip(&folders) {
+        let dir = out.join(folder);
+        let study_started = Instant::now();
+        let units = study.plan.units.len();
+        let judged = study.judge_journalled(
+            &study.all_units(),
+            &dir.join(JOURNAL_FILE),
+            None,
+            access.resume,
+            &|done, _| progress(JUDGING_UNITS, before + done, total),
+        )?;
+        before += units;
+        let judgings = judged.judgings.into_values().collect();
+        let mut report = render(study, judgings, &dir, study_started)?;
+        report.resumed = judged.resumed;
+        report.warnings = judged.warnings;
+        rows.extend(assessor_rows(
+            &study.settings.assessor.to_string(),
+            folder,
+            &report.summary,
+        ));
+        reports.push((dir, report));
+    }
+    // Measure by measure, the assessors in the order given.
+    rows.sort_by(|a, b| a.measure.cmp(&b.measure));
+    let summary = AssessorsSummary {
+        task: task.manifest.name.clone(),
+        assessors: (options.judge.assessor.choices().iter().zip(&folders))
+            .map(|(choice, folder)| AssessorFolder {
+                name: choice.to_string(),
+                folder: folder.clone(),
+            })
+            .collect(),
+        rows,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+    let figures = write_assessors(out, &summary)?;
+    Ok(AssessorsReport {
+        studies: reports,
+        summary,
+        figures,
     })
 }

@@ -5,7 +5,8 @@
 //! documents by that assessor's grades. This module owns the trait, the source of a grade, the
 //! official assessor (the collection's own grades: a document they never judged is presumed
 //! non-relevant) and the fuller assessor (a second qrels file first, then the collection's
-//! grades). The completed assessor, which draws the grades of never-judged documents from the
+//! grades) and the hybrid assessor (the collection's grades for the judging's depth pool, the
+//! fuller file's for what the judging adds after it). The completed assessor, which draws the grades of never-judged documents from the
 //! relevance model, lives in [`crate::relevance_model::completion`].
 
 use crate::base::choice::choice_enum;
@@ -47,6 +48,39 @@ impl Assessment {
 pub trait Assessor: Sync {
     /// The grade of `doc` for the collection's topic `topic` (collection order).
     fn assess(&self, topic: usize, doc: DocId) -> Assessment;
+
+    /// The grade of `doc`, a document of the judging's depth pool on `topic` (the top
+    /// `pool_depth` of every pooled run the judging draws from). Only the hybrid assessor
+    /// grades the pool otherwise than the rest.
+    fn assess_pooled(&self, topic: usize, doc: DocId) -> Assessment {
+        self.assess(topic, doc)
+    }
+}
+
+choice_enum! {
+    /// Which assessor graded a judgment, as a hybrid judging's trace names it.
+    pub enum Grader {
+        /// The official grades: a document of the judging's depth pool.
+        Official = "official",
+        /// The hybrid's file (its gaps filled as a fuller file's are): a document the judging
+        /// added after the pool.
+        File = "file",
+    }
+}
+
+/// `assessor`'s grade of `doc` on `topic`, for a judging whose depth pool is `pool` (sorted),
+/// with the assessor that graded it.
+pub fn assess_in_pool(
+    assessor: &(impl Assessor + ?Sized),
+    topic: usize,
+    doc: DocId,
+    pool: &[DocId],
+) -> Assessment {
+    if pool.binary_search(&doc).is_ok() {
+        assessor.assess_pooled(topic, doc)
+    } else {
+        assessor.assess(topic, doc)
+    }
 }
 
 /// The collection's own grades: the official qrels (the truth when synthesising); a document
@@ -118,5 +152,33 @@ impl Assessor for FullerAssessor<'_> {
             },
             None => official,
         }
+    }
+}
+
+/// People for the pool, a file for the rest: the collection's own grades for a document of the
+/// judging's depth pool ([`Assessor::assess_pooled`]), and for every other document the
+/// [`FullerAssessor`]'s answer (the file's grade, else the collection's, else a presumed 0).
+#[derive(Debug, Clone)]
+pub struct HybridAssessor<'c> {
+    fuller: FullerAssessor<'c>,
+}
+
+impl<'c> HybridAssessor<'c> {
+    /// The assessor that grades the pool by `collection`'s grades and the rest from `file`
+    /// (per topic of `collection`, its grades) first.
+    pub fn new(collection: &'c Collection, file: &'c [DocumentGrades]) -> Self {
+        Self {
+            fuller: FullerAssessor::new(collection, file),
+        }
+    }
+}
+
+impl Assessor for HybridAssessor<'_> {
+    fn assess(&self, topic: usize, doc: DocId) -> Assessment {
+        self.fuller.assess(topic, doc)
+    }
+
+    fn assess_pooled(&self, topic: usize, doc: DocId) -> Assessment {
+        official_assessment(self.fuller.collection, topic, doc)
     }
 }

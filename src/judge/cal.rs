@@ -21,7 +21,7 @@ use crate::base::sparse::SparseVec;
 use crate::base::{is_relevant, DocId, Grade};
 use crate::collection::{CandidateSource, Collection, TopicData, UniqueRule, Vectors};
 use crate::features::runs::pseudo_positive;
-use crate::judge::assessor::{Assessor, GradeSource};
+use crate::judge::assessor::{assess_in_pool, Assessor, GradeSource};
 use crate::judge::candidates::{best_of_store, select_batch, store_vector, CandidateVectors};
 use crate::judge::learner::{Scorer, TrainingSet};
 use crate::judge::logistic::{self, fit_logistic, LogisticModel};
@@ -127,7 +127,8 @@ pub fn pool_of(
 /// The documents a trial withholds from the simulated assessor on topic `topic_index`, sorted:
 /// with [`Withhold::Uniques`], the excluded runs' unique documents under
 /// [`UniqueRule::withheld`] by `assessor`'s grades (grade >= the training level; among every
-/// run of the task, each to the unique depth, only excluded runs retrieved them); else none.
+/// run of the task, each to the unique depth, only excluded runs retrieved them), a document
+/// of the full depth pool graded as the pool is; else none.
 pub fn withheld_documents(
     collection: &Collection,
     topic_index: usize,
@@ -137,12 +138,23 @@ pub fn withheld_documents(
 ) -> Vec<DocId> {
     match settings.withhold {
         Withhold::None => Vec::new(),
-        Withhold::Uniques => collection.unique_documents_graded(
-            &collection.topics[topic_index],
-            &UniqueRule::withheld(settings.train_level, settings.unique_depth),
-            excluded_runs,
-            |doc| assessor.assess(topic_index, doc).known_grade(),
-        ),
+        Withhold::Uniques => {
+            // A hybrid assessor grades what the full depth pool holds as the control trial's
+            // judging graded it: by the official grades.
+            let control_pool = pool_of(
+                collection,
+                &collection.topics[topic_index],
+                &vec![false; excluded_runs.len()],
+                &[],
+                settings.pool_depth,
+            );
+            collection.unique_documents_graded(
+                &collection.topics[topic_index],
+                &UniqueRule::withheld(settings.train_level, settings.unique_depth),
+                excluded_runs,
+                |doc| assess_in_pool(assessor, topic_index, doc, &control_pool).known_grade(),
+            )
+        }
     }
 }
 
@@ -190,12 +202,16 @@ impl<'c> TopicState<'c> {
         self.trained_carried().len() + self.trace.len()
     }
 
-    /// Records a judgment by the simulated assessor.
+    /// Records a judgment by the simulated assessor (`is_pooled`: a document of the depth pool).
     ///
     /// # Errors
     /// When the document is a feature store's and the store is damaged there.
-    fn record(&mut self, doc: DocId, batch: u32, score: f32) -> Result<()> {
-        let assessment = self.assessor.assess(self.topic_index, doc);
+    fn record(&mut self, doc: DocId, batch: u32, score: f32, is_pooled: bool) -> Result<()> {
+        let assessment = if is_pooled {
+            self.assessor.assess_pooled(self.topic_index, doc)
+        } else {
+            self.assessor.assess(self.topic_index, doc)
+        };
         if let Some(vector) = store_vector(self.collection, doc)? {
             self.candidates.judged_from_store.insert(doc, vector);
         }
@@ -384,7 +400,7 @@ pub fn judge_trial_topic(
         empty: SparseVec::empty(),
     };
     for &doc in &pool {
-        state.record(doc, 0, f32::NAN)?;
+        state.record(doc, 0, f32::NAN, true)?;
     }
     let carried = state.carried.len();
     let is_pool_over_budget = carried + state.trace.len() > budget;
@@ -451,7 +467,7 @@ fn run_cal(state: &mut TopicState, budget: usize, scratch: &mut RetrainScratch) 
         };
         next += 1;
         let batch = u32::try_from(retrains).expect("fewer than 2^32 retrains");
-        state.record(doc, batch, score)?;
+        state.record(doc, batch, score, false)?;
     }
     scratch.list = list;
     Ok(retrains)

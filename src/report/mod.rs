@@ -5,6 +5,7 @@
 //! (`jobs::simulate`, above this layer); this module only renders its results.
 
 pub mod agree;
+pub mod assessors;
 pub mod compare;
 pub mod content;
 pub mod document;
@@ -18,9 +19,10 @@ use serde::Serialize;
 use crate::base::choice::choice_enum;
 use crate::base::error::{ParseError, ParseErrorKind, Result};
 use crate::io::atomic::write_atomically;
-use crate::sim::analysis::files::{to_qrels, write_table, write_traces, CONTROL};
+use crate::sim::analysis::files::{to_qrels, write_table, write_traces, TraceColumns, CONTROL};
 use crate::sim::analysis::{StudyResults, StudySummary};
 use crate::sim::fingerprint::Fingerprint;
+use crate::sim::settings::AssessorChoice;
 use crate::sim::study::StudyOutcome;
 
 /// Writes `report.html` into `dir`. Returns its path.
@@ -148,6 +150,15 @@ pub fn write_study(
     write_atomically(&dir.join("report.md"), |out| {
         content::study_document(summary, rows).write_markdown(out)
     })?;
+    let trace_columns = TraceColumns {
+        sources: outcome.assessor.is_some(),
+        graders: (outcome.assessor.as_ref()).is_some_and(|assessor| {
+            matches!(
+                AssessorChoice::parse(&assessor.name),
+                Ok(AssessorChoice::Hybrid(_))
+            )
+        }),
+    };
     for trial in &outcome.trials {
         let Some(judgings) = &trial.judgings else {
             continue;
@@ -163,14 +174,7 @@ pub fn write_study(
         })?;
         write_atomically(
             &dir.join("qrels").join(format!("{name}.trace.tsv")),
-            |out| {
-                write_traces(
-                    out,
-                    outcome.collection,
-                    judgings,
-                    outcome.assessor.is_some(),
-                )
-            },
+            |out| write_traces(out, outcome.collection, judgings, trace_columns),
         )?;
     }
     Ok(())

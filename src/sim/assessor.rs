@@ -1,6 +1,7 @@
 //! A study's simulated assessor, prepared once (see docs/assessor.md): the official qrels, a
-//! fuller qrels file read and checked against the task, or the relevance model fitted and
-//! every seed's completion drawn. Each trial asks its seed's [`SeedAssessor`]; the assessor's
+//! fuller qrels file read and checked against the task, the official qrels for the depth pool
+//! and such a file for the rest (the hybrid), or the relevance model fitted and every seed's
+//! completion drawn. Each trial asks its seed's [`SeedAssessor`]; the assessor's
 //! own ranking of the runs is scored on its qrels ([`StudyAssessor::reference_grades`]).
 
 use std::collections::BTreeMap;
@@ -12,7 +13,10 @@ use crate::base::error::Result;
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::{Collection, TopicData};
 use crate::io::qrels::{read_qrels_of, Qrels};
-use crate::judge::assessor::{Assessment, Assessor, FullerAssessor, OfficialAssessor};
+use crate::judge::assessor::{
+    assess_in_pool, Assessment, Assessor, FullerAssessor, HybridAssessor, OfficialAssessor,
+};
+use crate::judge::cal::pool_of;
 use crate::relevance_model::completion::{CompletedAssessor, CompletionModel, SeedDraws};
 use crate::sim::scoring::{QrelsGrades, TopicGrades};
 use crate::sim::settings::AssessorChoice;
@@ -32,6 +36,16 @@ pub enum StudyAssessor {
         qrels: Qrels,
         /// Per topic (collection order), the file's grades of the collection's documents.
         grades: Vec<DocumentGrades>,
+    },
+    /// The official qrels for the depth pool, a qrels file for the rest.
+    Hybrid {
+        /// The file as read.
+        qrels: Qrels,
+        /// Per topic (collection order), the file's grades of the collection's documents.
+        grades: Vec<DocumentGrades>,
+        /// Per topic, the full depth pool (every pooled run's top `pool_depth`), sorted: what
+        /// the assessor's own qrels take from the official grades.
+        pools: Vec<Vec<DocId>>,
     },
     /// The official qrels completed by the relevance model.
     Completed {
@@ -62,6 +76,16 @@ impl StudyAssessor {
                 let grades = file_grades(collection, &qrels);
                 Self::File { qrels, grades }
             }
+            AssessorChoice::Hybrid(path) => {
+                let qrels = read_assessor_file(collection, path)?;
+                let grades = file_grades(collection, &qrels);
+                let pools = full_pools(collection, pool_depth);
+                Self::Hybrid {
+                    qrels,
+                    grades,
+                    pools,
+                }
+            }
             AssessorChoice::Completed => {
                 let model = CompletionModel::fit(collection, pool_depth)?;
                 let draws = (seeds.par_iter())
@@ -85,6 +109,9 @@ impl StudyAssessor {
             Self::File { grades, .. } => {
                 SeedAssessor::File(FullerAssessor::new(collection, grades))
             }
+            Self::Hybrid { grades, .. } => {
+                SeedAssessor::Hybrid(HybridAssessor::new(collection, grades))
+            }
             Self::Completed { model, draws } => {
                 let draws = draws
                     .get(&seed)
@@ -104,7 +131,10 @@ impl StudyAssessor {
     pub fn reference_grades(&self, collection: &Collection, seed: u64) -> Option<QrelsGrades> {
         match self {
             Self::Official => None,
-            Self::File { qrels, .. } => Some(fuller_grades(collection, qrels)),
+            Self::File { qrels, .. } => Some(fuller_grades(collection, qrels, None)),
+            Self::Hybrid { qrels, pools, .. } => {
+                Some(fuller_grades(collection, qrels, Some(pools)))
+            }
             Self::Completed { model, draws } => {
                 let assessor = model.assessor(collection, &draws[&seed]);
                 Some(
@@ -128,7 +158,12 @@ impl StudyAssessor {
             Self::Official => None,
             Self::File { qrels, .. } => Some(
                 (collection.topics.iter())
-                    .map(|topic| fuller_judgments(collection, topic, qrels))
+                    .map(|topic| fuller_judgments(collection, topic, qrels, None))
+                    .collect(),
+            ),
+            Self::Hybrid { qrels, pools, .. } => Some(
+                (collection.topics.iter().zip(pools))
+                    .map(|(topic, pool)| fuller_judgments(collection, topic, qrels, Some(pool)))
                     .collect(),
             ),
             Self::Completed { model, draws } => {
@@ -154,6 +189,8 @@ pub enum SeedAssessor<'a> {
     Official(OfficialAssessor<'a>),
     /// A fuller file, then the official qrels.
     File(FullerAssessor<'a>),
+    /// The official qrels for the depth pool, a file for the rest.
+    Hybrid(HybridAssessor<'a>),
     /// The seed's completion.
     Completed(CompletedAssessor<'a>),
 }
@@ -163,7 +200,15 @@ impl Assessor for SeedAssessor<'_> {
         match self {
             Self::Official(assessor) => assessor.assess(topic, doc),
             Self::File(assessor) => assessor.assess(topic, doc),
+            Self::Hybrid(assessor) => assessor.assess(topic, doc),
             Self::Completed(assessor) => assessor.assess(topic, doc),
+        }
+    }
+
+    fn assess_pooled(&self, topic: usize, doc: DocId) -> Assessment {
+        match self {
+            Self::Hybrid(assessor) => assessor.assess_pooled(topic, doc),
+            _ => self.assess(topic, doc),
         }
     }
 }
@@ -261,24 +306,73 @@ fn file_grades(collection: &Collection, qrels: &Qrels) -> Vec<DocumentGrades> {
         .collect()
 }
 
-/// The fuller file's qrels with the official judgments it lacks, every document included.
-fn fuller_grades(collection: &Collection, file: &Qrels) -> QrelsGrades {
+/// Per topic (collection order), the full depth pool: every pooled run's top `pool_depth`.
+fn full_pools(collection: &Collection, pool_depth: usize) -> Vec<Vec<DocId>> {
+    let everyone = vec![false; collection.runs.len()];
     (collection.topics.iter())
-        .map(|topic| TopicGrades::new(&topic.retrieved, fuller_judgments(collection, topic, file)))
+        .map(|topic| pool_of(collection, topic, &everyone, &[], pool_depth))
+        .collect()
+}
+
+/// Whether `assessor` (of a seed) grades `doc` on `topic` as relevant at `level`, the hybrid's
+/// full depth pool graded as the pool is.
+pub(crate) fn assessed_relevant(
+    assessor: &SeedAssessor,
+    study: &StudyAssessor,
+    (topic, doc): (usize, DocId),
+    level: Grade,
+) -> bool {
+    let grade = match study {
+        StudyAssessor::Hybrid { pools, .. } => {
+            assess_in_pool(assessor, topic, doc, &pools[topic]).grade
+        }
+        _ => assessor.assess(topic, doc).grade,
+    };
+    crate::base::is_relevant(grade, level)
+}
+
+/// The fuller file's qrels with the official judgments it lacks, every document included; with
+/// `pools` (a hybrid's), the official grades alone within each topic's depth pool.
+fn fuller_grades(
+    collection: &Collection,
+    file: &Qrels,
+    pools: Option<&[Vec<DocId>]>,
+) -> QrelsGrades {
+    (collection.topics.iter().enumerate())
+        .map(|(index, topic)| {
+            let pool = pools.map(|pools| pools[index].as_slice());
+            TopicGrades::new(
+                &topic.retrieved,
+                fuller_judgments(collection, topic, file, pool),
+            )
+        })
         .collect()
 }
 
 /// Topic `topic`'s judgments of the fuller file (in its order), then the official judgments
-/// the file lacks (in document order).
-fn fuller_judgments(collection: &Collection, topic: &TopicData, file: &Qrels) -> TopicJudgments {
+/// the file lacks (in document order); with `pool` (a hybrid's depth pool of the topic, sorted),
+/// the official grades alone within it.
+fn fuller_judgments(
+    collection: &Collection,
+    topic: &TopicData,
+    file: &Qrels,
+    pool: Option<&[DocId]>,
+) -> TopicJudgments {
+    let is_pooled = |doc: Option<DocId>| {
+        pool.is_some_and(|pool| doc.is_some_and(|d| pool.binary_search(&d).is_ok()))
+    };
     let file_topic = file.topic(&topic.id);
     let from_file = file_topic.map(|t| t.judgments()).unwrap_or_default();
     let mut judgments: Vec<(Option<DocId>, Grade)> = from_file
         .into_iter()
         .map(|(docid, grade)| (collection.docs.get(docid), grade))
+        .filter(|&(doc, _)| !is_pooled(doc))
         .collect();
     let mut official: Vec<(DocId, Grade)> = (topic.grades.iter())
-        .filter(|(&doc, _)| file_topic.is_none_or(|t| t.grade(collection.docs.name(doc)).is_none()))
+        .filter(|(&doc, _)| {
+            is_pooled(Some(doc))
+                || file_topic.is_none_or(|t| t.grade(collection.docs.name(doc)).is_none())
+        })
         .map(|(&doc, &grade)| (doc, grade))
         .collect();
     official.sort_unstable();

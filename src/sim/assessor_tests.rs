@@ -189,3 +189,69 @@ fn a_bad_assessor_file_is_refused_with_its_line() {
         assert!(message.contains(expected), "{message}");
     }
 }
+
+#[test]
+fn a_hybrid_grades_every_strategys_depth_pool_officially_and_the_rest_by_its_file() {
+    use crate::judge::assessor::FullerAssessor;
+    use crate::judge::cal::{pool_of, TrialTopic};
+    use crate::judge::strategies::judge_topic_with;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/synth-passage");
+    let task = Task::open(&root.join("task.toml")).unwrap();
+    let collection = Collection::prepare(&task, &task.qrels, true).unwrap();
+    let labels = AssessorChoice::Hybrid(root.join("labels.qrels"));
+    let judge = JudgeSettings {
+        iterations: 2000,
+        ..JudgeSettings::hical(task.pool_depth)
+    };
+    let assessor = StudyAssessor::prepare(&collection, &labels, judge.pool_depth, &[1]).unwrap();
+    let hybrid = assessor.for_seed(&collection, 1);
+    let StudyAssessor::Hybrid { grades, .. } = &assessor else {
+        panic!("a hybrid assessor")
+    };
+    let fuller = FullerAssessor::new(&collection, grades);
+    let excluded: Vec<bool> = (task.runs.iter())
+        .map(|r| r.tag.starts_with("team01"))
+        .collect();
+    let (mut pooled, mut added) = (0, 0);
+    for strategy in [
+        Strategy::Hical,
+        Strategy::Depth,
+        Strategy::Mtf,
+        Strategy::Bandit,
+    ] {
+        for topic in 0..3 {
+            let trial_topic = TrialTopic {
+                topic,
+                excluded_runs: &excluded,
+                withheld: &[],
+            };
+            let pool = pool_of(
+                &collection,
+                &collection.topics[topic],
+                &excluded,
+                &[],
+                judge.pool_depth,
+            );
+            let budget = collection.topics[topic].grades.len();
+            let judging =
+                judge_topic_with(strategy, &collection, trial_topic, budget, &judge, &hybrid)
+                    .unwrap();
+            for step in &judging.trace {
+                let expected = if pool.binary_search(&step.doc).is_ok() {
+                    pooled += 1;
+                    let official = collection.topics[topic].grades.get(&step.doc);
+                    official.copied().unwrap_or(0)
+                } else {
+                    added += 1;
+                    fuller.assess(topic, step.doc).grade
+                };
+                assert_eq!(
+                    step.grade, expected,
+                    "{strategy} topic {topic} step {}",
+                    step.step
+                );
+            }
+        }
+    }
+    assert!(pooled > 0 && added > 0, "{pooled} {added}");
+}

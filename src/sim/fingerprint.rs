@@ -165,7 +165,8 @@ impl StudyRecipe {
     /// settings, and with a fuller assessor's file named `file` (its contents are an input).
     fn judging(&self) -> Self {
         let assessor = match AssessorChoice::parse(&self.assessor) {
-            AssessorChoice::File(_) => "file".to_string(),
+            Ok(AssessorChoice::File(_)) => "file".to_string(),
+            Ok(AssessorChoice::Hybrid(_)) => "hybrid:file".to_string(),
             _ => self.assessor.clone(),
         };
         Self {
@@ -232,7 +233,7 @@ impl StudyRecipe {
                     .map(|name| named::<Strategy>("judging strategy", name))
                     .collect::<Result<Vec<_>>>()?,
             )?,
-            assessor: AssessorChoice::parse(&self.assessor),
+            assessor: AssessorChoice::parse(&self.assessor).map_err(Error::Invalid)?,
             significance: study_significance(self.significance, self.alpha)?,
         };
         Ok((settings, use_text))
@@ -270,7 +271,7 @@ fn official_assessor() -> String {
 }
 
 fn is_official_assessor(assessor: &str) -> bool {
-    AssessorChoice::parse(assessor).is_official()
+    AssessorChoice::parse(assessor).is_ok_and(|choice| choice.is_official())
 }
 
 /// The fingerprint of a study: its inputs' and settings' sha256.
@@ -363,8 +364,12 @@ impl Fingerprint {
                 inputs.insert(IN_MEMORY.to_string(), task.manifest.name.clone());
             }
         }
-        if let AssessorChoice::File(path) = AssessorChoice::parse(&recipe.assessor) {
-            inputs.insert("assessor".to_string(), file_sha256(&path)?);
+        if let Some(path) = AssessorChoice::parse(&recipe.assessor)
+            .ok()
+            .as_ref()
+            .and_then(AssessorChoice::file)
+        {
+            inputs.insert("assessor".to_string(), file_sha256(path)?);
         }
         let reusesim = env!("CARGO_PKG_VERSION").to_string();
         let sha256 = format!(

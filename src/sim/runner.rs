@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use sha2::{Digest, Sha256};
 
@@ -40,8 +40,8 @@ pub struct Study<'t> {
     pub settings: StudySettings,
     /// The teams held out.
     pub held_out: Vec<String>,
-    /// The prepared collection.
-    pub collection: Collection,
+    /// The prepared collection (shared by the studies of several assessors).
+    pub collection: Arc<Collection>,
     /// The simulated assessor, prepared for every seed.
     pub assessor: StudyAssessor,
     /// The trials and distinct units.
@@ -69,7 +69,21 @@ impl<'t> Study<'t> {
     pub fn prepare(task: &'t Task, settings: &StudySettings, use_text: bool) -> Result<Self> {
         crate::eval::check_rankable(&settings.measures, "the study")?;
         let held_out = held_out_teams(task, settings.teams.as_deref())?;
-        let collection = Collection::prepare(task, &task.qrels, use_text)?;
+        let collection = Arc::new(Collection::prepare(task, &task.qrels, use_text)?);
+        Self::prepare_on(task, settings, use_text, (held_out, collection))
+    }
+
+    /// Prepares a study of `task` on a prepared collection and held-out teams, as another
+    /// assessor's study of the same task and settings prepared them.
+    ///
+    /// # Errors
+    /// An assessor that cannot be prepared, unreadable inputs.
+    pub fn prepare_on(
+        task: &'t Task,
+        settings: &StudySettings,
+        use_text: bool,
+        (held_out, collection): (Vec<String>, Arc<Collection>),
+    ) -> Result<Self> {
         let assessor = prepare_assessor(&collection, settings)?;
         let plan = StudyPlan::new(task, &collection, settings, &held_out, &assessor);
         let fingerprint = Fingerprint::new(task, &StudyRecipe::new(task, settings, use_text))?;

@@ -91,16 +91,44 @@ pub enum AssessorChoice {
     File(PathBuf),
     /// The official qrels completed by grades drawn from the calibrated relevance model.
     Completed,
+    /// People for the pool, a file for the rest: the official grades for the judging's depth
+    /// pool, and for every document the judging adds after it, the file's grade, else the
+    /// official one, else a presumed 0 (as [`AssessorChoice::File`]).
+    Hybrid(PathBuf),
 }
 
+/// What `--assessor` accepts, for messages.
+const ASSESSOR_SPELLINGS: &str = "official, completed, hybrid:FILE or the path of a qrels file";
+
 impl AssessorChoice {
-    /// `official`, `completed`, or else the path of a qrels file (`./completed` names a file
-    /// called `completed`).
-    pub fn parse(text: &str) -> Self {
-        match text {
+    /// `official`, `completed`, `hybrid:FILE`, or else the path of a qrels file (`./completed`
+    /// and `./hybrid` name files called so).
+    ///
+    /// # Errors
+    /// A message for an empty text, and for `hybrid` or `hybrid:` without a file.
+    pub fn parse(text: &str) -> std::result::Result<Self, String> {
+        Ok(match text {
+            "" => return Err(format!("expected {ASSESSOR_SPELLINGS}, found \"\"")),
             "official" => Self::Official,
             "completed" => Self::Completed,
-            path => Self::File(PathBuf::from(path)),
+            "hybrid" | "hybrid:" => {
+                return Err(format!(
+                    "expected hybrid:FILE, the qrels file that grades what the judging adds \
+                     after the pool, found {text:?} (a file called hybrid is ./hybrid)"
+                ))
+            }
+            _ => match text.strip_prefix("hybrid:") {
+                Some(path) => Self::Hybrid(PathBuf::from(path)),
+                None => Self::File(PathBuf::from(text)),
+            },
+        })
+    }
+
+    /// The qrels file the assessor reads, if any (a fuller file's or a hybrid's).
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            Self::File(path) | Self::Hybrid(path) => Some(path),
+            Self::Official | Self::Completed => None,
         }
     }
 
@@ -116,6 +144,7 @@ impl std::fmt::Display for AssessorChoice {
             Self::Official => f.write_str("official"),
             Self::Completed => f.write_str("completed"),
             Self::File(path) => write!(f, "{}", path.display()),
+            Self::Hybrid(path) => write!(f, "hybrid:{}", path.display()),
         }
     }
 }
@@ -129,12 +158,87 @@ impl serde::Serialize for AssessorChoice {
 impl<'de> serde::Deserialize<'de> for AssessorChoice {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        if text.is_empty() {
-            return Err(serde::de::Error::custom(
-                "expected official, completed or the path of a qrels file, found \"\"",
-            ));
+        Self::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The assessors a study compares on the same seeds (`--assessor official,FILE,hybrid:FILE`):
+/// one or more, none twice. One assessor is a study as ever; several are one study per
+/// assessor, sharing what they can (see docs/assessor.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assessors(Vec<AssessorChoice>);
+
+impl Default for Assessors {
+    fn default() -> Self {
+        Self(vec![AssessorChoice::Official])
+    }
+}
+
+impl Assessors {
+    /// A comma-separated list of assessors, each as [`AssessorChoice::parse`] reads it.
+    ///
+    /// # Errors
+    /// A message for an assessor that cannot be read, an empty one between commas, and an
+    /// assessor given twice.
+    pub fn parse(text: &str) -> std::result::Result<Self, String> {
+        let mut choices = Vec::new();
+        for part in text.split(',') {
+            if part.is_empty() && text.contains(',') {
+                return Err(format!(
+                    "expected an assessor between every two commas, found {text:?}"
+                ));
+            }
+            let choice = AssessorChoice::parse(part)?;
+            if choices.contains(&choice) {
+                return Err(format!("assessor {choice} is given twice"));
+            }
+            choices.push(choice);
         }
-        Ok(Self::parse(&text))
+        Ok(Self(choices))
+    }
+
+    /// The assessors, in the order given.
+    pub fn choices(&self) -> &[AssessorChoice] {
+        &self.0
+    }
+
+    /// The only assessor, for a job that grades with one.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming `job` when several are given.
+    pub fn single(&self, job: &str) -> Result<&AssessorChoice> {
+        match self.0.as_slice() {
+            [only] => Ok(only),
+            several => Err(Error::Invalid(format!(
+                "{job} grades with one assessor, found {}: {self} (several are for simulate)",
+                several.len()
+            ))),
+        }
+    }
+}
+
+impl std::fmt::Display for Assessors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (pos, choice) in self.0.iter().enumerate() {
+            if pos > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{choice}")?;
+        }
+        Ok(())
+    }
+}
+
+impl serde::Serialize for Assessors {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Assessors {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Self::parse(&text).map_err(serde::de::Error::custom)
     }
 }
 

@@ -10,11 +10,11 @@ use rayon::prelude::*;
 use crate::base::is_relevant;
 use crate::base::DocId;
 use crate::collection::Collection;
-use crate::judge::assessor::{Assessor, GradeSource};
+use crate::judge::assessor::GradeSource;
 use crate::judge::cal::{TopicJudging, TraceStep};
 use crate::judge::strategies::Strategy;
 use crate::sim::agreement::{agreement, Agreement};
-use crate::sim::assessor::StudyAssessor;
+use crate::sim::assessor::{assessed_relevant, StudyAssessor};
 use crate::sim::budget::{fraction_of_budget, topic_budget, within_budget};
 use crate::sim::scoring::{QrelsGrades, RunScorer, ScoreTable, TopicGrades};
 use crate::sim::settings::StudySettings;
@@ -188,7 +188,9 @@ pub(crate) fn reachable_relevant(
                     reach.sort_unstable();
                     reach.dedup();
                     (reach.into_iter())
-                        .filter(|&doc| is_relevant(seed_assessor.assess(index, doc).grade, level))
+                        .filter(|&doc| {
+                            assessed_relevant(&seed_assessor, assessor, (index, doc), level)
+                        })
                         .count()
                 })
                 .sum();

@@ -202,16 +202,19 @@ fn a_bad_assessor_file_is_an_error_naming_its_line_and_nothing_is_written() {
             }
             None => dir.path().join("missing.qrels"),
         };
-        let out = dir.path().join(format!("out{index}"));
-        let assessor = file.display().to_string();
-        let output = run(simulate_args(&task, &out, &["--assessor", &assessor]));
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            !output.status.success() && stderr.contains(expected),
-            "{stderr}"
-        );
-        assert!(!out.join("summary.json").exists());
-        assert!(!out.join("trials.tsv").exists());
+        // As a fuller file and as a hybrid's file alike.
+        for prefix in ["", "hybrid:"] {
+            let out = dir.path().join(format!("out{index}{}", prefix.len()));
+            let assessor = format!("{prefix}{}", file.display());
+            let output = run(simulate_args(&task, &out, &["--assessor", &assessor]));
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                output.status.code() == Some(2) && stderr.contains(expected),
+                "{assessor}: {stderr}"
+            );
+            assert!(!out.join("summary.json").exists());
+            assert!(!out.join("trials.tsv").exists());
+        }
     }
 }
 
@@ -534,4 +537,193 @@ fn a_completed_study_says_how_far_each_seeds_completion_agrees_as_agree_does() {
         .unwrap();
     assert!((mean - (map_tau_b[0] + map_tau_b[1]) / 2.0).abs() <= 1e-15);
     assert_reports_show(&out, &rows);
+}
+
+/// A result table as rows of cells, the header first.
+fn table(path: &Path) -> Vec<Vec<String>> {
+    (std::fs::read_to_string(path).unwrap().lines())
+        .map(|line| line.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// `rows` cut to the columns named in `header`, in its order.
+fn projected(rows: &[Vec<String>], header: &[String]) -> Vec<Vec<String>> {
+    let positions: Vec<usize> = (header.iter())
+        .map(|name| rows[0].iter().position(|c| c == name).unwrap())
+        .collect();
+    (rows.iter())
+        .map(|row| positions.iter().map(|&pos| row[pos].clone()).collect())
+        .collect()
+}
+
+/// `value` without the keys the assessor adds or that name it.
+fn without_assessor(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => Value::Object(
+            (map.iter())
+                .filter(|(key, _)| {
+                    ![
+                        "assessor",
+                        "control_assessor",
+                        "fingerprint",
+                        "elapsed_seconds",
+                        "deviations",
+                    ]
+                    .contains(&key.as_str())
+                })
+                .map(|(key, value)| (key.clone(), without_assessor(value)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_assessor).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Every file under `dir`, relative, the judging's own records aside.
+fn result_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    fn walk(root: &Path, dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, files);
+            } else {
+                files.push(path.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files);
+    files.retain(|file| !file.to_string_lossy().starts_with("units.journal"));
+    files.sort();
+    files
+}
+
+#[test]
+fn a_hybrid_assessor_whose_file_is_the_official_qrels_changes_nothing_official_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    let qrels = dir.path().join("task/qrels");
+    let hybrid = format!("hybrid:{}", qrels.display());
+    let study = [
+        "--strategies",
+        "hical,depth,mtf,bandit",
+        "--budget-fractions",
+        "0.5,1",
+    ];
+    let official = dir.path().join("official");
+    let mixed = dir.path().join("hybrid");
+    run_ok(simulate_args(&task, &official, &study));
+    let with_hybrid: Vec<&str> = study
+        .iter()
+        .copied()
+        .chain(["--assessor", &hybrid])
+        .collect();
+    run_ok(simulate_args(&task, &mixed, &with_hybrid));
+    let files = result_files(&official);
+    assert_eq!(files, result_files(&mixed));
+    let mut compared = 0;
+    let mut differ: Vec<String> = Vec::new();
+    for file in &files {
+        let (a, b) = (official.join(file), mixed.join(file));
+        let name = file.to_string_lossy();
+        if name.ends_with(".tsv") {
+            // The assessor's columns aside, the same table.
+            let (a, b) = (table(&a), table(&b));
+            assert_eq!(a, projected(&b, &a[0]), "{name}");
+            // Its own ranking is the official one.
+            for (ours, theirs) in [("assessor_tau_b", "tau_b"), ("assessor_recall", "recall")] {
+                if b[0].contains(&ours.to_string()) {
+                    let header = [ours.to_string()];
+                    let (ours, theirs) = (projected(&b, &header), projected(&b, &[theirs.into()]));
+                    assert_eq!(ours[1..], theirs[1..], "{name}");
+                }
+            }
+        } else if name == "summary.json" {
+            let read = |path: &Path| -> serde_json::Value {
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+            };
+            assert_eq!(without_assessor(&read(&a)), without_assessor(&read(&b)));
+        } else if name.starts_with("report.") || name.starts_with("figures/significance_") {
+            // The report adds the assessor's lead and section, the significance figures the
+            // controls against the assessor's qrels (a task without a truth).
+            continue;
+        } else {
+            // Figures and qrels: byte for byte.
+            if std::fs::read(&a).unwrap() != std::fs::read(&b).unwrap() {
+                differ.push(name.to_string());
+            }
+        }
+        compared += 1;
+    }
+    assert!(differ.is_empty(), "{differ:?}");
+    assert!(compared > 30, "{files:?}");
+}
+
+#[test]
+fn a_hybrid_judgings_trace_names_who_graded_each_judgment() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    // Every document graded 2 by the file, so that its grades stand out from the official ones.
+    let file: String = (0..600)
+        .map(|doc| format!("{} 0 d{doc:04} 2\n", doc % 3 + 1))
+        .collect();
+    let fuller = dir.path().join("all-two.qrels");
+    std::fs::write(&fuller, file).unwrap();
+    let official = crate::util::read_qrels_map(&dir.path().join("task/qrels"));
+    let out = dir.path().join("judged");
+    let hybrid = format!("hybrid:{}", fuller.display());
+    run_ok([
+        "judge",
+        "--task",
+        task.to_str().unwrap(),
+        "--iterations",
+        "2000",
+        "--assessor",
+        &hybrid,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let trace = std::fs::read_to_string(out.join("trace.tsv")).unwrap();
+    let mut lines = trace.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .ends_with("official\tsource\tassessor"));
+    let mut graders = std::collections::BTreeMap::new();
+    for line in lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (topic, batch, docid, grade, assessor) =
+            (fields[0], fields[2], fields[3], fields[5], fields[8]);
+        // The pool (batch 0) by the official grades, the rest by the file.
+        let expected = if batch == "0" {
+            let grade = official.get(topic).and_then(|t| t.get(docid));
+            ("official", grade.copied().unwrap_or(0))
+        } else {
+            ("file", 2)
+        };
+        assert_eq!(
+            (assessor, grade.parse::<i32>().unwrap()),
+            expected,
+            "{line}"
+        );
+        *graders.entry(assessor.to_string()).or_insert(0) += 1;
+    }
+    assert!(graders.len() == 2, "{graders:?}");
+}
+
+#[test]
+fn a_hybrid_without_a_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = write_tiny_text_task(&dir.path().join("task"));
+    for spelling in ["hybrid:", "hybrid"] {
+        let out = dir.path().join("out");
+        let output = run(simulate_args(&task, &out, &["--assessor", spelling]));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.code() == Some(2) && stderr.contains("expected hybrid:FILE"),
+            "{spelling}: {stderr}"
+        );
+        assert!(!out.exists());
+    }
 }

@@ -7,6 +7,7 @@ mod util;
 
 mod agree;
 mod assessor;
+mod assessors;
 mod audit;
 mod backtest;
 mod beyond_trec;

@@ -23,9 +23,9 @@ use crate::base::choice::choice_enum;
 use crate::base::error::Result;
 use crate::base::{is_relevant, DocId};
 use crate::collection::{CandidateSource, Collection};
-use crate::judge::assessor::Assessor;
+use crate::judge::assessor::{assess_in_pool, Assessor};
 use crate::judge::cal::{
-    carried_judgments, judge_trial_topic, TopicJudging, TraceStep, TrialTopic,
+    carried_judgments, judge_trial_topic, pool_of, TopicJudging, TraceStep, TrialTopic,
 };
 use crate::judge::settings::JudgeSettings;
 
@@ -98,6 +98,15 @@ pub fn judge_topic_with(
         ),
         CandidateSource::Corpus => Vec::new(),
     };
+    // The depth pool, which a hybrid assessor grades by the official grades.
+    let pool = pool_of(
+        collection,
+        topic,
+        excluded_runs,
+        withheld,
+        settings.pool_depth,
+    );
+    let assess = |doc| assess_in_pool(assessor, topic_index, doc, &pool);
     let rankings: Vec<&[DocId]> = topic
         .pool_rankings
         .iter()
@@ -108,12 +117,7 @@ pub fn judge_topic_with(
     let order = judging_order(
         &rankings,
         |doc| withheld.binary_search(&doc).is_err(),
-        |doc| {
-            is_relevant(
-                assessor.assess(topic_index, doc).grade,
-                settings.train_level,
-            )
-        },
+        |doc| is_relevant(assess(doc).grade, settings.train_level),
         budget.saturating_sub(carried.len()),
         &mut *chooser(strategy, rankings.len()),
     );
@@ -121,7 +125,7 @@ pub fn judge_topic_with(
         .iter()
         .enumerate()
         .map(|(pos, &doc)| {
-            let assessment = assessor.assess(topic_index, doc);
+            let assessment = assess(doc);
             TraceStep {
                 step: u32::try_from(pos + 1).expect("fewer than 2^32 judgments"),
                 batch: 0,

@@ -15,12 +15,15 @@
 //!   change and tau_b against the fraction of the budget.
 //! - `significance_<measure>` (studies with budget fractions or judging strategies): per
 //!   fraction and strategy, the reference's significant pairs of runs kept, lost and reversed.
+//! - `assessors_<measure>` (a study of several assessors, in its top folder): each assessor's
+//!   paired tau_b, rank change and significant pairs side by side ([`assessors`]).
 //!
 //! Every figure is drawn on the same frame (caption, plot area, legend column) and axes; each
 //! figure's file draws its own marks and says what its legend holds. Each figure is written as
 //! PNG and/or SVG, atomically, with the embedded DejaVu Sans font ([`font`]). This module reads files and writes files; it never prints and does not compute
 //! the study's statistics (those are in [`crate::sim::analysis`] and on disk).
 
+pub mod assessors;
 mod bitmap;
 mod budget;
 mod chart;
@@ -240,6 +243,15 @@ impl Drawing for StudyFigure<'_> {
     ) -> DrawResult<DB> {
         draw_figure(root, self.results, self.kind, self.measure, spots)
     }
+}
+
+/// Draws a standalone figure as SVG (for a page that holds it inline).
+///
+/// # Errors
+/// When the font cannot be registered or the figure drawn.
+pub fn standalone_svg(figure: &impl Drawing, stem: &str) -> Result<SvgFigure> {
+    font::register()?;
+    render_svg(figure, stem)
 }
 
 /// Writes a standalone figure (the backtest's) as `out/<stem>.png` and/or `.svg`, atomically.

@@ -6,7 +6,7 @@ use super::table::write_records;
 use crate::base::Grade;
 use crate::collection::Collection;
 use crate::io::qrels::Qrels;
-use crate::judge::assessor::GradeSource;
+use crate::judge::assessor::{GradeSource, Grader};
 use crate::judge::cal::TopicJudging;
 
 /// The simulated qrels of a judged trial.
@@ -41,15 +41,29 @@ struct TraceLine {
     /// with an assessor other than the official one.
     #[serde(skip_serializing_if = "Option::is_none")]
     source: Option<GradeSource>,
+    /// Which assessor graded the judgment (`official` for the depth pool, `file` after it):
+    /// written only with a hybrid assessor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assessor: Option<Grader>,
+}
+
+/// The columns a trace has beyond the judging's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TraceColumns {
+    /// `source`: where each grade came from (an assessor other than the official one).
+    pub sources: bool,
+    /// `assessor`: which assessor graded each judgment (a hybrid assessor).
+    pub graders: bool,
 }
 
 fn score_as_printed<S: Serializer>(score: &f32, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(score)
 }
 
-/// Writes traces as TSV: `topic step batch docid score grade official` (score `NaN` for pool
-/// documents, official `1` or `0`), and with `with_sources` a `source` column naming where
-/// each grade came from.
+/// Writes the traces of CAL judgings as TSV: `topic step batch docid score grade official`
+/// (score `NaN` for pool documents, official `1` or `0`), then the `columns` asked: `source`,
+/// naming where each grade came from, and `assessor`, naming who graded it (the first
+/// `pool_size` steps of a CAL judging are its depth pool).
 ///
 /// # Errors
 /// When writing fails.
@@ -57,7 +71,7 @@ pub fn write_traces(
     out: &mut dyn std::io::Write,
     collection: &Collection,
     judgings: &[TopicJudging],
-    with_sources: bool,
+    columns: TraceColumns,
 ) -> std::io::Result<()> {
     let lines: Vec<TraceLine> = judgings
         .iter()
@@ -71,9 +85,16 @@ pub fn write_traces(
                 score: step.score,
                 grade: step.grade,
                 official: u8::from(step.is_official()),
-                source: with_sources.then_some(step.source),
+                source: columns.sources.then_some(step.source),
+                assessor: columns.graders.then_some(
+                    if usize::try_from(step.step).is_ok_and(|step| step <= judging.pool_size) {
+                        Grader::Official
+                    } else {
+                        Grader::File
+                    },
+                ),
             })
         })
         .collect();
-    write_records(out, &lines, &["source"])
+    write_records(out, &lines, &["source", "assessor"])
 }

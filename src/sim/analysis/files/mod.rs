@@ -16,6 +16,7 @@
 //!
 //! Every problem found on reading is reported with the file and line it was found on.
 
+mod assessors;
 mod budget;
 mod domains;
 mod kept;
@@ -28,9 +29,10 @@ mod wide;
 #[cfg(test)]
 mod tests;
 
+pub use assessors::AssessorRow;
 pub use budget::BudgetRow;
 pub use domains::CONTROL;
-pub use kept::{to_qrels, write_traces};
+pub use kept::{to_qrels, write_traces, TraceColumns};
 pub use results::StudyResults;
 pub use rows::{HeldOutRecord, HeldOutRow, LouRow, RankRow, RunRecord, RunRow, TrialRow};
 pub use strategies::StrategyRow;
