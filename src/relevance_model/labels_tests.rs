@@ -182,3 +182,21 @@ fn a_document_repeated_in_several_runs_rows_counts_once_in_the_test() {
     );
     assert_eq!(a.is_informative, b.is_informative);
 }
+
+#[test]
+fn documents_beyond_the_reach_being_non_relevant_is_the_reachs_shift_not_the_labels_information() {
+    // Half the rows beyond the pool's reach, never relevant there, whatever their (random)
+    // label: the reach's own shift says so, and the labels carry nothing.
+    let rows: Vec<LabelRow> = (rows_with([0.0; 4], 20_000, 23).into_iter())
+        .enumerate()
+        .map(|(index, row)| LabelRow {
+            is_in_pool: index % 2 == 0,
+            is_relevant: row.is_relevant && index % 2 == 0,
+            ..row
+        })
+        .collect();
+    let stage = LabelCalibration::fit(&rows, 2, BeyondPool::NonRelevant).unwrap();
+    assert!(!stage.information.is_informative, "{:?}", stage.information);
+    assert_eq!(stage.information.degrees_of_freedom, 6);
+    assert!(stage.beyond_pool_shift < -3.0, "{}", stage.beyond_pool_shift);
+}
