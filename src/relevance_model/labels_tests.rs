@@ -190,8 +190,9 @@ fn documents_beyond_the_reach_being_non_relevant_is_the_reachs_shift_not_the_lab
     let rows: Vec<LabelRow> = (rows_with([0.0; 4], 20_000, 23).into_iter())
         .enumerate()
         .map(|(index, row)| LabelRow {
-            is_in_pool: index % 2 == 0,
-            is_relevant: row.is_relevant && index % 2 == 0,
+            // Both topics (index % 2) have rows on both sides of the reach.
+            is_in_pool: (index / 2) % 2 == 0,
+            is_relevant: row.is_relevant && (index / 2) % 2 == 0,
             ..row
         })
         .collect();
