@@ -199,5 +199,9 @@ fn documents_beyond_the_reach_being_non_relevant_is_the_reachs_shift_not_the_lab
     let stage = LabelCalibration::fit(&rows, 2, BeyondPool::NonRelevant).unwrap();
     assert!(!stage.information.is_informative, "{:?}", stage.information);
     assert_eq!(stage.information.degrees_of_freedom, 6);
-    assert!(stage.beyond_pool_shift < -3.0, "{}", stage.beyond_pool_shift);
+    assert!(
+        stage.beyond_pool_shift < -3.0,
+        "{}",
+        stage.beyond_pool_shift
+    );
 }
