@@ -223,7 +223,7 @@ impl LabelCalibration {
         let (_, model) = fit_rows(rows, &vectors, stage.dimension())?;
         stage.set_weights(&model);
         stage.topic_offsets = stage.topic_corrections(rows, topic_count);
-        stage.information = stage.information(rows, topic_count)?;
+        stage.information = stage.information(rows, &vectors, topic_count)?;
         stage.by_grade = stage.grade_summaries(rows);
         Ok(stage)
     }
@@ -291,8 +291,13 @@ impl LabelCalibration {
 
     /// The likelihood-ratio test of [`LabelInformation`]: both fits add one indicator per
     /// topic after the stage's features; the fit without labels drops the label weights and
-    /// keeps the reach's indicator.
-    fn information(&self, rows: &[LabelRow], topic_count: usize) -> Result<LabelInformation> {
+    /// keeps the reach's indicator. `vectors` are the stage's own rows of `rows`.
+    fn information(
+        &self,
+        rows: &[LabelRow],
+        vectors: &[SparseVec],
+        topic_count: usize,
+    ) -> Result<LabelInformation> {
         let dimension = self.dimension() + topic_count;
         let labels = self.label_features();
         let with_topic = |mut pairs: Vec<(u32, f32)>, row: &LabelRow| {
@@ -300,8 +305,8 @@ impl LabelCalibration {
             SparseVec::from_pairs(pairs).expect("distinct finite features")
         };
         let (with_labels, without_labels): (Vec<SparseVec>, Vec<SparseVec>) = (rows.iter())
-            .map(|row| {
-                let stage_row = self.row(row);
+            .zip(vectors)
+            .map(|(row, stage_row)| {
                 let calibrated_only = (stage_row.iter())
                     .filter(|&(feature, _)| !labels.contains(&(feature as usize)))
                     .collect();
