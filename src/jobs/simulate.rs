@@ -331,8 +331,9 @@ pub fn assessor_folders(assessors: &Assessors) -> Vec<String> {
 /// Runs the study of `task` once per assessor of `options` (two or more), on the same seeds,
 /// trials and pools, each into its own sub-folder of `out` (a results folder as a one-assessor
 /// study writes it, journal included), then writes the assessors side by side in `out`. The
-/// task's collection (its documents, rankings and features) and held-out teams are prepared
-/// once and shared; see docs/assessor.md for what else is shared.
+/// task's collection (its documents, rankings and features), held-out teams and scoring setup
+/// (the official, classic leave-out-uniques and truth scores) are prepared once and shared
+/// (docs/assessor.md).
 ///
 /// # Errors
 /// As [`simulate`], for any assessor; every assessor is checked before any work.
@@ -350,10 +351,7 @@ pub fn simulate_assessors(
     let _held = lock.hold(access.when_locked, access.on_wait)?;
     let folders = assessor_folders(&options.judge.assessor);
     let first = Study::prepare(task, &settings, use_text)?;
-    let shared = (
-        first.held_out.clone(),
-        std::sync::Arc::clone(&first.collection),
-    );
+    let shared = first.shared();
     let mut studies = vec![first];
     for choice in &options.judge.assessor.choices()[1..] {
         let settings = StudySettings {

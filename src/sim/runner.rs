@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use sha2::{Digest, Sha256};
 
@@ -27,7 +27,8 @@ use crate::sim::lock::{FolderAccess, FolderLock};
 use crate::sim::settings::StudySettings;
 use crate::sim::shard::{shard_folders, ShardManifest, ShardSpec, MANIFEST_FILE, MANIFEST_FORMAT};
 use crate::sim::study::{
-    held_out_teams, judge_units, prepare_assessor, study_outcome, StudyOutcome, StudyPlan,
+    held_out_teams, judge_units, prepare_assessor, study_outcome, ScoringSetup, StudyOutcome,
+    StudyPlan,
 };
 use crate::sim::unit::UnitId;
 
@@ -42,12 +43,24 @@ pub struct Study<'t> {
     pub held_out: Vec<String>,
     /// The prepared collection (shared by the studies of several assessors).
     pub collection: Arc<Collection>,
+    /// The scoring setup, made when a study of the collection is first scored (shared by the
+    /// studies of several assessors).
+    scoring: Arc<OnceLock<ScoringSetup>>,
     /// The simulated assessor, prepared for every seed.
     pub assessor: StudyAssessor,
     /// The trials and distinct units.
     pub plan: StudyPlan,
     /// The inputs' and settings' fingerprint.
     pub fingerprint: Fingerprint,
+}
+
+/// What the studies of several assessors of one task and settings share: the held-out teams,
+/// the prepared collection and the scoring setup.
+#[derive(Debug, Clone)]
+pub struct SharedPreparation {
+    held_out: Vec<String>,
+    collection: Arc<Collection>,
+    scoring: Arc<OnceLock<ScoringSetup>>,
 }
 
 /// Units judged by one process, with those taken from its journal.
@@ -70,11 +83,16 @@ impl<'t> Study<'t> {
         crate::eval::check_rankable(&settings.measures, "the study")?;
         let held_out = held_out_teams(task, settings.teams.as_deref())?;
         let collection = Arc::new(Collection::prepare(task, &task.qrels, use_text)?);
-        Self::prepare_on(task, settings, use_text, (held_out, collection))
+        let shared = SharedPreparation {
+            held_out,
+            collection,
+            scoring: Arc::default(),
+        };
+        Self::prepare_on(task, settings, use_text, shared)
     }
 
-    /// Prepares a study of `task` on a prepared collection and held-out teams, as another
-    /// assessor's study of the same task and settings prepared them.
+    /// Prepares a study of `task` on what another assessor's study of the same task and
+    /// settings prepared ([`Study::shared`]).
     ///
     /// # Errors
     /// An assessor that cannot be prepared, unreadable inputs.
@@ -82,8 +100,13 @@ impl<'t> Study<'t> {
         task: &'t Task,
         settings: &StudySettings,
         use_text: bool,
-        (held_out, collection): (Vec<String>, Arc<Collection>),
+        shared: SharedPreparation,
     ) -> Result<Self> {
+        let SharedPreparation {
+            held_out,
+            collection,
+            scoring,
+        } = shared;
         let assessor = prepare_assessor(&collection, settings)?;
         let plan = StudyPlan::new(task, &collection, settings, &held_out, &assessor);
         let fingerprint = Fingerprint::new(task, &StudyRecipe::new(task, settings, use_text))?;
@@ -92,10 +115,20 @@ impl<'t> Study<'t> {
             settings: settings.clone(),
             held_out,
             collection,
+            scoring,
             assessor,
             plan,
             fingerprint,
         })
+    }
+
+    /// What another assessor's study of the same task and settings can share with this one.
+    pub fn shared(&self) -> SharedPreparation {
+        SharedPreparation {
+            held_out: self.held_out.clone(),
+            collection: Arc::clone(&self.collection),
+            scoring: Arc::clone(&self.scoring),
+        }
     }
 
     /// Every distinct unit, in unit order.
@@ -105,12 +138,14 @@ impl<'t> Study<'t> {
 
     /// The study's outcome from one judging per distinct unit, in unit order.
     pub fn outcome(&self, judgings: Vec<TopicJudging>) -> StudyOutcome<'_> {
+        let setup = (self.scoring)
+            .get_or_init(|| ScoringSetup::new(self.task, &self.collection, &self.settings));
         study_outcome(
-            self.task,
             &self.collection,
             &self.settings,
             self.held_out.clone(),
             (&self.plan, &self.assessor),
+            setup,
             judgings,
         )
     }

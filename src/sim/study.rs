@@ -338,12 +338,13 @@ pub fn run_study<'c>(
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, all.len());
         Ok(())
     })?;
+    let setup = ScoringSetup::new(task, collection, settings);
     Ok(study_outcome(
-        task,
         collection,
         settings,
         held_out_teams,
         (&plan, &assessor),
+        &setup,
         judgings,
     ))
 }
@@ -365,18 +366,50 @@ pub fn prepare_assessor(
     )
 }
 
+/// What scoring a study needs besides its judgings, the same whatever its assessor: the runs
+/// prepared for scoring, and every run scored on the official qrels, on classic
+/// leave-out-uniques and on the truth. The studies of several assessors make it once.
+#[derive(Debug)]
+pub struct ScoringSetup {
+    scorer: RunScorer,
+    official: ScoreTable,
+    truth: Option<ScoreTable>,
+    classic_lou: ScoreTable,
+}
+
+impl ScoringSetup {
+    /// The setup of a study of `task` with `settings` (its measures and pool depth).
+    pub fn new(task: &Task, collection: &Collection, settings: &StudySettings) -> Self {
+        let scorer = RunScorer::new(collection, settings.measures.clone());
+        let official_grades = qrels_grades(collection, &task.qrels);
+        let official = scorer.score(&official_grades, |_| true);
+        let truth = task
+            .truth
+            .as_ref()
+            .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
+        let classic_lou =
+            classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
+        Self {
+            scorer,
+            official,
+            truth,
+            classic_lou,
+        }
+    }
+}
+
 /// The study's outcome from the judgings of every distinct unit of `plan` (in unit order),
-/// graded by `assessor`: every run scored on every trial's qrels, the official qrels, classic
-/// leave-out-uniques, the truth, and the assessor's own qrels.
+/// graded by `assessor`: every run scored on every trial's qrels and on the assessor's own
+/// qrels, beside the scores of `setup` (made for the same collection and settings).
 ///
 /// # Panics
 /// When `judgings` does not hold one judging per distinct unit.
 pub fn study_outcome<'c>(
-    task: &Task,
     collection: &'c Collection,
     settings: &StudySettings,
     held_out_teams: Vec<String>,
     (plan, assessor): (&StudyPlan, &StudyAssessor),
+    setup: &ScoringSetup,
     judgings: Vec<TopicJudging>,
 ) -> StudyOutcome<'c> {
     assert_eq!(
@@ -384,15 +417,7 @@ pub fn study_outcome<'c>(
         plan.units.len(),
         "one judging per distinct unit"
     );
-    let scorer = RunScorer::new(collection, settings.measures.clone());
-    let official_grades = qrels_grades(collection, &task.qrels);
-    let official = scorer.score(&official_grades, |_| true);
-    let truth = task
-        .truth
-        .as_ref()
-        .map(|truth| scorer.score(&qrels_grades(collection, truth), |_| true));
-    let classic_lou =
-        classic_lou_scores(collection, &scorer, &official_grades, &official, settings);
+    let scorer = &setup.scorer;
     let units = plan.unit_of.len() * collection.topics.len();
     let seeds: Vec<u64> = (1..=settings.seeds).collect();
     let reference: Option<BTreeMap<u64, ScoreTable>> =
@@ -412,7 +437,7 @@ pub fn study_outcome<'c>(
     let scoring = TrialScoring {
         collection,
         settings,
-        scorer: &scorer,
+        scorer,
         trials: &plan.trials,
         withheld: &plan.withheld,
         reachable_relevant: reachable_relevant.as_ref(),
@@ -441,9 +466,9 @@ pub fn study_outcome<'c>(
         strategies: scored.strategies,
         collection,
         held_out_teams,
-        official,
-        truth,
-        classic_lou,
+        official: setup.official.clone(),
+        truth: setup.truth.clone(),
+        classic_lou: setup.classic_lou.clone(),
         trials: scored.trials,
     }
 }

@@ -35,28 +35,35 @@ fn several_assessors_write_each_study_in_its_folder_and_the_figures_side_by_side
     let list = format!("official,{0},hybrid:{0}", truth.display());
     let out = dir.path().join("three");
     run_ok(simulate_args(&task, &out, &["--assessor", &list]));
-    // The official assessor's folder is the one-assessor study, byte for byte.
-    let alone = dir.path().join("alone");
-    run_ok(simulate_args(&task, &alone, &[]));
-    for file in [
-        "trials.tsv",
-        "runs.tsv",
-        "lou.tsv",
-        "heldout.tsv",
-        "ranks.tsv",
+    // The first assessor's folder and the last one's (which use what the first prepared and
+    // scored) are the one-assessor studies, byte for byte.
+    let hybrid = format!("hybrid:{}", truth.display());
+    for (folder, options) in [
+        ("official", vec![]),
+        ("hybrid-truth", vec!["--assessor", hybrid.as_str()]),
     ] {
-        let (a, b) = (alone.join(file), out.join("official").join(file));
-        assert_eq!(
-            std::fs::read_to_string(a).unwrap(),
-            std::fs::read_to_string(b).unwrap(),
-            "{file}"
-        );
+        let alone = dir.path().join(format!("alone-{folder}"));
+        run_ok(simulate_args(&task, &alone, &options));
+        for file in [
+            "trials.tsv",
+            "runs.tsv",
+            "lou.tsv",
+            "heldout.tsv",
+            "ranks.tsv",
+        ] {
+            let (a, b) = (alone.join(file), out.join(folder).join(file));
+            assert_eq!(
+                std::fs::read_to_string(a).unwrap(),
+                std::fs::read_to_string(b).unwrap(),
+                "{folder}/{file}"
+            );
+        }
+        let mut summary = json(&out.join(folder).join("summary.json"));
+        let mut expected = json(&alone.join("summary.json"));
+        summary["elapsed_seconds"] = 0.into();
+        expected["elapsed_seconds"] = 0.into();
+        assert_eq!(summary, expected, "{folder}");
     }
-    let mut summary = json(&out.join("official/summary.json"));
-    let mut expected = json(&alone.join("summary.json"));
-    summary["elapsed_seconds"] = 0.into();
-    expected["elapsed_seconds"] = 0.into();
-    assert_eq!(summary, expected);
     // The table side by side holds each study's own figures, measure by measure.
     let table = std::fs::read_to_string(out.join("assessors.tsv")).unwrap();
     let mut lines = table.lines();
