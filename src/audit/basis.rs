@@ -13,6 +13,7 @@ use super::risk::{
     judging_list, measure_risk, remaining_after, settling, ListMeasures, ListRules, MeasureRisk,
     Settling,
 };
+use super::scenarios::BelowLevel;
 use super::settings::{AuditRules, AUDITED_TEAM, AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use super::topic::{
     audit_topic, Coverage, Judgment, RelevanceJudge, ScoreInterval, TopicAudit, TopicInput,
@@ -267,13 +268,14 @@ impl<'c> AuditBasis<'c> {
                     is_model_fitted: self.models[index].is_fitted,
                     topic_sd: self.calibration.topic_sd[index].hypot(self.calibration.run_topic_sd),
                     grade_factors: &self.calibration.grade_factors,
+                    below_level_shift: self.calibration.below_level_shift,
                 };
                 let outcome = audit_topic(&input, &self.measures, &judge);
                 let shifts = others.topic_shifts(
                     topic,
                     &self.judgments[index],
                     &outcome.unjudged_ids,
-                    &outcome.grades,
+                    &outcome.grades.grades,
                     (&self.measures, collection.relevance_level),
                 );
                 (outcome, shifts)
@@ -394,6 +396,7 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
                 log_odds: vec![f64::NEG_INFINITY],
                 is_beyond_pool: !is_in_pool,
                 label: None,
+                below_level: BelowLevel::Ungraded,
             };
         }
         let document = DocumentFeatures {
@@ -421,6 +424,11 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
             log_odds,
             is_beyond_pool: !is_in_pool,
             label: document.label,
+            below_level: if is_in_pool {
+                BelowLevel::WithinReach
+            } else {
+                BelowLevel::BeyondReach
+            },
         }
     }
 

@@ -142,7 +142,7 @@ impl OtherRuns {
         topic: &TopicData,
         judgments: &DocumentGrades,
         unjudged: &[DocId],
-        grades: &[(Grade, f64)],
+        grades: &[Grade],
         (measures, level): (&[Measure], Grade),
     ) -> TopicShifts {
         let stride = grades.len() * measures.len();
@@ -156,7 +156,7 @@ impl OtherRuns {
         let counts = GradeCounts::from_grades(judged.iter().copied());
         let counts_with: Vec<GradeCounts> = grades
             .iter()
-            .map(|&(grade, _)| {
+            .map(|&grade| {
                 GradeCounts::from_grades(judged.iter().copied().chain(std::iter::once(grade)))
             })
             .collect();
@@ -205,8 +205,7 @@ impl OtherRuns {
                         let position = rank as usize - 1;
                         let run_grades = &mut ranked_grades[other];
                         let mut delta = vec![0.0; stride];
-                        for (grade, (&(value, _), counts)) in
-                            grades.iter().zip(&counts_with).enumerate()
+                        for (grade, (&value, counts)) in grades.iter().zip(&counts_with).enumerate()
                         {
                             run_grades[position] = Some(value);
                             let values = score(run_grades, counts);
@@ -323,10 +322,10 @@ pub(super) mod tests {
         let table = table(&rankings, &judgments, &measures);
         let others = OtherRuns::new(&table, &measures, 0);
         let unjudged: [DocId; 3] = [0, 1, 2];
-        let grades = [(1, 0.5), (2, 0.5)];
+        let grades = [1, 2];
         let shifts = others.topic_shifts(&topic, &judgments, &unjudged, &grades, (&measures, 1));
         for (doc_index, &doc) in unjudged.iter().enumerate() {
-            for (grade_index, &(grade, _)) in grades.iter().enumerate() {
+            for (grade_index, &grade) in grades.iter().enumerate() {
                 let mut judged = judgments.clone();
                 judged.insert(doc, grade);
                 let rescored = super::tests::table(&rankings, &judged, &measures);

@@ -451,26 +451,20 @@ fn relative_movements(
         .map(|(t, shift)| {
             (0..t.unjudged_ids.len())
                 .map(|doc| {
-                    let mean_square: f64 = t
-                        .grades
-                        .iter()
-                        .enumerate()
-                        .map(|(grade, &(_, chance))| {
-                            let own = t.gains.gain(doc, grade, measure) / topics;
-                            if neighbours.is_empty() {
-                                return chance * own * own;
-                            }
-                            changes.fill(0.0);
-                            others.add_change(shift, doc, grade, measure, 1.0, &mut changes);
-                            let square = neighbours
-                                .iter()
-                                .map(|&other| (own - changes[other]).powi(2))
-                                .sum::<f64>()
-                                / neighbours.len() as f64;
-                            chance * square
-                        })
-                        .sum();
-                    t.audit.unjudged[doc].probability * mean_square
+                    t.expected_over_grades(doc, |grade, chance| {
+                        let own = t.gains.gain(doc, grade, measure) / topics;
+                        if neighbours.is_empty() {
+                            return chance * own * own;
+                        }
+                        changes.fill(0.0);
+                        others.add_change(shift, doc, grade, measure, 1.0, &mut changes);
+                        let square = neighbours
+                            .iter()
+                            .map(|&other| (own - changes[other]).powi(2))
+                            .sum::<f64>()
+                            / neighbours.len() as f64;
+                        chance * square
+                    })
                 })
                 .collect()
         })

@@ -1,6 +1,6 @@
 use super::*;
 use crate::audit::others::tests::{table, topic};
-use crate::audit::scenarios::{Draw, GainTable};
+use crate::audit::scenarios::{Draw, GainTable, TopicScenarios};
 use crate::audit::topic::{TopicAudit, UnjudgedDoc};
 use crate::base::{DocId, DocumentGrades};
 use crate::eval::{Family, Measure};
@@ -27,12 +27,13 @@ fn one_topic(
 ) -> (TopicOutcome, OtherRuns, Vec<TopicShifts>) {
     let measures = [measure];
     let others = OtherRuns::new(&table(&rankings, judgments, &measures), &measures, 0);
-    let grades = vec![(1, 1.0)];
+    // Grade 1 alone, at level 1.
+    let grades = TopicScenarios::new(judgments, &[], &measures, 1).grades(&[]);
     let shifts = vec![others.topic_shifts(
         &topic(rankings),
         judgments,
         unjudged,
-        &grades,
+        &grades.grades,
         (&measures, 1),
     )];
     let mut gains = GainTable::new(1, 1);
@@ -62,6 +63,7 @@ fn one_topic(
             .collect(),
         draws,
         grades,
+        graded: vec![0.5; unjudged.len()],
         gains,
     };
     (outcome, others, shifts)

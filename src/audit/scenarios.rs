@@ -7,7 +7,8 @@ use rand::Rng;
 use super::settings::{AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::eval::{score_topic, GradeCounts, JudgedRanking, Measure};
-use crate::relevance_model::grade_mix::{pick_grade, relevant_grade_chances};
+use crate::relevance_model::below_level::graded_chance;
+use crate::relevance_model::grade_mix::{grade_chances, pick_grade, Side};
 use crate::stats::log_odds::sigmoid;
 
 /// The depth whose unjudged documents a measure's interval and expectation consider: its
@@ -19,25 +20,99 @@ pub fn measure_depth(measure: &Measure) -> usize {
 /// What one Monte-Carlo scenario drew for one unjudged document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Draw {
-    /// Not relevant.
+    /// Not relevant, with no grade a measure counts.
     NonRelevant,
-    /// Relevant, with the grade of this index in the topic's grade chances.
+    /// Relevant, with the grade of this index in the topic's grades.
     Relevant(u8),
+    /// Not relevant, with the grade of this index in the topic's grades: one above 0 and
+    /// below the relevance level, which graded measures count.
+    BelowLevel(u8),
 }
 
 impl Draw {
-    /// A relevant draw of the grade of index `grade` in the topic's grade chances.
+    /// A relevant draw of the grade of index `grade` in the topic's grades.
     pub(super) fn relevant(grade: usize) -> Self {
         Self::Relevant(u8::try_from(grade).expect("fewer than 256 grades"))
     }
 
-    /// The index of the drawn grade in the topic's grade chances; `None` when not relevant.
+    /// The index of the drawn grade in the topic's grades; `None` when nothing a measure
+    /// counts was drawn.
     pub(super) fn grade(self) -> Option<usize> {
         match self {
             Self::NonRelevant => None,
-            Self::Relevant(grade) => Some(usize::from(grade)),
+            Self::Relevant(grade) | Self::BelowLevel(grade) => Some(usize::from(grade)),
         }
     }
+}
+
+/// Which grades below the relevance level an unjudged document that is not relevant may get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BelowLevel {
+    /// By the calibration's shift within the pool's reach.
+    WithinReach,
+    /// By its shift beyond it.
+    BeyondReach,
+    /// None: a document that no judging would grade (one a deeper judging left out).
+    Ungraded,
+}
+
+/// The grades an unjudged document may get in a topic that some measure counts: first the
+/// relevant ones, then those above 0 and below the relevance level.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct GradeMix {
+    /// The grades, the relevant ones first.
+    pub(super) grades: Vec<Grade>,
+    /// The chance of each relevant grade, given relevance.
+    relevant: Vec<f64>,
+    /// The chance of each grade below the level, given a grade above 0 and no relevance.
+    below: Vec<f64>,
+}
+
+impl GradeMix {
+    /// The relevant grades' chances, given relevance.
+    pub(super) fn relevant(&self) -> &[f64] {
+        &self.relevant
+    }
+
+    /// Whether the topic has grades above 0 and below the level.
+    pub(super) fn has_below_level(&self) -> bool {
+        !self.below.is_empty()
+    }
+
+    /// The expectation over the grades of a document relevant with probability `relevant`
+    /// and graded above 0 with probability `graded` (at least `relevant`) of what `term`
+    /// gives a grade (its index and its chance on its side of the level): `relevant` times
+    /// the relevant grades' terms, plus `graded - relevant` times the lower grades'.
+    pub(super) fn expectation(
+        &self,
+        (relevant, graded): (f64, f64),
+        mut term: impl FnMut(usize, f64) -> f64,
+    ) -> f64 {
+        let relevant_sum: f64 = (self.relevant.iter().enumerate())
+            .map(|(index, &chance)| term(index, chance))
+            .sum();
+        let mut mean = relevant * relevant_sum;
+        if !self.below.is_empty() {
+            let first = self.relevant.len();
+            let below_sum: f64 = (self.below.iter().enumerate())
+                .map(|(index, &chance)| term(first + index, chance))
+                .sum();
+            mean += (graded - relevant) * below_sum;
+        }
+        mean
+    }
+}
+
+/// The Monte-Carlo scenarios of a topic's unjudged documents.
+pub(super) struct Sampled {
+    /// scores[sample][measure].
+    pub(super) scores: Vec<Vec<f64>>,
+    /// draws[sample][document].
+    pub(super) draws: Vec<Vec<Draw>>,
+    /// Each document's mean probability of relevance over the samples.
+    pub(super) probabilities: Vec<f64>,
+    /// Each document's mean probability of a grade above 0 (relevant or not).
+    pub(super) graded: Vec<f64>,
 }
 
 /// The score change of every measure when one unjudged document alone is judged relevant with
@@ -139,10 +214,23 @@ impl<'m> TopicScenarios<'m> {
         }
     }
 
-    /// The grades a relevant unjudged document may get and their chances (see
-    /// [`relevant_grade_chances`]).
-    pub(super) fn relevant_grade_chances(&self, factors: &[(Grade, f64)]) -> Vec<(Grade, f64)> {
-        relevant_grade_chances(&self.judged_grades, self.relevance_level, factors)
+    /// The grades an unjudged document may get: the topic's relevant grades in their
+    /// proportions scaled by the calibration's grade factors `factors` (see [`grade_chances`]),
+    /// and its grades above 0 and below the level in theirs.
+    pub(super) fn grades(&self, factors: &[(Grade, f64)]) -> GradeMix {
+        let level = self.relevance_level;
+        let judged = &self.judged_grades;
+        let relevant = grade_chances(judged, level, Side::Relevant, factors);
+        let below: Vec<(Grade, f64)> = grade_chances(judged, level, Side::NotRelevant, &[])
+            .into_iter()
+            .filter(|&(grade, _)| grade > 0)
+            .collect();
+        let below_total: f64 = below.iter().map(|&(_, chance)| chance).sum();
+        GradeMix {
+            grades: (relevant.iter().chain(&below)).map(|&(g, _)| g).collect(),
+            relevant: relevant.iter().map(|&(_, c)| c).collect(),
+            below: below.iter().map(|&(_, c)| c / below_total).collect(),
+        }
     }
 
     /// Scores the measures given the `drawn` grades (one per unjudged position; `None` stays
@@ -185,11 +273,11 @@ impl<'m> TopicScenarios<'m> {
 
     /// The change from `lower` of each measure when only one unjudged document is judged
     /// relevant with one of `grades`.
-    pub(super) fn single_gains(&self, grades: &[(Grade, f64)], lower: &[f64]) -> GainTable {
+    pub(super) fn single_gains(&self, grades: &[Grade], lower: &[f64]) -> GainTable {
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
         let mut table = GainTable::new(grades.len(), lower.len());
         for doc in 0..drawn.len() {
-            table.push_document(grades.iter().map(|&(grade, _)| {
+            table.push_document(grades.iter().map(|&grade| {
                 drawn[doc] = Some(grade);
                 let scores = self.score(&drawn, Counted::WholeTop);
                 drawn[doc] = None;
@@ -201,44 +289,61 @@ impl<'m> TopicScenarios<'m> {
 
     /// [`SAMPLES`] scenarios: in sample s each unjudged document is relevant with the
     /// probability of its log-odds for sample s mod (their number) shifted by a topic effect
-    /// drawn with standard deviation `topic_sd`, with a grade drawn by the chances of
-    /// `grades`. Returns the scores, the draws and each document's mean probability over the
-    /// samples.
+    /// drawn with standard deviation `topic_sd`, with a grade drawn by `grades`' relevant
+    /// chances; a document with a shift in `shifts` that is not relevant has a grade above 0
+    /// and below the level by [`graded_chance`], drawn by `grades`' chances below the level.
     pub(super) fn samples(
         &self,
         topic_id: &str,
-        log_odds: &[&[f64]],
+        (log_odds, shifts): (&[&[f64]], &[Option<f64>]),
         topic_sd: f64,
-        grades: &[(Grade, f64)],
-    ) -> (Vec<Vec<f64>>, Vec<Vec<Draw>>, Vec<f64>) {
+        grades: &GradeMix,
+    ) -> Sampled {
         let mut rng = crate::base::seed::keyed_rng(AUDIT_SEED, topic_id);
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
-        let mut mean_probabilities = vec![0.0; drawn.len()];
-        let mut all_draws = Vec::with_capacity(SAMPLES);
+        let mut probabilities = vec![0.0; drawn.len()];
+        let mut graded = vec![0.0; drawn.len()];
+        let mut draws = Vec::with_capacity(SAMPLES);
+        let relevant = grades.relevant();
         let scores = (0..SAMPLES)
             .map(|sample| {
                 let shift = topic_sd * rng.sample::<f64, _>(rand_distr::StandardNormal);
-                let mut draws = vec![Draw::NonRelevant; drawn.len()];
-                for (((slot, draw), log_odds), mean) in drawn
-                    .iter_mut()
-                    .zip(&mut draws)
-                    .zip(log_odds)
-                    .zip(&mut mean_probabilities)
-                {
-                    let probability = sigmoid(log_odds[sample % log_odds.len()] + shift);
-                    *mean += probability / SAMPLES as f64;
+                let mut sampled = vec![Draw::NonRelevant; drawn.len()];
+                for (doc, (slot, draw)) in drawn.iter_mut().zip(&mut sampled).enumerate() {
+                    let eta = log_odds[doc][sample % log_odds[doc].len()] + shift;
+                    let probability = sigmoid(eta);
+                    let below = shifts[doc].map_or(0.0, |shift| graded_chance(eta, shift));
+                    probabilities[doc] += probability / SAMPLES as f64;
+                    graded[doc] += (probability + (1.0 - probability) * below) / SAMPLES as f64;
                     *slot = None;
                     if rng.random::<f64>() < probability {
-                        let index = pick_grade(grades, rng.random::<f64>());
-                        *slot = Some(grades[index].0);
+                        let index = pick_grade(relevant.iter().copied(), rng.random::<f64>());
+                        *slot = Some(grades.grades[index]);
                         *draw = Draw::relevant(index);
+                    } else if shifts[doc].is_some() {
+                        // Drawn only for a document that may have such a grade, so that the
+                        // draws of a topic without one stay as they were.
+                        let u = rng.random::<f64>();
+                        if u < below {
+                            let lower = grades.below.iter().copied();
+                            let index = relevant.len() + pick_grade(lower, u / below);
+                            *slot = Some(grades.grades[index]);
+                            *draw = Draw::BelowLevel(
+                                u8::try_from(index).expect("fewer than 256 grades"),
+                            );
+                        }
                     }
                 }
-                all_draws.push(draws);
+                draws.push(sampled);
                 self.score(&drawn, Counted::WholeTop)
             })
             .collect();
-        (scores, all_draws, mean_probabilities)
+        Sampled {
+            scores,
+            draws,
+            probabilities,
+            graded,
+        }
     }
 }
 
@@ -262,11 +367,53 @@ mod tests {
         let measures = crate::eval::parse_measures(&["ndcg_cut_10"]).unwrap();
         let scenarios = TopicScenarios::new(&judgments, &[0, 1, 2], &measures, 1);
         // Grades 1 and 2 half each; factors 1.5 and 0.5 make them 0.75 and 0.25.
-        let chances = scenarios.relevant_grade_chances(&[(1, 1.5), (2, 0.5)]);
-        assert_eq!(chances.len(), 2);
-        assert!((chances[0].1 - 0.75).abs() < 1e-12 && (chances[1].1 - 0.25).abs() < 1e-12);
+        let mix = scenarios.grades(&[(1, 1.5), (2, 0.5)]);
+        assert_eq!(mix.grades, vec![1, 2]);
+        let relevant = mix.relevant();
+        assert!((relevant[0] - 0.75).abs() < 1e-12 && (relevant[1] - 0.25).abs() < 1e-12);
         // Without factors, the topic's own mix.
-        let chances = scenarios.relevant_grade_chances(&[]);
-        assert!((chances[0].1 - 0.5).abs() < 1e-12 && (chances[1].1 - 0.5).abs() < 1e-12);
+        let mix = scenarios.grades(&[]);
+        let relevant = mix.relevant();
+        assert!((relevant[0] - 0.5).abs() < 1e-12 && (relevant[1] - 0.5).abs() < 1e-12);
+        assert!(!mix.has_below_level());
+    }
+
+    #[test]
+    fn a_document_not_relevant_may_get_a_grade_below_the_level_that_measures_count() {
+        // Level 2: judged 3, 2, 1, 0; grade 1 is the one grade above 0 below the level.
+        let judgments: DocumentGrades = [(0, 3), (1, 2), (2, 1), (3, 0)].into_iter().collect();
+        let measures = crate::eval::parse_measures(&["ndcg_cut_10"]).unwrap();
+        let scenarios = TopicScenarios::new(&judgments, &[6, 7], &measures, 2);
+        let mix = scenarios.grades(&[]);
+        assert_eq!(mix.grades, vec![2, 3, 1]);
+        // Relevant with chance 0.25 (grades 2 and 3 half each), graded 1 with chance 0.3.
+        let chance_of =
+            |grade| mix.expectation((0.25, 0.55), |g, c| if g == grade { c } else { 0.0 });
+        let want = [0.125, 0.125, 0.3];
+        assert!((0..3).all(|g| (chance_of(g) - want[g]).abs() < 1e-12));
+        // Documents never relevant: the first, with shift 3 at log-odds -1, is graded 1 with
+        // the chance sigmoid(2), the second, without a shift, never.
+        let log_odds: [&[f64]; 2] = [&[-1.0], &[-1.0]];
+        let sampled = scenarios.samples("t", (&log_odds, &[Some(3.0), None]), 0.0, &mix);
+        let graded = |doc: usize| {
+            let count = (sampled.draws.iter())
+                .filter(|d| matches!(d[doc], Draw::BelowLevel(2)))
+                .count();
+            count as f64 / SAMPLES as f64
+        };
+        let relevant = sigmoid(-1.0);
+        let chance = (sigmoid(2.0) - relevant) / (1.0 - relevant);
+        assert!(
+            (graded(0) - (1.0 - relevant) * chance).abs() < 0.1,
+            "{}",
+            graded(0)
+        );
+        assert_eq!(graded(1), 0.0);
+        assert!((sampled.graded[0] - sigmoid(2.0)).abs() < 1e-12);
+        assert!((sampled.graded[1] - relevant).abs() < 1e-12);
+        let with_grade_one = (sampled.draws.iter().zip(&sampled.scores))
+            .find(|(d, _)| d[0] == Draw::BelowLevel(2) && d[1] == Draw::NonRelevant)
+            .expect("a sample where only the first document is graded 1");
+        assert!(with_grade_one.1[0] > 0.0, "nDCG counts a passage graded 1");
     }
 }

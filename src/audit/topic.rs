@@ -6,10 +6,11 @@
 
 use serde::Serialize;
 
-use super::scenarios::{Counted, Draw, GainTable, TopicScenarios};
+use super::scenarios::{BelowLevel, Counted, Draw, GainTable, GradeMix, TopicScenarios};
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::TopicData;
 use crate::eval::{score_topic, Family, Measure};
+use crate::relevance_model::below_level::BelowLevelShift;
 use crate::stats::rank::quantile;
 
 /// Judgment coverage of a ranking's top.
@@ -134,10 +135,12 @@ pub(super) struct TopicOutcome {
     pub(super) samples: Vec<Vec<f64>>,
     /// draws[sample][unjudged]: what each Monte-Carlo scenario drew for each unjudged document.
     pub(super) draws: Vec<Vec<Draw>>,
-    /// The grades a relevant unjudged document may get, and the chance of each.
-    pub(super) grades: Vec<(Grade, f64)>,
-    /// The score change of each measure when one unjudged document alone is judged relevant
-    /// with one of `grades`.
+    /// The grades an unjudged document may get, and the chance of each.
+    pub(super) grades: GradeMix,
+    /// Each unjudged document's mean probability of a grade above 0, relevant or not.
+    pub(super) graded: Vec<f64>,
+    /// The score change of each measure when one unjudged document alone is judged with one
+    /// of `grades`.
     pub(super) gains: GainTable,
 }
 
@@ -150,9 +153,20 @@ impl TopicOutcome {
     }
 
     /// The index in `grades` of the grade unjudged document `doc` was drawn in sample
-    /// `sample`; `None` when it was drawn non-relevant.
+    /// `sample`; `None` when it was drawn with no grade a measure counts.
     pub(super) fn drawn_grade(&self, sample: usize, doc: usize) -> Option<usize> {
         self.draws[sample][doc].grade()
+    }
+
+    /// The expectation over the grades judging unjudged document `doc` may give of what
+    /// `term` gives a grade (its index in `grades` and its chance on its side of the level).
+    pub(super) fn expected_over_grades(
+        &self,
+        doc: usize,
+        term: impl FnMut(usize, f64) -> f64,
+    ) -> f64 {
+        let chances = (self.audit.unjudged[doc].probability, self.graded[doc]);
+        self.grades.expectation(chances, term)
     }
 }
 
@@ -172,6 +186,9 @@ pub(super) struct TopicInput<'a> {
     pub(super) topic_sd: f64,
     /// The calibration's grade factors (see [`crate::relevance_model::calibration::Calibration::grade_factors`]).
     pub(super) grade_factors: &'a [(Grade, f64)],
+    /// The calibration's shifts of a grade below the level, when the collection has such
+    /// grades (see [`crate::relevance_model::below_level`]).
+    pub(super) below_level_shift: Option<BelowLevelShift>,
 }
 
 /// What the audit of a topic asks of the relevance model about the run's unjudged documents.
@@ -193,6 +210,8 @@ pub(super) struct Judgment {
     pub(super) is_beyond_pool: bool,
     /// The secondary assessor's label of the document, if any.
     pub(super) label: Option<Grade>,
+    /// Which shift of a grade below the relevance level it takes when not relevant.
+    pub(super) below_level: BelowLevel,
 }
 
 /// Audits one topic, with `judge` answering for each unjudged document.
@@ -209,6 +228,7 @@ pub(super) fn audit_topic(
         is_model_fitted,
         topic_sd,
         grade_factors,
+        below_level_shift,
     } = *input;
     let scenarios = TopicScenarios::new(judgments, ranking, measures, level);
     let unjudged_ids: Vec<DocId> = scenarios
@@ -225,20 +245,29 @@ pub(super) fn audit_topic(
         .map(|answer| answer.log_odds.as_slice())
         .collect();
     let lower = score_topic(measures, &scenarios.judged_ranking(), level);
-    let grades = scenarios.relevant_grade_chances(grade_factors);
-    let top_grade = grades.iter().map(|&(g, _)| g).max().unwrap_or(level);
+    let grades = scenarios.grades(grade_factors);
+    let relevant_grades = &grades.grades[..grades.relevant().len()];
+    let top_grade = relevant_grades.iter().copied().max().unwrap_or(level);
     // The best case: the measure's own top relevant, nothing deeper found to raise the counts.
     let upper = scenarios.score(
         &vec![Some(top_grade); unjudged_ids.len()],
         Counted::WithinDepth,
     );
-    let gains = scenarios.single_gains(&grades, &lower);
-    let (samples, draws, probabilities) =
-        scenarios.samples(&topic.id, &log_odds, topic_sd, &grades);
+    let gains = scenarios.single_gains(&grades.grades, &lower);
+    let shift_of = |answer: &Judgment| {
+        let shifts = below_level_shift.filter(|_| grades.has_below_level())?;
+        match answer.below_level {
+            BelowLevel::WithinReach => Some(shifts.within_reach),
+            BelowLevel::BeyondReach => Some(shifts.beyond_reach),
+            BelowLevel::Ungraded => None,
+        }
+    };
+    let shifts: Vec<Option<f64>> = answers.iter().map(shift_of).collect();
+    let sampled = scenarios.samples(&topic.id, (&log_odds, &shifts), topic_sd, &grades);
     let unjudged = scenarios
         .unjudged_positions
         .iter()
-        .zip(&probabilities)
+        .zip(&sampled.probabilities)
         .zip(&answers)
         .map(|((&pos, &probability), answer)| UnjudgedDoc {
             docid: judge.name(ranking[pos]),
@@ -257,9 +286,10 @@ pub(super) fn audit_topic(
             scores: Vec::new(),
         },
         unjudged_ids,
-        samples,
-        draws,
+        samples: sampled.scores,
+        draws: sampled.draws,
         grades,
+        graded: sampled.graded,
         gains,
     };
     outcome.audit.scores = measures
@@ -288,18 +318,14 @@ pub(super) fn audit_topic(
 }
 
 /// The first-order expected gain of `measure` from the unjudged documents that `counted`
-/// selects: each one's probability times its mean gain over grades.
+/// selects: each one's gain under each grade times the chance of that grade.
 fn first_order(outcome: &TopicOutcome, measure: usize, counted: impl Fn(usize) -> bool) -> f64 {
     (0..outcome.unjudged_ids.len())
         .filter(|&doc| counted(doc))
         .map(|doc| {
-            let mean_gain: f64 = outcome
-                .grades
-                .iter()
-                .enumerate()
-                .map(|(grade, &(_, chance))| chance * outcome.gains.gain(doc, grade, measure))
-                .sum();
-            outcome.audit.unjudged[doc].probability * mean_gain
+            outcome.expected_over_grades(doc, |grade, chance| {
+                chance * outcome.gains.gain(doc, grade, measure)
+            })
         })
         .sum()
 }
@@ -350,6 +376,7 @@ mod tests {
                 log_odds: vec![crate::stats::log_odds::logit(self.0)],
                 is_beyond_pool: false,
                 label: None,
+                below_level: BelowLevel::WithinReach,
             }
         }
 
@@ -379,6 +406,7 @@ mod tests {
             is_model_fitted: true,
             topic_sd: 0.0,
             grade_factors: &[],
+            below_level_shift: None,
         };
         audit_topic(&input, &measures, &ConstantJudge(probability))
     }
@@ -450,5 +478,72 @@ mod tests {
             (expected - analytic).abs() < 0.02,
             "{expected} vs {analytic}"
         );
+    }
+
+    #[test]
+    fn documents_not_relevant_count_with_the_grades_below_the_level_they_may_have() {
+        // Level 2. Judged: a (id 0) 3, b (id 2) 1, and a document graded 0. The run ranks a,
+        // x, b, y (x and y unjudged): each relevant (grade 3, the topic's one relevant grade)
+        // with chance 0.1, and graded above 0 with chance 0.4 by the shift within the reach,
+        // so graded 1 with chance 0.3.
+        let (data, judgments) = topic(&[0, 1, 2, 3], &[(0, 3), (2, 1), (4, 0)]);
+        let measures = crate::eval::parse_measures(&["ndcg_cut_4 P_4"]).unwrap();
+        let logit = crate::stats::log_odds::logit;
+        let shift = logit(0.4) - logit(0.1);
+        let audit = |below_level_shift| {
+            let input = TopicInput {
+                topic: &data,
+                judgments: &judgments,
+                ranking: &data.rankings[0],
+                relevance_level: 2,
+                is_model_fitted: true,
+                topic_sd: 0.0,
+                grade_factors: &[],
+                below_level_shift,
+            };
+            audit_topic(&input, &measures, &ConstantJudge(0.1))
+        };
+        let ndcg = |x: f64, y: f64| {
+            let dcg = 3.0 + x / 3f64.log2() + 0.5 + y / 5f64.log2();
+            let mut grades = [3.0, 1.0, x, y];
+            grades.sort_by(|a, b| b.total_cmp(a));
+            let ideal: f64 = (grades.iter().enumerate())
+                .map(|(i, g)| g / ((i + 2) as f64).log2())
+                .sum();
+            dcg / ideal
+        };
+        let mean = |outcomes: &[(f64, f64)]| {
+            let mut mean = 0.0;
+            for &(x, px) in outcomes {
+                for &(y, py) in outcomes {
+                    mean += px * py * ndcg(x, y);
+                }
+            }
+            mean
+        };
+        let with_shift = audit(Some(BelowLevelShift {
+            within_reach: shift,
+            beyond_reach: 0.0,
+        }));
+        let score = &with_shift.audit.scores[0];
+        let analytic = mean(&[(3.0, 0.1), (1.0, 0.3), (0.0, 0.6)]);
+        assert!((score.lower - ndcg(0.0, 0.0)).abs() < 1e-12, "{score:?}");
+        assert!(
+            (score.expected - analytic).abs() < 0.003,
+            "{score:?} vs {analytic}"
+        );
+        assert!((with_shift.graded[0] - 0.4).abs() < 1e-12);
+        // Without the shift, relevant documents alone.
+        let without = audit(None);
+        let relevant_only = mean(&[(3.0, 0.1), (0.0, 0.9)]);
+        let score = &without.audit.scores[0];
+        assert!((score.expected - relevant_only).abs() < 0.003, "{score:?}");
+        assert!(
+            analytic > relevant_only + 0.005,
+            "{analytic} {relevant_only}"
+        );
+        // Precision counts relevance alone.
+        let precision = &with_shift.audit.scores[1];
+        assert!((precision.expected - (0.25 + 0.1 * 2.0 / 4.0)).abs() < 1e-12);
     }
 }

@@ -35,10 +35,12 @@
 
 use serde::Serialize;
 
+use super::below_level::BelowLevelShift;
 use super::bootstrap::{replicate_fits, ClusteredRows};
 use super::calibration_features::{serialize_coefficients, DocumentFeatures, Fit, FEATURES};
 use super::calibration_sample::{
-    collect_sample, effect_rows, label_rows, team_clusters, CalibrationInput, TeamAbsence,
+    below_level_rows, collect_sample, effect_rows, label_rows, team_clusters, CalibrationInput,
+    TeamAbsence,
 };
 use super::effects::{sample_effects, SampleEffects, TOPIC_PRIOR_RELEVANT};
 use super::grade_mix::grade_factors;
@@ -97,6 +99,11 @@ pub struct Calibration {
     /// relevant row's worth of the judgments' own mix added: how much more or less often a
     /// relevant document beyond the other teams' reach has that grade than a judged one.
     pub grade_factors: Vec<(Grade, f64)>,
+    /// The shift of the log-odds of a grade above 0 over those of relevance, within the pool's
+    /// reach and beyond it ([`super::below_level`]), when the collection has grades between 0
+    /// and the relevance level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub below_level_shift: Option<BelowLevelShift>,
     /// Rows in the calibration sample (run, document).
     pub sample_size: usize,
     /// Of which judged relevant (unique relevant documents of the runs' teams).
@@ -253,6 +260,18 @@ pub fn calibrate(input: &CalibrationInput, absence: TeamAbsence) -> Result<Calib
         CALIBRATION_ALPHA,
         super::model::AUDIT_MAX_ITERATIONS,
     )?;
+    let judged = || (input.grades.iter()).flat_map(|grades| grades.values().copied());
+    let level = input.collection.relevance_level;
+    // Only where some judgment lies between 0 and the level is there a grade to draw.
+    let below_level_shift = judged().any(|grade| grade > 0 && grade < level).then(|| {
+        let model_offsets = (&model, point.topic_offsets.as_slice());
+        BelowLevelShift::fit(&below_level_rows(
+            model_offsets,
+            labels.as_ref(),
+            &sample,
+            level,
+        ))
+    });
     let replicate_effects: Vec<SampleEffects> = (replicates.iter())
         .map(|replicate| effects(&replicate.model, Some(&replicate.times)))
         .collect();
@@ -273,14 +292,8 @@ pub fn calibrate(input: &CalibrationInput, absence: TeamAbsence) -> Result<Calib
         replicate_run_log_rank_sd: (replicate_effects.iter())
             .map(|own| own.run_log_rank_sd)
             .collect(),
-        grade_factors: grade_factors(
-            input
-                .grades
-                .iter()
-                .flat_map(|grades| grades.values().copied()),
-            &sample.positive_grades,
-            input.collection.relevance_level,
-        ),
+        grade_factors: grade_factors(judged(), &sample.positive_grades, level),
+        below_level_shift,
         sample_size,
         sample_relevant,
         unlabelled: sample.unlabelled,

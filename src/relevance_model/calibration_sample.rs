@@ -8,9 +8,10 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashSet;
 
+use super::below_level::BelowLevelRow;
 use super::calibration_features::{judged_precision, DocumentFeatures};
 use super::effects::EffectRow;
-use super::labels::LabelRow;
+use super::labels::{LabelCalibration, LabelRow};
 use super::model::TopicModel;
 use super::reach::{BestPooledRanks, BeyondPool};
 use super::trials::TrialJudgments;
@@ -99,6 +100,8 @@ pub(super) struct Sample {
     pub(super) negatives: Vec<SparseVec>,
     /// The grade of each row of `positives`.
     pub(super) positive_grades: Vec<Grade>,
+    /// The grade of each row of `negatives` (0 for a document presumed non-relevant).
+    negative_grades: Vec<Grade>,
     /// Where each row of `positives`, then of `negatives`, comes from.
     positive_groups: Vec<RowOrigin>,
     negative_groups: Vec<RowOrigin>,
@@ -154,6 +157,35 @@ pub(super) fn label_rows(
                 is_in_pool: origin.is_in_pool,
                 is_relevant,
             })
+        })
+        .collect()
+}
+
+/// The rows of `sample` that are not relevant, each with its calibrated log-odds of relevance
+/// under `model`, the topics' `topic_offsets` and the label stage `labels` (as the audit
+/// computes a document's), and whether its grade lies above 0 and below `relevance_level`.
+pub(super) fn below_level_rows(
+    (model, topic_offsets): (&LogisticModel, &[f64]),
+    labels: Option<&LabelCalibration>,
+    sample: &Sample,
+    relevance_level: Grade,
+) -> Vec<BelowLevelRow> {
+    (sample.negatives.iter())
+        .zip(&sample.negative_groups)
+        .zip(&sample.negative_grades)
+        .map(|((row, origin), &grade)| {
+            let calibrated = topic_offsets[origin.topic] + model.log_odds(row);
+            let log_odds = match (labels, origin.label) {
+                (Some(stage), Some(label)) => {
+                    stage.log_odds(origin.topic, calibrated, label, origin.is_in_pool)
+                }
+                _ => calibrated,
+            };
+            BelowLevelRow {
+                log_odds,
+                is_graded: grade > 0 && grade < relevance_level,
+                is_in_pool: origin.is_in_pool,
+            }
         })
         .collect()
 }
@@ -270,6 +302,7 @@ pub(super) fn collect_sample(input: &CalibrationInput, absence: TeamAbsence) -> 
                     } else {
                         sample.negatives.push(row);
                         sample.negative_groups.push(origin);
+                        sample.negative_grades.push(grade.unwrap_or(0));
                     }
                 }
             };

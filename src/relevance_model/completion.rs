@@ -30,7 +30,7 @@ use super::calibration::{calibrate, Calibration};
 use super::calibration_features::{judged_precision, DocumentFeatures};
 use super::calibration_sample::{CalibrationInput, TeamAbsence};
 use super::effects::RunEffect;
-use super::grade_mix::{pick_grade, relevant_grade_chances};
+use super::grade_mix::{grade_chances, pick_grade, Side};
 use super::model::{fit_topic_scoring, TopicModel, MODEL_DEPTH};
 use super::reach::{BestPooledRanks, BeyondPool};
 use crate::base::error::Result;
@@ -159,7 +159,8 @@ impl CompletionModel {
                         let name = collection.docs.name(completed.doc);
                         let [relevance, grade] = document_uniforms(seed, topic_id, name);
                         if relevance < sigmoid(log_odds) {
-                            topic.grade_chances[pick_grade(&topic.grade_chances, grade)].0
+                            let chances = topic.grade_chances.iter().map(|&(_, c)| c);
+                            topic.grade_chances[pick_grade(chances, grade)].0
                         } else {
                             0
                         }
@@ -245,7 +246,12 @@ fn topic_completion(
     judged_grades.sort_unstable();
     TopicCompletion {
         docs,
-        grade_chances: relevant_grade_chances(&judged_grades, level, &calibration.grade_factors),
+        grade_chances: grade_chances(
+            &judged_grades,
+            level,
+            Side::Relevant,
+            &calibration.grade_factors,
+        ),
     }
 }
 

@@ -49,14 +49,11 @@ fn claim_movements(outcomes: &RunOutcomes, family: &ClaimFamily, claim: usize) -
         .map(|(topic, t)| {
             (0..t.unjudged_ids.len())
                 .map(|doc| {
-                    let mean_square: f64 = (t.grades.iter().enumerate())
-                        .map(|(grade, &(_, chance))| {
-                            let key = (topic, doc, grade);
-                            let change = difference_change(outcomes, family, claim, key);
-                            chance * change * change
-                        })
-                        .sum();
-                    t.audit.unjudged[doc].probability * mean_square
+                    t.expected_over_grades(doc, |grade, chance| {
+                        let key = (topic, doc, grade);
+                        let change = difference_change(outcomes, family, claim, key);
+                        chance * change * change
+                    })
                 })
                 .collect()
         })
@@ -271,7 +268,7 @@ impl<'a> ClaimProgress<'a> {
                 (0..family.summaries.len())
                     .filter(|&claim| progress.steering[claim])
                     .filter(move |&claim| {
-                        (0..outcome.grades.len()).any(|grade| {
+                        (0..outcome.grades.grades.len()).any(|grade| {
                             let key = (topic, doc, grade);
                             difference_change(self.outcomes, family, claim, key) != 0.0
                         })
