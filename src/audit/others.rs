@@ -87,7 +87,7 @@ impl OtherRuns {
     }
 
     /// Adds `scale` times the overall change of every other run when unjudged document `doc`
-    /// of `shift`'s topic is judged relevant with the topic's grade index `grade`.
+    /// of `shift`'s topic is judged with the topic's grade index `grade`.
     pub(super) fn add_change(
         &self,
         shift: &TopicShifts,

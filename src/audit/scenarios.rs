@@ -115,8 +115,8 @@ pub(super) struct Sampled {
     pub(super) graded: Vec<f64>,
 }
 
-/// The score change of every measure when one unjudged document alone is judged relevant with
-/// one grade, for every unjudged document of a topic and grade a relevant one may get.
+/// The score change of every measure when one unjudged document alone is judged with one
+/// grade, for every unjudged document of a topic and every grade of its [`GradeMix`].
 #[derive(Debug, Clone, Default)]
 pub(super) struct GainTable {
     grades: usize,
@@ -143,7 +143,7 @@ impl GainTable {
         }
     }
 
-    /// The change of `measure` when unjudged document `doc` alone is judged relevant with the
+    /// The change of `measure` when unjudged document `doc` alone is judged with the
     /// grade of index `grade`.
     pub(super) fn gain(&self, doc: usize, grade: usize, measure: usize) -> f64 {
         self.changes[(doc * self.grades + grade) * self.measures + measure]
@@ -272,7 +272,7 @@ impl<'m> TopicScenarios<'m> {
     }
 
     /// The change from `lower` of each measure when only one unjudged document is judged
-    /// relevant with one of `grades`.
+    /// with one of `grades`.
     pub(super) fn single_gains(&self, grades: &[Grade], lower: &[f64]) -> GainTable {
         let mut drawn: Vec<Option<Grade>> = vec![None; self.unjudged_positions.len()];
         let mut table = GainTable::new(grades.len(), lower.len());

@@ -22,7 +22,7 @@ use crate::stats::pair_changes::Direction;
 const SUMMARISED: &str = "the claims' scores were tested when they were summarised";
 
 /// The change of claim `claim`'s topic difference (run less baseline) of `family`'s measure
-/// when unjudged document `doc` of outcome `topic` alone is judged relevant with grade index
+/// when unjudged document `doc` of outcome `topic` alone is judged with grade index
 /// `grade`.
 fn difference_change(
     outcomes: &RunOutcomes,
