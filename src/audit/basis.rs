@@ -13,7 +13,6 @@ use super::risk::{
     judging_list, measure_risk, remaining_after, settling, ListMeasures, ListRules, MeasureRisk,
     Settling,
 };
-use super::scenarios::BelowLevel;
 use super::settings::{AuditRules, AUDITED_TEAM, AUDIT_DEPTH, AUDIT_SEED, SAMPLES};
 use super::topic::{
     audit_topic, Coverage, Judgment, RelevanceJudge, ScoreInterval, TopicAudit, TopicInput,
@@ -396,7 +395,6 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
                 log_odds: vec![f64::NEG_INFINITY],
                 is_beyond_pool: !is_in_pool,
                 label: None,
-                below_level: BelowLevel::Ungraded,
             };
         }
         let document = DocumentFeatures {
@@ -424,11 +422,6 @@ impl RelevanceJudge for RunTopicJudge<'_, '_> {
             log_odds,
             is_beyond_pool: !is_in_pool,
             label: document.label,
-            below_level: if is_in_pool {
-                BelowLevel::WithinReach
-            } else {
-                BelowLevel::BeyondReach
-            },
         }
     }
 

@@ -45,17 +45,6 @@ impl Draw {
     }
 }
 
-/// Which grades below the relevance level an unjudged document that is not relevant may get.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum BelowLevel {
-    /// By the calibration's shift within the pool's reach.
-    WithinReach,
-    /// By its shift beyond it.
-    BeyondReach,
-    /// None: a document that no judging would grade (one a deeper judging left out).
-    Ungraded,
-}
-
 /// The grades an unjudged document may get in a topic that some measure counts: first the
 /// relevant ones, then those above 0 and below the relevance level.
 #[derive(Debug, Clone, PartialEq)]

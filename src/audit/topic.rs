@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::scenarios::{BelowLevel, Counted, Draw, GainTable, GradeMix, TopicScenarios};
+use super::scenarios::{Counted, Draw, GainTable, GradeMix, TopicScenarios};
 use crate::base::{DocId, DocumentGrades, Grade};
 use crate::collection::TopicData;
 use crate::eval::{score_topic, Family, Measure};
@@ -210,8 +210,6 @@ pub(super) struct Judgment {
     pub(super) is_beyond_pool: bool,
     /// The secondary assessor's label of the document, if any.
     pub(super) label: Option<Grade>,
-    /// Which shift of a grade below the relevance level it takes when not relevant.
-    pub(super) below_level: BelowLevel,
 }
 
 /// Audits one topic, with `judge` answering for each unjudged document.
@@ -254,13 +252,10 @@ pub(super) fn audit_topic(
         Counted::WithinDepth,
     );
     let gains = scenarios.single_gains(&grades.grades, &lower);
+    // A document a deeper judging left out has log-odds -inf, so no chance of a grade either.
     let shift_of = |answer: &Judgment| {
         let shifts = below_level_shift.filter(|_| grades.has_below_level())?;
-        match answer.below_level {
-            BelowLevel::WithinReach => Some(shifts.within_reach),
-            BelowLevel::BeyondReach => Some(shifts.beyond_reach),
-            BelowLevel::Ungraded => None,
-        }
+        Some(shifts.for_reach(!answer.is_beyond_pool))
     };
     let shifts: Vec<Option<f64>> = answers.iter().map(shift_of).collect();
     let sampled = scenarios.samples(&topic.id, (&log_odds, &shifts), topic_sd, &grades);
@@ -376,7 +371,6 @@ mod tests {
                 log_odds: vec![crate::stats::log_odds::logit(self.0)],
                 is_beyond_pool: false,
                 label: None,
-                below_level: BelowLevel::WithinReach,
             }
         }
 

@@ -129,12 +129,8 @@ impl Calibration {
     /// stage when the document has a label and the calibration learnt from labels (which
     /// leaves it as it is when the labels carry no information).
     fn labelled(&self, topic: usize, calibrated: f64, document: &DocumentFeatures) -> f64 {
-        match (&self.labels, document.label) {
-            (Some(stage), Some(label)) => {
-                stage.log_odds(topic, calibrated, label, document.is_in_pool)
-            }
-            _ => calibrated,
-        }
+        let label = (document.label, document.is_in_pool);
+        LabelCalibration::labelled(self.labels.as_ref(), topic, calibrated, label)
     }
 
     /// The calibrated log-odds of a document of topic `topic` under bootstrap replicate

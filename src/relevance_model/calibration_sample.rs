@@ -175,12 +175,8 @@ pub(super) fn below_level_rows(
         .zip(&sample.negative_grades)
         .map(|((row, origin), &grade)| {
             let calibrated = topic_offsets[origin.topic] + model.log_odds(row);
-            let log_odds = match (labels, origin.label) {
-                (Some(stage), Some(label)) => {
-                    stage.log_odds(origin.topic, calibrated, label, origin.is_in_pool)
-                }
-                _ => calibrated,
-            };
+            let label = (origin.label, origin.is_in_pool);
+            let log_odds = LabelCalibration::labelled(labels, origin.topic, calibrated, label);
             BelowLevelRow {
                 log_odds,
                 is_graded: grade > 0 && grade < relevance_level,

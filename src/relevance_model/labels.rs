@@ -228,6 +228,21 @@ impl LabelCalibration {
         Ok(stage)
     }
 
+    /// `calibrated`, the calibrated log-odds of a document of topic `topic`, through `stage`
+    /// when the document has a `label` and the calibration learnt from labels (which leaves it
+    /// as it is when the labels carry no information).
+    pub fn labelled(
+        stage: Option<&Self>,
+        topic: usize,
+        calibrated: f64,
+        (label, is_in_pool): (Option<Grade>, bool),
+    ) -> f64 {
+        match (stage, label) {
+            (Some(stage), Some(label)) => stage.log_odds(topic, calibrated, label, is_in_pool),
+            _ => calibrated,
+        }
+    }
+
     /// The log-odds of relevance of a document of topic `topic` whose calibrated log-odds
     /// are `calibrated`, labelled `label`: `calibrated` itself when the labels carry no
     /// information.
