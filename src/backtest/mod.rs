@@ -28,7 +28,7 @@ mod worlds;
 
 use rayon::prelude::*;
 
-use crate::audit::{AuditBasis, RunAudit, AUDIT_DEPTH};
+use crate::audit::{AuditBasis, PoolEntry, RunAudit, AUDIT_DEPTH};
 use crate::base::error::Result;
 use crate::base::progress::StagedProgress;
 use crate::base::{DocId, DocumentGrades, Grade};
@@ -315,6 +315,33 @@ fn listed_documents<'a>(
     listed
 }
 
+/// The (topic id, document id) of each entry of a list, in its order.
+fn list_entries(list: &[PoolEntry]) -> impl Iterator<Item = (&str, &str)> {
+    list.iter().map(|e| (e.topic.as_str(), e.docid.as_str()))
+}
+
+/// Per measure, run `run`'s rank after judging the first `k` entries of `list` through
+/// `judged_with`, for `k` from 0 to the list's length; and the scores after the whole list.
+fn prefix_ranks(
+    (collection, list, run): (&Collection, &[PoolEntry], usize),
+    measures: usize,
+    judged_with: impl Fn(&[Vec<DocId>]) -> ScoreTable,
+) -> (Vec<Vec<f64>>, ScoreTable) {
+    let mut ranks = vec![Vec::with_capacity(list.len() + 1); measures];
+    let mut scored = |k: usize| {
+        let scores = judged_with(&listed_documents(collection, list_entries(&list[..k])));
+        for (m, ranks) in ranks.iter_mut().enumerate() {
+            ranks.push(rank_in(&scores.summary, run, m));
+        }
+        scores
+    };
+    (0..list.len()).for_each(|k| {
+        scored(k);
+    });
+    let whole = scored(list.len());
+    (ranks, whole)
+}
+
 /// The rank of run `run` among all other runs of a score table's measure.
 fn rank_in(summary: &[Vec<f64>], run: usize, measure: usize) -> f64 {
     let others: Vec<f64> = summary
@@ -340,12 +367,13 @@ fn run_rows(
     (tops, truth): (&[Vec<DocId>], &ScoreTable),
 ) -> Vec<BacktestRow> {
     let collection = basis.collection;
-    let listed = listed_documents(
-        collection,
-        (audit.to_judge.iter()).map(|e| (e.topic.as_str(), e.docid.as_str())),
-    );
+    let listed = listed_documents(collection, list_entries(&audit.to_judge));
     let judged_with = |lists: &[Vec<DocId>]| scored_with(basis, scorer, official, lists);
-    let judged = judged_with(&listed);
+    let (ranks_after_prefixes, judged) = prefix_ranks(
+        (collection, &audit.to_judge, run),
+        basis.measures.len(),
+        judged_with,
+    );
     let oracle = judged_with(&oracle_list(
         &basis.judgments,
         official,
@@ -401,6 +429,7 @@ fn run_rows(
                 unjudged_relevant,
                 judged_score: judged.summary[run][m],
                 judged_rank: rank_in(&judged.summary, run, m),
+                ranks_after_list_prefixes: ranks_after_prefixes[m].clone(),
                 oracle_judged_score: oracle.summary[run][m],
                 oracle_judged_rank: rank_in(&oracle.summary, run, m),
                 truth_coverage,

@@ -11,6 +11,7 @@ use crate::stats::pair_changes::Direction;
 
 /// One audited run and measure: a row of `backtest.tsv`, its fields the columns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Default))]
 pub struct BacktestRow {
     /// The team left out.
     pub team: String,
@@ -65,6 +66,11 @@ pub struct BacktestRow {
     pub judged_score: f64,
     /// Its rank among all runs scored on the world plus the judged list.
     pub judged_rank: f64,
+    /// Its rank after judging only the first `k` documents of the list (in the list's order,
+    /// across topics), for `k` from 0 (the collection's rank) to `list_size` (`judged_rank`):
+    /// the list's curve ([`super::summary::ListCurvePoint`]). Not a column of the table.
+    #[serde(skip)]
+    pub ranks_after_list_prefixes: Vec<f64>,
     /// The run's score after judging the oracle's list: as many documents per topic as the
     /// audit's list, chosen knowing the truth ([`oracle_list`]): how far judging that many
     /// documents can raise the run's own score. No ceiling on its rank, since the other runs

@@ -101,6 +101,22 @@ pub struct MeasureSummary {
     pub within_one_rank_after_oracle_list: f64,
     /// Mean absolute error of the score after judging the list.
     pub judged_mae: f64,
+    /// The share of runs within one rank of the truth after judging at most `budget` documents
+    /// of each run's list, its first ones, for every budget from 0 to the longest list: how
+    /// fast the list brings the ranks right, against the documents it costs.
+    pub list_curve: Vec<ListCurvePoint>,
+}
+
+/// One budget of [`MeasureSummary::list_curve`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListCurvePoint {
+    /// The most documents judged of each run's list (its first ones).
+    pub budget: usize,
+    /// The mean documents judged per audited run at that budget (a run's whole list when it
+    /// is shorter).
+    pub documents_per_run: f64,
+    /// The share of runs within one rank of the truth after them.
+    pub within_one_rank: f64,
 }
 
 /// One bin of the reliability table.
@@ -335,7 +351,26 @@ fn measure_summary(measure: &str, rows: &[&BacktestRow]) -> MeasureSummary {
         within_one_rank_after: within(|r| r.judged_rank),
         within_one_rank_after_oracle_list: within(|r| r.oracle_judged_rank),
         judged_mae: mean(rows.iter().map(|r| (r.judged_score - r.true_score).abs())),
+        list_curve: list_curve(rows),
     }
+}
+
+/// [`MeasureSummary::list_curve`].
+fn list_curve(rows: &[&BacktestRow]) -> Vec<ListCurvePoint> {
+    let longest = rows.iter().map(|r| r.list_size).max().unwrap_or(0);
+    (0..=longest)
+        .map(|budget| {
+            let judged = |r: &BacktestRow| r.list_size.min(budget);
+            ListCurvePoint {
+                budget,
+                documents_per_run: mean(rows.iter().map(|r| judged(r) as f64)),
+                within_one_rank: share(rows.iter().map(|r| {
+                    (r.ranks_after_list_prefixes[judged(r)] - r.true_rank).abs() <= 1.0
+                }))
+                .unwrap_or(0.0),
+            }
+        })
+        .collect()
 }
 
 fn reliability<K: Copy>(
@@ -516,5 +551,37 @@ mod tests {
         assert_eq!(c.recall, Some(2.0 / 3.0));
         let none = Confusion::of([(false, false)].into_iter());
         assert_eq!((none.precision, none.recall), (None, None));
+    }
+
+    #[test]
+    fn the_list_curve_judges_each_runs_first_documents_up_to_the_budget() {
+        let row = |list_size, true_rank, ranks: &[f64]| BacktestRow {
+            list_size,
+            true_rank,
+            ranks_after_list_prefixes: ranks.to_vec(),
+            ..BacktestRow::default()
+        };
+        let rows = [
+            // No list, and within one rank from the start.
+            row(0, 5.0, &[5.0]),
+            // Within one rank after its first document.
+            row(2, 3.0, &[6.0, 4.0, 3.0]),
+            // Only after its whole list of 3.
+            row(3, 1.0, &[4.0, 4.0, 3.0, 1.0]),
+        ];
+        let curve = list_curve(&rows.iter().collect::<Vec<_>>());
+        let points: Vec<(usize, f64, f64)> = curve
+            .iter()
+            .map(|p| (p.budget, p.documents_per_run, p.within_one_rank))
+            .collect();
+        assert_eq!(
+            points,
+            [
+                (0, 0.0, 1.0 / 3.0),
+                (1, 2.0 / 3.0, 2.0 / 3.0),
+                (2, 4.0 / 3.0, 2.0 / 3.0),
+                (3, 5.0 / 3.0, 1.0),
+            ]
+        );
     }
 }

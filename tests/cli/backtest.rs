@@ -744,6 +744,8 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     }
     assert_eq!(summary["world"], "deeper");
     assert_eq!(summary["truth_coverage"], 1.0);
+    let longest = rows.iter().map(|r| value(r, "list_size")).fold(0.0, f64::max);
+    check_list_curves(&summary, longest);
     // The restricted audit's verdict is scored against every audited run, on each measure.
     for measure in summary["measures"].as_array().unwrap() {
         let verdict = &measure["truth_judged_verdict_moves_2"];
@@ -785,6 +787,25 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     for run in ["a2", "b2"] {
         for measure in ["map", "P_10"] {
             assert_eq!(gain(&rows, run, measure), 0.0, "{run} {measure}");
+        }
+    }
+}
+
+/// Each measure's list curve starts at the share of runs within one rank before the list,
+/// ends at the share after it, with every list judged whole, at the budget of the `longest`.
+fn check_list_curves(summary: &serde_json::Value, longest: f64) {
+    for measure in summary["measures"].as_array().unwrap() {
+        let curve = measure["list_curve"].as_array().unwrap();
+        let (first, last) = (&curve[0], curve.last().unwrap());
+        assert_eq!(first["budget"], 0, "{measure}");
+        assert_eq!(first["documents_per_run"], 0.0, "{measure}");
+        assert_eq!(first["within_one_rank"], measure["within_one_rank_before"]);
+        assert_eq!(last["budget"].as_f64(), Some(longest), "{measure}");
+        assert_eq!(last["documents_per_run"], summary["list"]["mean_per_run"]);
+        assert_eq!(last["within_one_rank"], measure["within_one_rank_after"]);
+        for pair in curve.windows(2) {
+            let documents = |point: &serde_json::Value| point["documents_per_run"].as_f64();
+            assert!(documents(&pair[0]) < documents(&pair[1]), "{pair:?}");
         }
     }
 }
