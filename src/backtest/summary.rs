@@ -364,9 +364,11 @@ fn list_curve(rows: &[&BacktestRow]) -> Vec<ListCurvePoint> {
             ListCurvePoint {
                 budget,
                 documents_per_run: mean(rows.iter().map(|r| judged(r) as f64)),
-                within_one_rank: share(rows.iter().map(|r| {
-                    (r.ranks_after_list_prefixes[judged(r)] - r.true_rank).abs() <= 1.0
-                }))
+                within_one_rank: share(
+                    rows.iter().map(|r| {
+                        (r.ranks_after_list_prefixes[judged(r)] - r.true_rank).abs() <= 1.0
+                    }),
+                )
                 .unwrap_or(0.0),
             }
         })

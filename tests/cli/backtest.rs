@@ -744,7 +744,10 @@ fn the_deeper_world_tells_apart_what_the_classic_world_cannot() {
     }
     assert_eq!(summary["world"], "deeper");
     assert_eq!(summary["truth_coverage"], 1.0);
-    let longest = rows.iter().map(|r| value(r, "list_size")).fold(0.0, f64::max);
+    let longest = rows
+        .iter()
+        .map(|r| value(r, "list_size"))
+        .fold(0.0, f64::max);
     check_list_curves(&summary, longest);
     // The restricted audit's verdict is scored against every audited run, on each measure.
     for measure in summary["measures"].as_array().unwrap() {
