@@ -392,17 +392,27 @@ mod tests {
     ) -> TopicOutcome {
         let (data, judgments) = topic(ranking, grades);
         let measures = crate::eval::parse_measures(&[measures]).unwrap();
-        let input = TopicInput {
-            topic: &data,
-            judgments: &judgments,
+        let input = topic_input((&data, &judgments), 1, None);
+        audit_topic(&input, &measures, &ConstantJudge(probability))
+    }
+
+    /// The input of a topic's audit of the first ranking of `data`, at `relevance_level`, with
+    /// a fitted model, no topic spread and no grade factors.
+    fn topic_input<'a>(
+        (data, judgments): (&'a TopicData, &'a DocumentGrades),
+        relevance_level: Grade,
+        below_level_shift: Option<BelowLevelShift>,
+    ) -> TopicInput<'a> {
+        TopicInput {
+            topic: data,
+            judgments,
             ranking: &data.rankings[0],
-            relevance_level: 1,
+            relevance_level,
             is_model_fitted: true,
             topic_sd: 0.0,
             grade_factors: &[],
-            below_level_shift: None,
-        };
-        audit_topic(&input, &measures, &ConstantJudge(probability))
+            below_level_shift,
+        }
     }
 
     #[test]
@@ -485,16 +495,7 @@ mod tests {
         let logit = crate::stats::log_odds::logit;
         let shift = logit(0.4) - logit(0.1);
         let audit = |below_level_shift| {
-            let input = TopicInput {
-                topic: &data,
-                judgments: &judgments,
-                ranking: &data.rankings[0],
-                relevance_level: 2,
-                is_model_fitted: true,
-                topic_sd: 0.0,
-                grade_factors: &[],
-                below_level_shift,
-            };
+            let input = topic_input((&data, &judgments), 2, below_level_shift);
             audit_topic(&input, &measures, &ConstantJudge(0.1))
         };
         let ndcg = |x: f64, y: f64| {

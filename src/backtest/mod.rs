@@ -335,9 +335,9 @@ fn prefix_ranks(
         }
         scores
     };
-    (0..list.len()).for_each(|k| {
+    for k in 0..list.len() {
         scored(k);
-    });
+    }
     let whole = scored(list.len());
     (ranks, whole)
 }
